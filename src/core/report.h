@@ -1,0 +1,73 @@
+/* report.h - the one finding model every front end fills and every emitter reads.
+ *
+ * A finding is a rule id, a place, a message, a fix, the capture site that
+ * makes it a hazard and the call path from that site.  A notice is a tool
+ * message about the input (a file that could not be read or parsed): never a
+ * finding.  A report is shared by all worker threads; adding is locked. */
+#ifndef CG_REPORT_H
+#define CG_REPORT_H
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+#include "rules.h"
+
+/* A span.  Lines and columns are 1-based; columns count Unicode code points;
+ * end_col is exclusive (SARIF's convention). */
+typedef struct cg_loc {
+    const char *path;
+    uint32_t line, col, end_line, end_col;
+} cg_loc;
+
+/* One step of a call path: the call at `loc` entered `function`. */
+typedef struct cg_step {
+    char *function;     /* qualified name: "Model.forward", "layers.helper" */
+    cg_loc loc;         /* the call expression in the caller */
+} cg_step;
+
+typedef struct cg_finding {
+    int rule;           /* index into cg_rules */
+    cg_severity level;  /* usually the rule's default */
+    cg_loc loc;
+    char *message;      /* specific: names the expression */
+    char *fix;          /* specific help, or NULL for the rule's */
+    char *line_text;    /* the source line of loc.line, no terminator */
+    int has_capture;
+    cg_loc capture;     /* the capture site: `with torch.cuda.graph(...)`... */
+    char *capture_kind; /* "torch.cuda.graph", "capture_begin", ... */
+    cg_step *path;      /* callers from the capture site to here, outermost first */
+    size_t npath;
+} cg_finding;
+
+typedef enum { CG_NOTE = 0, CG_WARN = 1, CG_ERROR = 2 } cg_level;
+
+typedef struct cg_notice {
+    cg_level level;     /* CG_ERROR: an input could not be analysed (exit 2) */
+    char *path;         /* NULL for a run-wide notice */
+    uint32_t line, col; /* 0 when not about a place */
+    char *message;
+} cg_notice;
+
+typedef struct cg_report {
+    pthread_mutex_t lock;
+    cg_finding *findings; size_t nfindings, cap_findings;
+    cg_notice *notices; size_t nnotices, cap_notices;
+    const cg_ruleset *rules;   /* selection; NULL means every rule */
+    size_t files_seen;         /* files handed to a front end */
+    size_t files_analysed;     /* files parsed and analysed */
+    char *root;                /* absolute directory that relative paths are under */
+} cg_report;
+
+void cg_report_init(cg_report *self, const cg_ruleset *rules);
+void cg_report_free(cg_report *self);
+
+/* Copies every string and the path; the caller keeps `f`.  Drops findings of
+ * rules that are not selected and exact duplicates (same rule and span). */
+void cg_report_add(cg_report *self, const cg_finding *f);
+void cg_report_notice(cg_report *self, cg_level level, const char *path,
+                      uint32_t line, uint32_t col, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Sort findings by path, line, column, rule and notices by path: stable output
+ * whatever the thread schedule. */
+void cg_report_sort(cg_report *self);
+size_t cg_report_errors(const cg_report *self);  /* notices at CG_ERROR */
+#endif

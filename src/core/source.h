@@ -1,0 +1,49 @@
+/* source.h - one input file in memory, validated, with a line index.
+ *
+ * Loading is where bad input is caught: missing, unreadable, not a regular
+ * file, too large, binary (NUL byte), not UTF-8.  A failed load fills `err`
+ * with one clear sentence (no path: the caller prefixes it) and returns a
+ * negative code; nothing is allocated then. */
+#ifndef CG_SOURCE_H
+#define CG_SOURCE_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cg_source {
+    char *path;          /* display path, owned */
+    char *text;          /* file bytes after a UTF-8 BOM, NUL-terminated, owned */
+    size_t len;          /* bytes in text */
+    uint32_t *line_start;/* byte offset in text of each line, owned */
+    uint32_t nlines;
+    int had_bom;
+    int crlf;            /* at least one CRLF line ending seen */
+} cg_source;
+
+enum {
+    CG_SRC_OK = 0,
+    CG_SRC_EOPEN = -1,    /* missing, unreadable, dangling link, loop */
+    CG_SRC_ENOTREG = -2,  /* a directory, FIFO, device... */
+    CG_SRC_ETOOBIG = -3,
+    CG_SRC_EBINARY = -4,
+    CG_SRC_EENCODING = -5,
+    CG_SRC_EREAD = -6,
+};
+
+/* Read and validate `path`.  max_size 0 means no limit.  Returns CG_SRC_OK or a
+ * negative code with a message in err. */
+int cg_source_load(cg_source *out, const char *path, size_t max_size,
+                   char *err, size_t errlen);
+/* Take ownership of a buffer already in memory (tests); validates like load. */
+int cg_source_from_buffer(cg_source *out, const char *path, const char *buf,
+                          size_t len, char *err, size_t errlen);
+void cg_source_free(cg_source *self);
+
+/* Line `line` (1-based) without its line terminator; *len gets its length.
+ * Returns "" for a line out of range. */
+const char *cg_source_line(const cg_source *self, uint32_t line, size_t *len);
+/* 1-based column in Unicode code points of byte offset `byte_col` (0-based)
+ * within line `line` (1-based). */
+uint32_t cg_source_column(const cg_source *self, uint32_t line, uint32_t byte_col);
+/* Check UTF-8; returns the byte offset of the first invalid sequence or -1. */
+long cg_utf8_invalid_at(const char *s, size_t len);
+#endif
