@@ -1,0 +1,163 @@
+/* report.c - see report.h. */
+#include "report.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (!q) { fputs("cglint: out of memory\n", stderr); abort(); }
+    return q;
+}
+
+static char *xstrdup(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = xrealloc(NULL, n);
+    memcpy(p, s, n);
+    return p;
+}
+
+void cg_report_init(cg_report *self, const cg_ruleset *rules)
+{
+    memset(self, 0, sizeof *self);
+    pthread_mutex_init(&self->lock, NULL);
+    self->rules = rules;
+}
+
+static void free_loc_path(cg_loc *l) { free((char *)l->path); }
+
+void cg_report_free(cg_report *self)
+{
+    for (size_t i = 0; i < self->nfindings; i++) {
+        cg_finding *f = &self->findings[i];
+        free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind);
+        free_loc_path(&f->loc);
+        if (f->has_capture) free_loc_path(&f->capture);
+        for (size_t k = 0; k < f->npath; k++) {
+            free(f->path[k].function);
+            free_loc_path(&f->path[k].loc);
+        }
+        free(f->path);
+    }
+    for (size_t i = 0; i < self->nnotices; i++) {
+        free(self->notices[i].path);
+        free(self->notices[i].message);
+    }
+    free(self->findings);
+    free(self->notices);
+    free(self->root);
+    pthread_mutex_destroy(&self->lock);
+    memset(self, 0, sizeof *self);
+}
+
+static cg_loc copy_loc(cg_loc l)
+{
+    l.path = xstrdup(l.path);
+    return l;
+}
+
+static int same_span(const cg_finding *a, const cg_finding *b)
+{
+    return a->rule == b->rule && a->loc.line == b->loc.line && a->loc.col == b->loc.col &&
+           a->loc.end_line == b->loc.end_line && a->loc.end_col == b->loc.end_col &&
+           strcmp(a->loc.path, b->loc.path) == 0;
+}
+
+void cg_report_add(cg_report *self, const cg_finding *f)
+{
+    if (f->rule < 0 || (size_t)f->rule >= cg_rule_count) return;
+    if (self->rules && !self->rules->on[f->rule]) return;
+    pthread_mutex_lock(&self->lock);
+    /* The same hazard reached along two call paths is one finding: the first
+     * path (the analysis walks shortest-first) is kept.  Duplicates come from
+     * the same file, so scanning back over the recent tail is enough. */
+    for (size_t i = self->nfindings; i-- > 0 && i + 4096 >= self->nfindings;)
+        if (same_span(&self->findings[i], f)) { pthread_mutex_unlock(&self->lock); return; }
+    if (self->nfindings == self->cap_findings) {
+        self->cap_findings = self->cap_findings ? self->cap_findings * 2 : 64;
+        self->findings = xrealloc(self->findings, self->cap_findings * sizeof *self->findings);
+    }
+    cg_finding *d = &self->findings[self->nfindings++];
+    *d = *f;
+    d->loc = copy_loc(f->loc);
+    d->message = xstrdup(f->message);
+    d->fix = xstrdup(f->fix);
+    d->line_text = xstrdup(f->line_text ? f->line_text : "");
+    d->capture_kind = xstrdup(f->capture_kind);
+    if (f->has_capture) d->capture = copy_loc(f->capture);
+    d->path = NULL;
+    if (f->npath) {
+        d->path = xrealloc(NULL, f->npath * sizeof *d->path);
+        for (size_t k = 0; k < f->npath; k++) {
+            d->path[k].function = xstrdup(f->path[k].function);
+            d->path[k].loc = copy_loc(f->path[k].loc);
+        }
+    }
+    pthread_mutex_unlock(&self->lock);
+}
+
+void cg_report_notice(cg_report *self, cg_level level, const char *path,
+                      uint32_t line, uint32_t col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = NULL;
+    if (vasprintf(&msg, fmt, ap) < 0) msg = NULL;
+    va_end(ap);
+    pthread_mutex_lock(&self->lock);
+    if (self->nnotices == self->cap_notices) {
+        self->cap_notices = self->cap_notices ? self->cap_notices * 2 : 16;
+        self->notices = xrealloc(self->notices, self->cap_notices * sizeof *self->notices);
+    }
+    cg_notice *n = &self->notices[self->nnotices++];
+    n->level = level;
+    n->path = xstrdup(path);
+    n->line = line;
+    n->col = col;
+    n->message = msg ? msg : xstrdup("(message lost: out of memory)");
+    pthread_mutex_unlock(&self->lock);
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+    if (!a || !b) return (a != NULL) - (b != NULL);
+    return strcmp(a, b);
+}
+
+static int cmp_finding(const void *pa, const void *pb)
+{
+    const cg_finding *a = pa, *b = pb;
+    int c = cmp_str(a->loc.path, b->loc.path);
+    if (c) return c;
+    if (a->loc.line != b->loc.line) return a->loc.line < b->loc.line ? -1 : 1;
+    if (a->loc.col != b->loc.col) return a->loc.col < b->loc.col ? -1 : 1;
+    return a->rule - b->rule;
+}
+
+static int cmp_notice(const void *pa, const void *pb)
+{
+    const cg_notice *a = pa, *b = pb;
+    int c = cmp_str(a->path, b->path);
+    if (c) return c;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    return cmp_str(a->message, b->message);
+}
+
+void cg_report_sort(cg_report *self)
+{
+    if (self->nfindings)
+        qsort(self->findings, self->nfindings, sizeof *self->findings, cmp_finding);
+    if (self->nnotices)
+        qsort(self->notices, self->nnotices, sizeof *self->notices, cmp_notice);
+}
+
+size_t cg_report_errors(const cg_report *self)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < self->nnotices; i++) n += self->notices[i].level == CG_ERROR;
+    return n;
+}

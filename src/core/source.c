@@ -1,0 +1,203 @@
+/* source.c - loading and validating one input file (see source.h). */
+#include "source.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+long cg_utf8_invalid_at(const char *s, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    while (i < len) {
+        /* ASCII fast path, 8 bytes at a time */
+        while (i + 8 <= len) {
+            uint64_t w;
+            memcpy(&w, p + i, 8);
+            if (w & 0x8080808080808080ULL) break;
+            i += 8;
+        }
+        if (i >= len) break;
+        unsigned c = p[i];
+        if (c < 0x80) { i++; continue; }
+        size_t n;
+        unsigned min;
+        if ((c & 0xE0) == 0xC0) { n = 1; min = 0x80; c &= 0x1F; }
+        else if ((c & 0xF0) == 0xE0) { n = 2; min = 0x800; c &= 0x0F; }
+        else if ((c & 0xF8) == 0xF0) { n = 3; min = 0x10000; c &= 0x07; }
+        else return (long)i;
+        for (size_t k = 1; k <= n; k++) {
+            if (i + k >= len || (p[i + k] & 0xC0) != 0x80) return (long)i;
+            c = (c << 6) | (p[i + k] & 0x3F);
+        }
+        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return (long)i;
+        i += n + 1;
+    }
+    return -1;
+}
+
+static void line_col_of(const char *s, size_t off, size_t *line, size_t *col)
+{
+    size_t l = 1, c = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (s[i] == '\n') { l++; c = 1; } else c++;
+    }
+    *line = l; *col = c;
+}
+
+static int index_lines(cg_source *self)
+{
+    size_t cap = 64, n = 0;
+    uint32_t *ls = malloc(cap * sizeof *ls);
+    if (!ls) return -1;
+    ls[n++] = 0;
+    const char *p = self->text, *end = self->text + self->len;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        if (p > self->text && p[-1] == '\r') self->crlf = 1;
+        p++;
+        if (n == cap) {
+            cap *= 2;
+            uint32_t *g = realloc(ls, cap * sizeof *ls);
+            if (!g) { free(ls); return -1; }
+            ls = g;
+        }
+        ls[n++] = (uint32_t)(p - self->text);
+    }
+    self->line_start = ls;
+    self->nlines = (uint32_t)n;
+    return 0;
+}
+
+/* Validate and take `buf` (malloc'ed, NUL-terminated, len bytes). */
+static int adopt(cg_source *out, const char *path, char *buf, size_t len, char *err, size_t errlen)
+{
+    const void *nul = memchr(buf, 0, len);
+    if (nul) {
+        snprintf(err, errlen, "binary file (NUL byte at offset %zu), not Python source; skipped",
+                 (size_t)((const char *)nul - buf));
+        free(buf);
+        return CG_SRC_EBINARY;
+    }
+    size_t skip = 0;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) skip = 3;
+    long bad = cg_utf8_invalid_at(buf + skip, len - skip);
+    if (bad >= 0) {
+        size_t line, col;
+        line_col_of(buf + skip, (size_t)bad, &line, &col);
+        snprintf(err, errlen,
+                 "not valid UTF-8 (byte 0x%02x at line %zu, column %zu); source must be UTF-8; skipped",
+                 (unsigned char)buf[skip + (size_t)bad], line, col);
+        free(buf);
+        return CG_SRC_EENCODING;
+    }
+    memset(out, 0, sizeof *out);
+    if (skip) memmove(buf, buf + skip, len - skip + 1);
+    out->had_bom = skip != 0;
+    out->text = buf;
+    out->len = len - skip;
+    out->path = strdup(path);
+    if (!out->path || index_lines(out) < 0) {
+        cg_source_free(out);
+        snprintf(err, errlen, "out of memory");
+        return CG_SRC_EREAD;
+    }
+    return CG_SRC_OK;
+}
+
+int cg_source_from_buffer(cg_source *out, const char *path, const char *buf, size_t len,
+                          char *err, size_t errlen)
+{
+    char *copy = malloc(len + 1);
+    if (!copy) { snprintf(err, errlen, "out of memory"); return CG_SRC_EREAD; }
+    memcpy(copy, buf, len);
+    copy[len] = 0;
+    return adopt(out, path, copy, len, err, errlen);
+}
+
+int cg_source_load(cg_source *out, const char *path, size_t max_size, char *err, size_t errlen)
+{
+    /* O_NONBLOCK: a FIFO named foo.py must not hang the run. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        struct stat st;
+        if (e == ENOENT && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+            snprintf(err, errlen, "broken symbolic link (its target does not exist); skipped");
+        else if (e == ELOOP)
+            snprintf(err, errlen, "symbolic link loop; skipped");
+        else
+            snprintf(err, errlen, "cannot open: %s; skipped", strerror(e));
+        return CG_SRC_EOPEN;
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0) {
+        snprintf(err, errlen, "cannot stat: %s; skipped", strerror(errno));
+        close(fd);
+        return CG_SRC_EOPEN;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "not a regular file (%s); skipped",
+                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+                 S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+        close(fd);
+        return CG_SRC_ENOTREG;
+    }
+    if (max_size && (size_t)st.st_size > max_size) {
+        snprintf(err, errlen,
+                 "file is %.1f MiB, over the %.1f MiB limit (raise it with --max-file-size); skipped",
+                 st.st_size / 1048576.0, max_size / 1048576.0);
+        close(fd);
+        return CG_SRC_ETOOBIG;
+    }
+    size_t size = (size_t)st.st_size, len = 0;
+    char *buf = malloc(size + 1);
+    if (!buf) { close(fd); snprintf(err, errlen, "out of memory reading %zu bytes", size); return CG_SRC_EREAD; }
+    while (len < size) {
+        ssize_t r = read(fd, buf + len, size - len);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            snprintf(err, errlen, "read error: %s; skipped", strerror(errno));
+            free(buf);
+            close(fd);
+            return CG_SRC_EREAD;
+        }
+        if (r == 0) break; /* truncated while reading: take what is there */
+        len += (size_t)r;
+    }
+    close(fd);
+    buf[len] = 0;
+    return adopt(out, path, buf, len, err, errlen);
+}
+
+void cg_source_free(cg_source *self)
+{
+    if (!self) return;
+    free(self->path);
+    free(self->text);
+    free(self->line_start);
+    memset(self, 0, sizeof *self);
+}
+
+const char *cg_source_line(const cg_source *self, uint32_t line, size_t *len)
+{
+    if (line < 1 || line > self->nlines) { *len = 0; return ""; }
+    size_t s = self->line_start[line - 1];
+    size_t e = line < self->nlines ? self->line_start[line] : self->len;
+    while (e > s && (self->text[e - 1] == '\n' || self->text[e - 1] == '\r')) e--;
+    *len = e - s;
+    return self->text + s;
+}
+
+uint32_t cg_source_column(const cg_source *self, uint32_t line, uint32_t byte_col)
+{
+    size_t len;
+    const char *s = cg_source_line(self, line, &len);
+    uint32_t col = 1;
+    for (uint32_t i = 0; i < byte_col && i < len; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) col++;
+    if (byte_col > len) col += byte_col - (uint32_t)len;
+    return col;
+}

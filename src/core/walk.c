@@ -1,0 +1,215 @@
+/* walk.c - file discovery (see walk.h). */
+#include "walk.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct walker {
+    const cg_walk_opts *opts;
+    cg_report *report;
+    cg_file *files; size_t n, cap;
+    struct { dev_t dev; ino_t ino; } *seen; size_t nseen, capseen;
+} walker;
+
+cg_lang cg_lang_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return CG_LANG_NONE;
+    if (strcmp(dot, ".py") == 0) return CG_LANG_PY;
+    return CG_LANG_NONE;
+}
+
+int cg_walk_excluded(const cg_walk_opts *opts, const char *path)
+{
+    if (!opts) return 0;
+    while (path[0] == '.' && path[1] == '/') path += 2;
+    for (size_t i = 0; i < opts->nexclude; i++) {
+        const char *pat = opts->exclude[i];
+        /* the whole path, then every tail starting at a component */
+        for (const char *p = path; p; ) {
+            if (fnmatch(pat, p, 0) == 0) return 1;
+            const char *s = strchr(p, '/');
+            p = s ? s + 1 : NULL;
+        }
+        /* a directory pattern matches everything below it: "build" excludes build/x.py */
+        size_t pl = strlen(pat);
+        for (const char *p = path; *p; p++)
+            if ((p == path || p[-1] == '/') && strncmp(p, pat, pl) == 0 && p[pl] == '/') return 1;
+    }
+    return 0;
+}
+
+static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit)
+{
+    if (w->n == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 256;
+        w->files = realloc(w->files, w->cap * sizeof *w->files);
+        if (!w->files) { fputs("cglint: out of memory\n", stderr); abort(); }
+    }
+    w->files[w->n].path = strdup(path);
+    w->files[w->n].lang = lang;
+    w->files[w->n].is_explicit = is_explicit;
+    w->n++;
+}
+
+/* Directories a project never wants linted: VCS, caches, virtualenvs, builds. */
+static int skip_dir(const char *dirpath, const char *name)
+{
+    static const char *const names[] = {
+        "__pycache__", "node_modules", "site-packages", "__pypackages__", "venv",
+        "build", "_build", "dist", "buck-out",
+    };
+    if (name[0] == '.') return 1;   /* .git .venv .tox .mypy_cache ... */
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0) return 1;
+    /* a virtualenv under any name, or a CMake build tree */
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/pyvenv.cfg", dirpath);
+    if (access(probe, F_OK) == 0) return 1;
+    snprintf(probe, sizeof probe, "%s/CMakeCache.txt", dirpath);
+    if (access(probe, F_OK) == 0) return 1;
+    return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int seen_dir(walker *w, const struct stat *st)
+{
+    for (size_t i = 0; i < w->nseen; i++)
+        if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino) return 1;
+    if (w->nseen == w->capseen) {
+        w->capseen = w->capseen ? w->capseen * 2 : 64;
+        w->seen = realloc(w->seen, w->capseen * sizeof *w->seen);
+        if (!w->seen) { fputs("cglint: out of memory\n", stderr); abort(); }
+    }
+    w->seen[w->nseen].dev = st->st_dev;
+    w->seen[w->nseen].ino = st->st_ino;
+    w->nseen++;
+    return 0;
+}
+
+static void walk_dir(walker *w, const char *dir, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        cg_report_notice(w->report, CG_ERROR, dir, 0, 0, "cannot read directory: %s; skipped",
+                         strerror(errno));
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            names = realloc(names, cap * sizeof *names);
+            if (!names) { fputs("cglint: out of memory\n", stderr); abort(); }
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, cmp_name);
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        int len = (strcmp(dir, ".") == 0) ? snprintf(path, sizeof path, "%s", names[i])
+                                          : snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        if (len < 0 || (size_t)len >= sizeof path) {
+            cg_report_notice(w->report, CG_ERROR, dir, 0, 0, "path too long under this directory: %s; skipped", names[i]);
+            free(names[i]);
+            continue;
+        }
+        struct stat lst, st;
+        if (lstat(path, &lst) < 0) { free(names[i]); continue; }
+        int is_link = S_ISLNK(lst.st_mode);
+        int ok = stat(path, &st) == 0;
+        cg_lang lang = cg_lang_of(names[i]);
+        if (!ok) {
+            /* Only links that would be analysed matter to the user. */
+            if (is_link && lang != CG_LANG_NONE && !cg_walk_excluded(w->opts, path))
+                cg_report_notice(w->report, CG_ERROR, path, 0, 0, "%s; skipped",
+                                 errno == ELOOP ? "symbolic link loop" :
+                                 "broken symbolic link (its target does not exist)");
+        } else if (S_ISDIR(st.st_mode)) {
+            if (!skip_dir(path, names[i]) && !cg_walk_excluded(w->opts, path)) {
+                if (seen_dir(w, &st)) {
+                    if (is_link)
+                        cg_report_notice(w->report, CG_WARN, path, 0, 0,
+                                         "symbolic link to a directory already walked (a loop or a duplicate); not followed");
+                } else if (depth > 200) {
+                    cg_report_notice(w->report, CG_ERROR, path, 0, 0, "directory nesting deeper than 200; skipped");
+                } else {
+                    walk_dir(w, path, depth + 1);
+                }
+            }
+        } else if (lang != CG_LANG_NONE && !cg_walk_excluded(w->opts, path)) {
+            add_file(w, path, lang, 0);
+        }
+        free(names[i]);
+    }
+    free(names);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    return strcmp(((const cg_file *)a)->path, ((const cg_file *)b)->path);
+}
+
+int cg_walk(const char *const *paths, size_t npaths, const cg_walk_opts *opts,
+            cg_report *report, cg_file **out, size_t *nout)
+{
+    walker w = { .opts = opts, .report = report };
+    for (size_t i = 0; i < npaths; i++) {
+        char given[4096];
+        snprintf(given, sizeof given, "%s", paths[i]);
+        size_t gl = strlen(given);
+        while (gl > 1 && given[gl - 1] == '/') given[--gl] = 0;
+        struct stat st;
+        if (stat(given, &st) < 0) {
+            struct stat lst;
+            int e = errno;
+            if (lstat(given, &lst) == 0 && S_ISLNK(lst.st_mode))
+                cg_report_notice(report, CG_ERROR, given, 0, 0, "%s",
+                                 e == ELOOP ? "symbolic link loop" : "broken symbolic link (its target does not exist)");
+            else
+                cg_report_notice(report, CG_ERROR, given, 0, 0, "%s", strerror(e));
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (!seen_dir(&w, &st)) walk_dir(&w, given, 0);
+        } else if (!cg_walk_excluded(opts, given)) {
+            cg_lang lang = cg_lang_of(given);
+            add_file(&w, given, lang ? lang : CG_LANG_PY, 1);
+        }
+    }
+    free(w.seen);
+    /* sort and drop duplicates (the same file named twice) */
+    if (w.n) qsort(w.files, w.n, sizeof *w.files, cmp_file);
+    size_t k = 0;
+    for (size_t i = 0; i < w.n; i++) {
+        if (k && strcmp(w.files[k - 1].path, w.files[i].path) == 0) {
+            w.files[k - 1].is_explicit |= w.files[i].is_explicit;
+            free(w.files[i].path);
+            continue;
+        }
+        w.files[k++] = w.files[i];
+    }
+    *out = w.files;
+    *nout = k;
+    return 0;
+}
+
+void cg_walk_free(cg_file *files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(files[i].path);
+    free(files);
+}

@@ -1,0 +1,23 @@
+/* driver.h - one cglint run: walk the paths, hand each language's files to
+ * its front end, fill the report.  The command line (cli/main.c) and the
+ * tests call this; it prints nothing. */
+#ifndef CG_DRIVER_H
+#define CG_DRIVER_H
+#include <stddef.h>
+#include "core/report.h"
+#include "core/rules.h"
+
+typedef struct cg_run_opts {
+    const char *const *paths;
+    size_t npaths;
+    const char *const *exclude;
+    size_t nexclude;
+    int jobs;               /* <= 0: all cores */
+    size_t max_file_size;   /* 0: no limit */
+    int floor;              /* benchmarks: 1 read only, 2 read and parse; 0 analyse */
+} cg_run_opts;
+
+/* The report must be initialised by the caller (cg_report_init).  Returns 0,
+ * or -1 when the run could not start (the reason is a notice). */
+int cg_run(const cg_run_opts *opts, cg_report *report);
+#endif

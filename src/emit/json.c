@@ -1,0 +1,157 @@
+/* json.c - the machine format: one JSON document, keys in a fixed order.
+ *
+ * The layout is a public interface, documented with a JSON Schema in
+ * docs/json-schema.md; `schema_version` changes only when a key is removed or
+ * changes meaning (adding keys is compatible).  jansson keeps insertion
+ * order, so the order below is the order on the wire.  All escaping is
+ * jansson's. */
+#include "emit.h"
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CGLINT_VERSION
+#define CGLINT_VERSION "0.0.0"
+#endif
+
+#define CG_JSON_SCHEMA_VERSION 1
+
+/* A JSON string, or null for NULL.  jansson refuses invalid UTF-8; the model
+ * should never hold any (sources are validated on load), but a message built
+ * from a truncated buffer must not make a key vanish, so bad bytes become
+ * U+FFFD. */
+static json_t *json_str(const char *s)
+{
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    size_t n = strlen(s), o = 0;
+    char *buf = malloc(n * 3 + 1);
+    if (!buf) return NULL;
+    for (size_t i = 0; i < n;) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] <= 0xdf ? 2
+                   : u[0] >= 0xe0 && u[0] <= 0xef ? 3 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+        for (size_t k = 1; len && k < len; k++)
+            if (i + k >= n || (u[k] & 0xc0) != 0x80) len = 0;
+        /* Overlong 3/4-byte forms and surrogates, which jansson also rejects. */
+        if (len == 3 && ((u[0] == 0xe0 && u[1] < 0xa0) || (u[0] == 0xed && u[1] >= 0xa0))) len = 0;
+        if (len == 4 && ((u[0] == 0xf0 && u[1] < 0x90) || (u[0] == 0xf4 && u[1] >= 0x90))) len = 0;
+        if (len) {
+            memcpy(buf + o, u, len);
+            o += len;
+            i += len;
+        } else {
+            memcpy(buf + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            i++;
+        }
+    }
+    j = json_stringn(buf, o);
+    free(buf);
+    return j;
+}
+
+static const char *json_level_name(cg_level level)
+{
+    switch (level) {
+    case CG_ERROR: return "error";
+    case CG_WARN: return "warning";
+    default: return "note";
+    }
+}
+
+static json_t *json_capture(const cg_finding *f)
+{
+    if (!f->has_capture) return json_null();
+    json_t *c = json_object();
+    json_object_set_new(c, "path", json_str(f->capture.path));
+    json_object_set_new(c, "line", json_integer(f->capture.line));
+    json_object_set_new(c, "column", json_integer(f->capture.col));
+    json_object_set_new(c, "kind", json_str(f->capture_kind));
+    return c;
+}
+
+static json_t *json_call_path(const cg_finding *f)
+{
+    json_t *a = json_array();
+    for (size_t k = 0; k < f->npath; k++) {
+        const cg_step *s = &f->path[k];
+        json_t *step = json_object();
+        json_object_set_new(step, "function", json_str(s->function));
+        json_object_set_new(step, "path", json_str(s->loc.path));
+        json_object_set_new(step, "line", json_integer(s->loc.line));
+        json_object_set_new(step, "column", json_integer(s->loc.col));
+        json_array_append_new(a, step);
+    }
+    return a;
+}
+
+static json_t *json_finding(const cg_finding *f)
+{
+    const cg_rule *rule = &cg_rules[f->rule];
+    json_t *o = json_object();
+    json_object_set_new(o, "rule", json_str(rule->id));
+    json_object_set_new(o, "name", json_str(rule->name));
+    json_object_set_new(o, "category", json_str(rule->category_name));
+    json_object_set_new(o, "severity", json_str(cg_severity_name(f->level)));
+    json_object_set_new(o, "path", json_str(f->loc.path));
+    json_object_set_new(o, "line", json_integer(f->loc.line));
+    json_object_set_new(o, "column", json_integer(f->loc.col));
+    json_object_set_new(o, "end_line", json_integer(f->loc.end_line));
+    json_object_set_new(o, "end_column", json_integer(f->loc.end_col));
+    json_object_set_new(o, "message", json_str(f->message ? f->message : ""));
+    json_object_set_new(o, "fix", json_str(f->fix && *f->fix ? f->fix : rule->fix));
+    json_object_set_new(o, "capture", json_capture(f));
+    json_object_set_new(o, "call_path", json_call_path(f));
+    return o;
+}
+
+static json_t *json_notice(const cg_notice *n)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "level", json_str(json_level_name(n->level)));
+    json_object_set_new(o, "path", json_str(n->path));
+    json_object_set_new(o, "line", json_integer(n->line));
+    json_object_set_new(o, "column", json_integer(n->col));
+    json_object_set_new(o, "message", json_str(n->message ? n->message : ""));
+    return o;
+}
+
+static json_t *json_document(const cg_report *r, const cg_emit_opts *o)
+{
+    json_t *doc = json_object();
+    json_object_set_new(doc, "schema_version", json_integer(CG_JSON_SCHEMA_VERSION));
+
+    json_t *tool = json_object();
+    json_object_set_new(tool, "name", json_string("cglint"));
+    json_object_set_new(tool, "version", json_str(o->tool_version ? o->tool_version : CGLINT_VERSION));
+    json_object_set_new(doc, "tool", tool);
+
+    json_t *findings = json_array();
+    for (size_t i = 0; i < r->nfindings; i++)
+        json_array_append_new(findings, json_finding(&r->findings[i]));
+    json_object_set_new(doc, "findings", findings);
+
+    json_t *errors = json_array();
+    for (size_t i = 0; i < r->nnotices; i++)
+        json_array_append_new(errors, json_notice(&r->notices[i]));
+    json_object_set_new(doc, "errors", errors);
+
+    json_t *summary = json_object();
+    json_object_set_new(summary, "findings", json_integer((json_int_t)r->nfindings));
+    json_object_set_new(summary, "errors", json_integer((json_int_t)cg_report_errors(r)));
+    json_object_set_new(summary, "files_analysed", json_integer((json_int_t)r->files_analysed));
+    json_object_set_new(doc, "summary", summary);
+    return doc;
+}
+
+int cg_emit_json(FILE *out, const cg_report *r, const cg_emit_opts *o)
+{
+    json_t *doc = json_document(r, o);
+    if (!doc) return -1;
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    if (rc == 0) fputc('\n', out);
+    return rc < 0 || ferror(out) ? -1 : 0;
+}

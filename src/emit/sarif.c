@@ -1,0 +1,431 @@
+/* sarif.c - SARIF 2.1.0 for GitHub code scanning and SARIF viewers.
+ *
+ * Design notes:
+ * - Paths are written relative to %SRCROOT%, which originalUriBaseIds binds
+ *   to the report's root, so an upload made from another checkout of the same
+ *   repository still lines up.  A path outside the root (an installed
+ *   package) cannot be relative: it becomes an absolute file:// URI.
+ * - tool.driver.rules lists the whole catalog, not only the rules that fired:
+ *   ruleIndex is then simply the index into cg_rules, and code scanning can
+ *   show documentation for rules that are enabled but clean.
+ * - partialFingerprints.primaryLocationLineHash lets code scanning follow an
+ *   alert when lines move: it hashes the rule and the line's text without
+ *   whitespace (so re-indenting does not open a new alert), and numbers equal
+ *   hashes within a file, as GitHub's own fingerprinting does.
+ * - The capture site and the call path are a codeFlow (viewers step through
+ *   it) and the capture site is also a relatedLocation (GitHub links it from
+ *   the alert text).
+ * - Every message.text ends with a period: SARIF's authoring guidance asks for
+ *   complete sentences and the validator warns otherwise. */
+#include "emit.h"
+#include "core/hash.h"
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef CGLINT_VERSION
+#define CGLINT_VERSION "0.0.0"
+#endif
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+#define SARIF_INFO_URI "https://github.com/cglint/cglint"
+#define SARIF_RULES_DOC SARIF_INFO_URI "/blob/main/docs/rules.md#"
+#define SARIF_SRCROOT "%SRCROOT%"
+
+typedef struct {
+    const char *root;   /* report root without a trailing slash; NULL: none */
+    size_t rootlen;
+} sarif_ctx;
+
+/* See json.c: a string jansson accepts whatever bytes the model holds. */
+static json_t *sarif_str(const char *s)
+{
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    size_t n = strlen(s), o = 0;
+    char *buf = malloc(n * 3 + 1);
+    if (!buf) return NULL;
+    for (size_t i = 0; i < n;) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] <= 0xdf ? 2
+                   : u[0] >= 0xe0 && u[0] <= 0xef ? 3 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+        for (size_t k = 1; len && k < len; k++)
+            if (i + k >= n || (u[k] & 0xc0) != 0x80) len = 0;
+        if (len == 3 && ((u[0] == 0xe0 && u[1] < 0xa0) || (u[0] == 0xed && u[1] >= 0xa0))) len = 0;
+        if (len == 4 && ((u[0] == 0xf0 && u[1] < 0x90) || (u[0] == 0xf4 && u[1] >= 0x90))) len = 0;
+        if (len) {
+            memcpy(buf + o, u, len);
+            o += len;
+            i += len;
+        } else {
+            memcpy(buf + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            i++;
+        }
+    }
+    j = json_stringn(buf, o);
+    free(buf);
+    return j;
+}
+
+/* A message object whose text is `s` as one or more sentences. */
+static json_t *sarif_message(const char *s)
+{
+    json_t *m = json_object();
+    size_t n = s ? strlen(s) : 0;
+    if (n && s[n - 1] == '.') {
+        json_object_set_new(m, "text", sarif_str(s));
+    } else {
+        char *t = malloc(n + 2);
+        if (t) {
+            if (n) memcpy(t, s, n);
+            t[n] = '.';
+            t[n + 1] = '\0';
+        }
+        json_object_set_new(m, "text", sarif_str(t));
+        free(t);
+    }
+    return m;
+}
+
+static const char *sarif_level(int level)
+{
+    /* cg_severity and cg_level share their numbering: note 0, warning 1, error 2. */
+    return level == 2 ? "error" : level == 1 ? "warning" : "note";
+}
+
+/* prefix + the first n bytes of path, RFC 3986 percent-encoded: unreserved
+ * characters and '/' stay, every other byte (space, '%', '#', ':', non-ASCII
+ * UTF-8) becomes %XX; then suffix.  Returns a malloc'd string (the caller
+ * frees) or NULL. */
+static char *sarif_uri_encode(const char *prefix, const char *path, size_t n, const char *suffix)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t plen = strlen(prefix), slen = strlen(suffix);
+    char *out = malloc(plen + n * 3 + slen + 1), *o = out;
+    if (!out) return NULL;
+    memcpy(o, prefix, plen);
+    o += plen;
+    for (const unsigned char *p = (const unsigned char *)path, *end = p + n; p < end; p++) {
+        if ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+            *p == '-' || *p == '.' || *p == '_' || *p == '~' || *p == '/') {
+            *o++ = (char)*p;
+        } else {
+            *o++ = '%';
+            *o++ = hex[*p >> 4];
+            *o++ = hex[*p & 15];
+        }
+    }
+    memcpy(o, suffix, slen + 1);
+    return out;
+}
+
+static json_t *sarif_artifact_location(const sarif_ctx *c, const char *path)
+{
+    json_t *a = json_object();
+    if (!path) path = "";
+    char *uri;
+    if (path[0] == '/') {
+        if (c->root && strncmp(path, c->root, c->rootlen) == 0 && path[c->rootlen] == '/') {
+            const char *rel = path + c->rootlen + 1;
+            uri = sarif_uri_encode("", rel, strlen(rel), "");
+            json_object_set_new(a, "uri", sarif_str(uri));
+            json_object_set_new(a, "uriBaseId", json_string(SARIF_SRCROOT));
+        } else {
+            uri = sarif_uri_encode("file://", path, strlen(path), "");
+            json_object_set_new(a, "uri", sarif_str(uri));
+        }
+    } else {
+        while (path[0] == '.' && path[1] == '/') path += 2;
+        uri = sarif_uri_encode("", path, strlen(path), "");
+        json_object_set_new(a, "uri", sarif_str(uri));
+        json_object_set_new(a, "uriBaseId", json_string(SARIF_SRCROOT));
+    }
+    free(uri);
+    return a;
+}
+
+/* A region with the fields that are known (0 means unknown in the model). */
+static json_t *sarif_region(const cg_loc *l, const char *snippet)
+{
+    json_t *r = json_object();
+    json_object_set_new(r, "startLine", json_integer(l->line));
+    if (l->col) json_object_set_new(r, "startColumn", json_integer(l->col));
+    if (l->end_line >= l->line && l->end_col) {
+        json_object_set_new(r, "endLine", json_integer(l->end_line));
+        json_object_set_new(r, "endColumn", json_integer(l->end_col));
+    }
+    if (snippet && *snippet) {
+        json_t *s = json_object();
+        json_object_set_new(s, "text", sarif_str(snippet));
+        json_object_set_new(r, "snippet", s);
+    }
+    return r;
+}
+
+static json_t *sarif_physical(const sarif_ctx *c, const cg_loc *l, const char *snippet)
+{
+    json_t *p = json_object();
+    json_object_set_new(p, "artifactLocation", sarif_artifact_location(c, l->path));
+    if (l->line) json_object_set_new(p, "region", sarif_region(l, snippet));
+    return p;
+}
+
+/* A location with an optional id (0: none) and message, as used in
+ * relatedLocations, threadFlows and notifications. */
+static json_t *sarif_location(const sarif_ctx *c, int id, const cg_loc *l, const char *snippet,
+                              const char *message)
+{
+    json_t *loc = json_object();
+    if (id) json_object_set_new(loc, "id", json_integer(id));
+    json_object_set_new(loc, "physicalLocation", sarif_physical(c, l, snippet));
+    if (message) json_object_set_new(loc, "message", sarif_message(message));
+    return loc;
+}
+
+static json_t *sarif_rule(const cg_rule *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "id", sarif_str(r->id));
+    json_object_set_new(o, "name", sarif_str(r->name));
+    json_object_set_new(o, "shortDescription", sarif_message(r->summary));
+    json_object_set_new(o, "fullDescription",
+                        sarif_message(r->description && *r->description ? r->description : r->summary));
+    json_t *help = sarif_message(r->fix);
+    if (r->doc) json_object_set_new(help, "markdown", sarif_str(r->doc));
+    json_object_set_new(o, "help", help);
+
+    /* docs/rules.md (generated by rules/gen_rules.py) titles each rule
+     * "CG101: host-scalar-read", which GitHub anchors as
+     * #cg101-host-scalar-read. */
+    char *uri = NULL;
+    if (asprintf(&uri, "%s%s-%s", SARIF_RULES_DOC, r->id, r->name) < 0) uri = NULL;
+    for (char *p = uri ? uri + strlen(SARIF_RULES_DOC) : NULL; p && *p; p++)
+        if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+    if (uri) json_object_set_new(o, "helpUri", sarif_str(uri));
+    free(uri);
+
+    json_t *cfg = json_object();
+    json_object_set_new(cfg, "level", json_string(sarif_level(r->severity)));
+    json_object_set_new(o, "defaultConfiguration", cfg);
+
+    json_t *props = json_object();
+    json_t *tags = json_array();
+    json_array_append_new(tags, sarif_str(r->category_name));
+    json_array_append_new(tags, json_string("cuda-graphs"));
+    json_object_set_new(props, "tags", tags);
+    json_object_set_new(props, "category", sarif_str(r->category_name));
+    json_object_set_new(props, "precision", json_string("high"));
+    /* GitHub's scale: error, warning, recommendation. */
+    json_object_set_new(props, "problem.severity",
+                        json_string(r->severity == CG_SEV_ERROR ? "error"
+                                    : r->severity == CG_SEV_WARNING ? "warning" : "recommendation"));
+    json_object_set_new(o, "properties", props);
+    return o;
+}
+
+static json_t *sarif_tool(const cg_emit_opts *o)
+{
+    const char *version = o->tool_version ? o->tool_version : CGLINT_VERSION;
+    json_t *driver = json_object();
+    json_object_set_new(driver, "name", json_string("cglint"));
+    json_object_set_new(driver, "version", sarif_str(version));
+    json_object_set_new(driver, "semanticVersion", sarif_str(version));
+    json_object_set_new(driver, "informationUri", json_string(SARIF_INFO_URI));
+    json_t *rules = json_array();
+    for (size_t i = 0; i < cg_rule_count; i++) json_array_append_new(rules, sarif_rule(&cg_rules[i]));
+    json_object_set_new(driver, "rules", rules);
+    json_t *tool = json_object();
+    json_object_set_new(tool, "driver", driver);
+    return tool;
+}
+
+static json_t *sarif_invocation(const sarif_ctx *c, const cg_report *r)
+{
+    json_t *inv = json_object();
+    json_object_set_new(inv, "executionSuccessful", json_boolean(cg_report_errors(r) == 0));
+    json_t *notes = json_array();
+    for (size_t i = 0; i < r->nnotices; i++) {
+        const cg_notice *n = &r->notices[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "level", json_string(sarif_level(n->level)));
+        json_object_set_new(o, "message", sarif_message(n->message));
+        if (n->path) {
+            cg_loc l = {n->path, n->line, n->col, 0, 0};
+            json_t *locs = json_array();
+            json_array_append_new(locs, sarif_location(c, 0, &l, NULL, NULL));
+            json_object_set_new(o, "locations", locs);
+        }
+        json_array_append_new(notes, o);
+    }
+    json_object_set_new(inv, "toolExecutionNotifications", notes);
+    json_t *a = json_array();
+    json_array_append_new(a, inv);
+    return a;
+}
+
+/* "%SRCROOT%" bound to file:///root/ (the trailing slash makes it a
+ * directory that relative URIs resolve under). */
+static json_t *sarif_base_ids(const sarif_ctx *c)
+{
+    char *dir = sarif_uri_encode("file://", c->root, c->rootlen, "/");
+    if (!dir) return NULL;
+    json_t *root = json_object();
+    json_object_set_new(root, "uri", sarif_str(dir));
+    free(dir);
+    json_t *ids = json_object();
+    json_object_set_new(ids, SARIF_SRCROOT, root);
+    return ids;
+}
+
+/* Occurrence numbers of fingerprint hashes, per file.  Keys are
+ * "path\0hash" and owned here, since cg_map does not copy them. */
+typedef struct {
+    cg_map map;
+    char **keys;
+    size_t nkeys;
+} sarif_occ;
+
+static size_t sarif_occurrence(sarif_occ *occ, const char *path, const char *hash)
+{
+    size_t plen = strlen(path), hlen = strlen(hash), klen = plen + 1 + hlen;
+    char *key = malloc(klen + 1);
+    char **keys = realloc(occ->keys, (occ->nkeys + 1) * sizeof *keys);
+    if (!key || !keys) { free(key); if (keys) occ->keys = keys; return 1; }
+    occ->keys = keys;
+    memcpy(key, path, plen + 1);
+    memcpy(key + plen + 1, hash, hlen + 1);
+    size_t n = (size_t)(uintptr_t)cg_map_get(&occ->map, key, klen) + 1;
+    occ->keys[occ->nkeys++] = key;
+    cg_map_put(&occ->map, key, klen, (void *)(uintptr_t)n);
+    return n;
+}
+
+static json_t *sarif_fingerprints(sarif_occ *occ, const cg_finding *f)
+{
+    const char *id = cg_rules[f->rule].id;
+    const char *line = f->line_text ? f->line_text : "";
+    size_t idlen = strlen(id), n = strlen(line), k = idlen;
+    char *buf = malloc(idlen + n + 1);
+    if (!buf) return NULL;
+    memcpy(buf, id, idlen);
+    for (size_t i = 0; i < n; i++)
+        if (!strchr(" \t\r\n\f\v", line[i])) buf[k++] = line[i];
+    char hash[32], value[64];
+    snprintf(hash, sizeof hash, "%016" PRIx64, cg_hash_bytes(buf, k));
+    free(buf);
+    snprintf(value, sizeof value, "%s:%zu", hash, sarif_occurrence(occ, f->loc.path ? f->loc.path : "", hash));
+    json_t *fp = json_object();
+    json_object_set_new(fp, "primaryLocationLineHash", json_string(value));
+    return fp;
+}
+
+static json_t *sarif_flow_step(const sarif_ctx *c, const cg_loc *l, const char *snippet,
+                               const char *message)
+{
+    json_t *step = json_object();
+    json_object_set_new(step, "location", sarif_location(c, 0, l, snippet, message));
+    return step;
+}
+
+/* capture begins -> calls A -> calls B -> hazard. */
+static json_t *sarif_code_flows(const sarif_ctx *c, const cg_finding *f, const char *kind)
+{
+    json_t *steps = json_array();
+    char *msg = NULL;
+    if (asprintf(&msg, "capture begins (%s)", kind) < 0) msg = NULL;
+    json_array_append_new(steps, sarif_flow_step(c, &f->capture, NULL, msg ? msg : "capture begins"));
+    free(msg);
+    for (size_t k = 0; k < f->npath; k++) {
+        msg = NULL;
+        if (asprintf(&msg, "calls %s", f->path[k].function ? f->path[k].function : "?") < 0) msg = NULL;
+        json_array_append_new(steps, sarif_flow_step(c, &f->path[k].loc, NULL, msg ? msg : "calls"));
+        free(msg);
+    }
+    msg = NULL;
+    if (asprintf(&msg, "hazard: %s", cg_rules[f->rule].id) < 0) msg = NULL;
+    json_array_append_new(steps, sarif_flow_step(c, &f->loc, f->line_text, msg ? msg : "hazard"));
+    free(msg);
+
+    json_t *thread = json_object();
+    json_object_set_new(thread, "locations", steps);
+    json_t *threads = json_array();
+    json_array_append_new(threads, thread);
+    json_t *flow = json_object();
+    json_object_set_new(flow, "threadFlows", threads);
+    json_t *flows = json_array();
+    json_array_append_new(flows, flow);
+    return flows;
+}
+
+static json_t *sarif_result(const sarif_ctx *c, sarif_occ *occ, const cg_finding *f)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "ruleId", json_string(cg_rules[f->rule].id));
+    json_object_set_new(o, "ruleIndex", json_integer(f->rule));
+    json_object_set_new(o, "level", json_string(sarif_level(f->level)));
+    json_object_set_new(o, "message", sarif_message(f->message));
+    json_t *locs = json_array();
+    json_t *loc = json_object();
+    json_object_set_new(loc, "physicalLocation", sarif_physical(c, &f->loc, f->line_text));
+    json_array_append_new(locs, loc);
+    json_object_set_new(o, "locations", locs);
+    json_object_set_new(o, "partialFingerprints", sarif_fingerprints(occ, f));
+    if (f->has_capture) {
+        const char *kind = f->capture_kind && *f->capture_kind ? f->capture_kind : "capture";
+        char *msg = NULL;
+        if (asprintf(&msg, "capture site (%s)", kind) < 0) msg = NULL;
+        json_t *related = json_array();
+        json_array_append_new(related, sarif_location(c, 1, &f->capture, NULL, msg ? msg : "capture site"));
+        free(msg);
+        json_object_set_new(o, "relatedLocations", related);
+        json_object_set_new(o, "codeFlows", sarif_code_flows(c, f, kind));
+    }
+    return o;
+}
+
+static json_t *sarif_document(const cg_report *r, const cg_emit_opts *o)
+{
+    sarif_ctx c = {NULL, 0};
+    if (r->root && r->root[0] == '/') {
+        c.root = r->root;
+        c.rootlen = strlen(r->root);
+        while (c.rootlen && c.root[c.rootlen - 1] == '/') c.rootlen--;
+    }
+
+    json_t *run = json_object();
+    json_object_set_new(run, "tool", sarif_tool(o));
+    json_object_set_new(run, "invocations", sarif_invocation(&c, r));
+    if (c.root) json_object_set_new(run, "originalUriBaseIds", sarif_base_ids(&c));
+    json_object_set_new(run, "columnKind", json_string("unicodeCodePoints"));
+
+    sarif_occ occ = {0};
+    cg_map_init(&occ.map);
+    json_t *results = json_array();
+    for (size_t i = 0; i < r->nfindings; i++)
+        json_array_append_new(results, sarif_result(&c, &occ, &r->findings[i]));
+    for (size_t i = 0; i < occ.nkeys; i++) free(occ.keys[i]);
+    free(occ.keys);
+    cg_map_free(&occ.map);
+    json_object_set_new(run, "results", results);
+
+    json_t *runs = json_array();
+    json_array_append_new(runs, run);
+    json_t *doc = json_object();
+    json_object_set_new(doc, "$schema", json_string(SARIF_SCHEMA));
+    json_object_set_new(doc, "version", json_string("2.1.0"));
+    json_object_set_new(doc, "runs", runs);
+    return doc;
+}
+
+int cg_emit_sarif(FILE *out, const cg_report *r, const cg_emit_opts *o)
+{
+    json_t *doc = sarif_document(r, o);
+    if (!doc) return -1;
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    if (rc == 0) fputc('\n', out);
+    return rc < 0 || ferror(out) ? -1 : 0;
+}

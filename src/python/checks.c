@@ -1,0 +1,637 @@
+/* checks.c - every Python rule, one function each, and the table that says
+ * which event each one listens to.
+ *
+ * To add a rule: write rules/CGnnn.md (its id, docs and default severity),
+ * write its checker below, add one row to py_checks[], and add
+ * tests/fixtures/py/CGnnn/{positive,negative}.py.  Checkers read the event
+ * (py_eval.h) and call py_report(); they never walk the tree.  Reporting is
+ * already limited to capture context by the evaluator. */
+#include "py_eval.h"
+#include <string.h>
+
+static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+static int starts(const char *s, const char *p) { return s && strncmp(s, p, strlen(p)) == 0; }
+static int one_of(const char *s, const char *const *list)
+{
+    for (; *list; list++) if (eq(s, *list)) return 1;
+    return 0;
+}
+
+/* A receiver a tensor-only method may be called on: a tensor not known to be
+ * on the CPU, or a value of unknown kind (prefer the finding: these method
+ * names are tensor API). */
+static int tensorish(const py_val *v)
+{
+    return (v->kind == V_TENSOR && v->dev != DEV_CPU) || v->kind == V_UNKNOWN;
+}
+
+static const char *expr(py_ctx *ctx, const py_event *ev) { return py_snip(ctx, ev->mod, ev->node); }
+
+static int kw_true(const py_event *ev, const char *name)
+{
+    int k = py_ev_kw(ev, name);
+    return k >= 0 && py_text_eq(ev->mod, ev->kwn[k], "True");
+}
+
+/* ---- 1 sync ---------------------------------------------------------------- */
+
+/* CG101 / CG203: .item() .tolist() float(t) int(t) bool(t) */
+static void check_scalar_read(py_ctx *ctx, const py_event *ev)
+{
+    int hit = 0;
+    const char *what = NULL;
+    if (ev->method && (eq(ev->method, "item") || eq(ev->method, "tolist")) && ev->nargs == 0 &&
+        tensorish(&ev->recv)) {
+        hit = 1;
+        what = ev->method;
+    } else if (!ev->method && (eq(ev->qual, "builtins.float") || eq(ev->qual, "builtins.int") ||
+                               eq(ev->qual, "builtins.bool")) &&
+               ev->nargs == 1 && py_is_gpu_tensor(&ev->args[0])) {
+        hit = 1;
+        what = ev->qual + 9;
+    }
+    if (!hit) return;
+    if (ev->size_arg) {
+        py_report(ctx, ev->mod, ev->node, CG_R_CG203, NULL,
+                  "`%s` uses a tensor's value as a size: it synchronizes during capture, and the "
+                  "size would be frozen into the graph", expr(ctx, ev));
+        return;
+    }
+    py_report(ctx, ev->mod, ev->node, CG_R_CG101, NULL,
+              "`%s` copies a CUDA tensor's value to the host (%s), which synchronizes during graph capture",
+              expr(ctx, ev), what);
+}
+
+/* CG203: a variable holding a value read from a tensor, used as a size */
+static void check_size_use(py_ctx *ctx, const py_event *ev)
+{
+    py_report(ctx, ev->mod, ev->node, CG_R_CG203, NULL,
+              "`%s` was read from a tensor and is used as a size: the shape is frozen at capture",
+              expr(ctx, ev));
+}
+
+/* CG102: device-to-host copies */
+static void check_d2h(py_ctx *ctx, const py_event *ev)
+{
+    if (!ev->method) return;
+    const py_val *r = &ev->recv;
+    if (eq(ev->method, "cpu") || eq(ev->method, "numpy")) {
+        if (!tensorish(r) || ev->nargs) return;
+        if (eq(ev->method, "cpu") && r->kind == V_TENSOR && r->dev == DEV_CPU) return;
+        py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
+                  "`%s` copies a CUDA tensor to host memory during graph capture", expr(ctx, ev));
+        return;
+    }
+    if (eq(ev->method, "to") && py_is_gpu_tensor(r)) {
+        int cpu = 0;
+        if (ev->nargs > 0) {
+            TSNode a = ev->argn[0];
+            cpu = py_text_eq(ev->mod, a, "\"cpu\"") || py_text_eq(ev->mod, a, "'cpu'") ||
+                  py_text_eq(ev->mod, a, "torch.device(\"cpu\")") || py_text_eq(ev->mod, a, "torch.device('cpu')");
+        }
+        int k = py_ev_kw(ev, "device");
+        if (k >= 0) cpu = py_text_eq(ev->mod, ev->kwn[k], "\"cpu\"") || py_text_eq(ev->mod, ev->kwn[k], "'cpu'");
+        if (cpu && !kw_true(ev, "non_blocking"))
+            py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
+                      "`%s` is a blocking copy to pageable host memory during graph capture", expr(ctx, ev));
+        return;
+    }
+    if (eq(ev->method, "copy_") && r->kind == V_TENSOR && r->dev == DEV_CPU && !(r->flags & VF_PINNED) &&
+        ev->nargs > 0 && py_is_gpu_tensor(&ev->args[0]))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
+                  "`%s` copies a CUDA tensor into pageable host memory during graph capture", expr(ctx, ev));
+}
+
+/* CG103: host-to-device copies from pageable memory */
+static void check_h2d(py_ctx *ctx, const py_event *ev)
+{
+    if (!ev->method && (eq(ev->qual, "torch.tensor") || eq(ev->qual, "torch.as_tensor"))) {
+        int k = py_ev_kw(ev, "device");
+        if (k < 0) return;
+        TSNode d = ev->kwn[k];
+        size_t len;
+        const char *t = py_text(ev->mod, d, &len);
+        int cpu = memmem(t, len, "cpu", 3) != NULL;
+        if (!cpu) {
+            if (ev->nargs > 0 && ev->args[0].kind == V_TENSOR) return; /* already a tensor: may be on GPU */
+            py_report(ctx, ev->mod, ev->node, CG_R_CG103, NULL,
+                      "`%s` copies host data to the GPU during graph capture; the copy is not replayed",
+                      expr(ctx, ev));
+        }
+        return;
+    }
+    if (ev->method && (eq(ev->method, "cuda") || eq(ev->method, "to")) && ev->recv.kind == V_TENSOR &&
+        ev->recv.dev == DEV_CPU) {
+        if (eq(ev->method, "to")) {
+            int cpu = ev->nargs > 0 && (py_text_eq(ev->mod, ev->argn[0], "\"cpu\"") ||
+                                        py_text_eq(ev->mod, ev->argn[0], "'cpu'"));
+            int dtype_only = ev->nargs > 0 && ev->args[0].kind == V_EXT && starts(ev->args[0].qual, "torch.");
+            if (cpu || dtype_only || (ev->nargs == 0 && py_ev_kw(ev, "device") < 0)) return;
+        }
+        if ((ev->recv.flags & VF_PINNED) && kw_true(ev, "non_blocking")) return;
+        py_report(ctx, ev->mod, ev->node, CG_R_CG103, NULL,
+                  "`%s` copies a host tensor to the GPU during graph capture; the copy is not replayed",
+                  expr(ctx, ev));
+    }
+}
+
+/* CG104: explicit synchronization */
+static void check_sync(py_ctx *ctx, const py_event *ev)
+{
+    static const char *const fns[] = { "torch.cuda.synchronize", "torch.distributed.barrier",
+        "torch.cuda.streams.Stream.synchronize", "torch.cuda.Stream.synchronize",
+        "torch.cuda.Event.synchronize", "torch.accelerator.synchronize", NULL };
+    if (!ev->method && one_of(ev->qual, fns)) {
+        py_report(ctx, ev->mod, ev->node, CG_R_CG104, NULL,
+                  "`%s` waits on the host for GPU work, which is not allowed during graph capture", expr(ctx, ev));
+        return;
+    }
+    if (ev->method && eq(ev->method, "synchronize") &&
+        (ev->recv.kind == V_STREAM || ev->recv.kind == V_EVENT || ev->recv.kind == V_UNKNOWN))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG104, NULL,
+                  "`%s` waits on the host for GPU work, which is not allowed during graph capture", expr(ctx, ev));
+}
+
+/* CG105: stream/event status queries */
+static void check_query(py_ctx *ctx, const py_event *ev)
+{
+    if (ev->method && eq(ev->method, "query") && (ev->recv.kind == V_STREAM || ev->recv.kind == V_EVENT))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG105, NULL,
+                  "`%s` queries a %s's status during graph capture, which capture does not allow",
+                  expr(ctx, ev), ev->recv.kind == V_STREAM ? "stream" : "event");
+}
+
+/* CG107 (calls): print/log/str/repr/format of a tensor */
+static int is_log_call(const py_event *ev)
+{
+    static const char *const levels[] = { "debug", "info", "warning", "warn", "error", "exception",
+        "critical", "log", NULL };
+    if (starts(ev->qual, "logging.") && one_of(ev->qual + 8, levels)) return 1;
+    if (ev->method && one_of(ev->method, levels)) {
+        if (ev->recv.flags & VF_LOGGER) return 1;
+        /* logger objects of unknown origin, by their conventional names */
+        size_t len;
+        const char *t = ev->recv.kind == V_UNKNOWN ? py_text(ev->mod, ev->recv_node, &len) : NULL;
+        if (t) {
+            const char *dot = NULL;
+            for (size_t i = 0; i < len; i++) if (t[i] == '.') dot = t + i + 1;
+            const char *base = dot ? dot : t;
+            size_t bl = (size_t)(t + len - base);
+            if ((bl == 6 && memcmp(base, "logger", 6) == 0) || (bl == 3 && memcmp(base, "log", 3) == 0) ||
+                (bl == 7 && memcmp(base, "_logger", 7) == 0) || (bl == 6 && memcmp(base, "LOGGER", 6) == 0) ||
+                (bl == 4 && memcmp(base, "_log", 4) == 0))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static int has_tensor_arg(const py_event *ev, int *fmt_only)
+{
+    int t = 0, f = 0;
+    for (int i = 0; i < ev->nargs; i++) {
+        if (ev->args[i].kind == V_TENSOR) t = 1;
+        if (ev->args[i].flags & VF_FMT_TENSOR) f = 1;
+    }
+    for (int i = 0; i < ev->nkw; i++) {
+        if (ev->kw[i].kind == V_TENSOR) t = 1;
+        if (ev->kw[i].flags & VF_FMT_TENSOR) f = 1;
+    }
+    *fmt_only = f;
+    return t;
+}
+
+static void check_format_call(py_ctx *ctx, const py_event *ev)
+{
+    int fmt;
+    if (eq(ev->qual, "builtins.print") || is_log_call(ev)) {
+        if (has_tensor_arg(ev, &fmt))
+            py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
+                      "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
+                      expr(ctx, ev));
+        return;
+    }
+    if ((eq(ev->qual, "builtins.str") || eq(ev->qual, "builtins.repr") || eq(ev->qual, "builtins.format")) &&
+        ev->nargs > 0 && py_is_gpu_tensor(&ev->args[0]))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
+                  "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
+                  expr(ctx, ev));
+    if (ev->method && eq(ev->method, "format") && ev->recv.kind == V_STR && has_tensor_arg(ev, &fmt))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
+                  "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
+                  expr(ctx, ev));
+}
+
+/* CG107 (f-strings) */
+static void check_format_fstring(py_ctx *ctx, const py_event *ev)
+{
+    if (!py_is_gpu_tensor(&ev->val)) return;
+    py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
+              "f-string `%s` formats a CUDA tensor, which reads its values on the host during graph capture",
+              py_snip(ctx, ev->mod, ev->node));
+}
+
+/* CG108: synchronization hidden in library calls */
+static void check_library_sync(py_ctx *ctx, const py_event *ev)
+{
+    if (!ev->method && (eq(ev->qual, "torch.equal") || eq(ev->qual, "torch.allclose"))) {
+        py_report(ctx, ev->mod, ev->node, CG_R_CG108, NULL,
+                  "`%s` returns a Python bool, so it reads the comparison on the host during graph capture",
+                  expr(ctx, ev));
+        return;
+    }
+    if (((!ev->method && ev->qual && strstr(ev->qual, "clip_grad_norm_")) ||
+         (ev->method && eq(ev->method, "clip_grad_norm_"))) && kw_true(ev, "error_if_nonfinite")) {
+        py_report(ctx, ev->mod, ev->node, CG_R_CG108, "pass `error_if_nonfinite=False` (the default) inside the capture",
+                  "`clip_grad_norm_(..., error_if_nonfinite=True)` checks the norm on the host, which synchronizes during graph capture");
+        return;
+    }
+    if (ev->method && (ev->recv.flags & VF_SCALER) && (eq(ev->method, "step") || eq(ev->method, "update")))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG108, NULL,
+                  "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
+                  expr(ctx, ev));
+}
+
+/* ---- 2 dynamic --------------------------------------------------------------- */
+
+/* CG201 / CG108: a tensor used as a Python condition */
+static void check_condition(py_ctx *ctx, const py_event *ev)
+{
+    if (!py_is_gpu_tensor(&ev->val)) return;
+    TSNode n = ev->node;
+    if (IS(n, call)) {
+        TSNode fn = py_field(n, PY.f_function);
+        if (IS(fn, attribute)) {
+            TSNode a = py_field(fn, PY.f_attribute);
+            if (py_text_eq(ev->mod, a, "any") || py_text_eq(ev->mod, a, "all")) {
+                py_report(ctx, ev->mod, n, CG_R_CG108, "keep the result as a tensor: `torch.where(t.any(), a, b)`",
+                          "`%s` is used as a Python bool, which reads it on the host during graph capture",
+                          py_snip(ctx, ev->mod, n));
+                return;
+            }
+        }
+    }
+    py_report(ctx, ev->mod, n, CG_R_CG201, NULL,
+              "the condition `%s` is a tensor: Python reads its value on the host, which synchronizes "
+              "during graph capture and freezes the branch", py_snip(ctx, ev->mod, n));
+}
+
+/* CG202: data-dependent output shapes */
+static void check_dynamic_shape_call(py_ctx *ctx, const py_event *ev)
+{
+    static const char *const fns[] = { "torch.nonzero", "torch.argwhere", "torch.masked_select",
+        "torch.unique", "torch.unique_consecutive", NULL };
+    static const char *const methods[] = { "nonzero", "argwhere", "masked_select", "unique",
+        "unique_consecutive", NULL };
+    int hit = 0;
+    if (!ev->method && one_of(ev->qual, fns)) hit = 1;
+    else if (ev->method && one_of(ev->method, methods) && tensorish(&ev->recv) && ev->recv.kind == V_TENSOR) hit = 1;
+    else if (!ev->method && eq(ev->qual, "torch.where") && ev->nargs == 1 && ev->nkw == 0) hit = 1;
+    else if ((eq(ev->qual, "torch.repeat_interleave") || (ev->method && eq(ev->method, "repeat_interleave") &&
+                                                         ev->recv.kind == V_TENSOR)) &&
+             py_ev_kw(ev, "output_size") < 0) {
+        /* the output size depends on data when repeats is a tensor (or the only argument) */
+        int ri = ev->method ? 0 : 1;
+        if (ev->nargs > ri && ev->args[ri].kind == V_TENSOR) hit = 1;
+        else if (!ev->method && ev->nargs == 1) hit = 1;
+        int k = py_ev_kw(ev, "repeats");
+        if (k >= 0 && ev->kw[k].kind == V_TENSOR) hit = 1;
+    }
+    if (hit)
+        py_report(ctx, ev->mod, ev->node, CG_R_CG202, NULL,
+                  "`%s` has an output shape that depends on tensor data, which graph capture cannot record",
+                  expr(ctx, ev));
+}
+
+static void check_mask_index(py_ctx *ctx, const py_event *ev)
+{
+    if (ev->recv.kind != V_TENSOR || ev->val.kind != V_TENSOR || !(ev->val.flags & VF_BOOL)) return;
+    py_report(ctx, ev->mod, ev->node, CG_R_CG202,
+              "use `torch.where(mask, x, 0)` or multiply by the mask to keep the shape static",
+              "`%s` indexes with a boolean mask: the result's shape depends on tensor data",
+              expr(ctx, ev));
+}
+
+/* ---- 3 cpu --------------------------------------------------------------------- */
+
+/* CG301: host I/O and logging */
+static void check_host_io(py_ctx *ctx, const py_event *ev)
+{
+    int fmt = 0;
+    if (eq(ev->qual, "builtins.print") || is_log_call(ev)) {
+        if (has_tensor_arg(ev, &fmt) || fmt) return;   /* CG107 says more */
+        py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
+                  "`%s` runs once while the graph is captured and never on replay", expr(ctx, ev));
+        return;
+    }
+    static const char *const fns[] = { "builtins.open", "builtins.input", "torch.save", "torch.load",
+        "wandb.log", "json.dump", "pickle.dump", "numpy.save", "numpy.savez", "sys.stdout.write",
+        "sys.stderr.write", "mlflow.log_metric", "mlflow.log_metrics", NULL };
+    if (!ev->method && one_of(ev->qual, fns)) {
+        py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
+                  "`%s` does host I/O: it runs once while the graph is captured and never on replay", expr(ctx, ev));
+        return;
+    }
+    if (ev->method && (ev->recv.flags & VF_HOST_IO)) {
+        static const char *const m[] = { "write", "update", "set_postfix", "set_description", "add_scalar",
+            "add_scalars", "add_histogram", "add_image", "add_text", "flush", "log", NULL };
+        if (one_of(ev->method, m))
+            py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
+                      "`%s` does host I/O: it runs once while the graph is captured and never on replay",
+                      expr(ctx, ev));
+    }
+}
+
+/* CG302: host randomness and clocks */
+static void check_host_random(py_ctx *ctx, const py_event *ev)
+{
+    static const char *const clocks[] = { "time.time", "time.time_ns", "time.perf_counter",
+        "time.perf_counter_ns", "time.monotonic", "time.monotonic_ns", "time.process_time",
+        "datetime.datetime.now", "datetime.datetime.utcnow", "uuid.uuid4", "os.urandom", NULL };
+    if (ev->method || !ev->qual) return;
+    int rnd = starts(ev->qual, "random.") || starts(ev->qual, "numpy.random.") || starts(ev->qual, "secrets.");
+    if (rnd && (eq(ev->qual, "random.Random") || eq(ev->qual, "numpy.random.default_rng"))) rnd = 0;
+    if (rnd || one_of(ev->qual, clocks))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG302, NULL,
+                  "`%s` is evaluated once on the host at capture: every replay reuses the same %s",
+                  expr(ctx, ev), rnd ? "random value" : "time");
+}
+
+/* CG303: host state that outlives the region */
+static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
+{
+    if (ev->target_kind == 0) {
+        if (ev->augmented && ev->target_is_global && ev->val.kind != V_TENSOR)
+            py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
+                      "global `%s` is updated on the host once at capture; replays leave it unchanged",
+                      expr(ctx, ev));
+        return;
+    }
+    if (!ev->target_is_global) return;
+    if (ev->target_kind == 1 && ev->augmented) {
+        if (ev->val.kind == V_TENSOR) return;   /* in-place tensor op: captured */
+        py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
+                  "`%s` is updated on the host once at capture; replays leave it unchanged", expr(ctx, ev));
+        return;
+    }
+    if (ev->target_kind == 2) {
+        const py_val *b = &ev->target_base;
+        if (b->kind == V_DICT || b->kind == V_LIST || b->kind == V_SET)
+            py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
+                      "`%s` stores into a host container once at capture; replays do not", expr(ctx, ev));
+    }
+}
+
+static void check_bookkeeping_call(py_ctx *ctx, const py_event *ev)
+{
+    static const char *const always[] = { "append", "extend", "insert", "appendleft", "setdefault", NULL };
+    static const char *const containers[] = { "update", "add", "pop", "clear", "remove", "discard", NULL };
+    if (!ev->method || ts_node_is_null(ev->recv_node)) return;
+    const py_val *r = &ev->recv;
+    int known = r->kind == V_LIST || r->kind == V_DICT || r->kind == V_SET;
+    if (!(one_of(ev->method, always) && (known || r->kind == V_UNKNOWN)) && !(one_of(ev->method, containers) && known))
+        return;
+    /* only state that outlives the capture: self attributes and module globals */
+    TSNode rn = ev->recv_node;
+    int outlives = 0;
+    if (IS(rn, attribute)) {
+        TSNode obj = py_field(rn, PY.f_object);
+        outlives = IS(obj, identifier) && (r->origin == O_SELF_ATTR || r->origin == O_GLOBAL ||
+                                          py_text_eq(ev->mod, obj, "self"));
+    } else if (IS(rn, identifier)) {
+        outlives = r->origin == O_GLOBAL;
+    }
+    if (outlives)
+        py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
+                  "`%s` changes host state once at capture; replays do not", expr(ctx, ev));
+}
+
+/* CG304: a Python number that is reassigned elsewhere, baked into the graph */
+static void check_frozen_scalar(py_ctx *ctx, const py_event *ev)
+{
+    const py_val *v = &ev->val;
+    int reassigned = 0;
+    const char *where = "";
+    if (!v->oname) return;
+    size_t nl = strlen(v->oname);
+    if (v->origin == O_SELF_ATTR && v->ocls) {
+        py_attr *a = py_class_attr(ctx->p, v->ocls, v->oname);
+        uintptr_t elsewhere = (uintptr_t)cg_map_get(&ctx->p->attr_assigns, v->oname, nl);
+        if ((a && a->assigns_outside_init > 0) || elsewhere > 0) { reassigned = 1; where = "outside __init__"; }
+    } else if (v->origin == O_GLOBAL && v->omod) {
+        uintptr_t n = (uintptr_t)cg_map_get(&v->omod->global_assigns, v->oname, nl);
+        int local = v->omod->body ? py_count_local_assigns(v->omod->body, v->oname, nl) : 0;
+        if (n > 1 || local > 1) { reassigned = 1; where = "elsewhere in the module"; }
+    } else if (v->origin == O_LOCAL && v->ofn) {
+        if (py_count_local_assigns(v->ofn, v->oname, nl) > 1) { reassigned = 1; where = "later in the function"; }
+    }
+    if (!reassigned) return;
+    py_report(ctx, ev->mod, ev->node, CG_R_CG304, NULL,
+              "Python number `%s` is baked into the graph at capture, but it is reassigned %s: "
+              "replays keep the captured value", py_snip(ctx, ev->mod, ev->node), where);
+}
+
+/* CG305: CPU tensors created inside the region */
+static void check_cpu_tensor(py_ctx *ctx, const py_event *ev)
+{
+    extern int py_is_factory(const char *q);
+    if (ev->method || !py_is_factory(ev->qual) || ev->chained_to_device) return;
+    if (ctx->p->default_device_set && !eq(ev->qual, "torch.from_numpy")) {
+        int k = py_ev_kw(ev, "device");
+        if (k < 0) return;
+    }
+    int k = py_ev_kw(ev, "device");
+    if (k >= 0) {
+        size_t len;
+        const char *t = py_text(ev->mod, ev->kwn[k], &len);
+        if (!(memmem(t, len, "\"cpu\"", 5) || memmem(t, len, "'cpu'", 5))) return;
+    }
+    py_report(ctx, ev->mod, ev->node, CG_R_CG305, NULL,
+              "`%s` creates a CPU tensor inside the capture: it is computed once and not part of the graph",
+              expr(ctx, ev));
+}
+
+/* ---- 4 stream ------------------------------------------------------------------- */
+py_stream_state *py_region_stream(py_region *r, const char *id);
+
+static const char *stream_id(py_ctx *ctx, const py_event *ev, int i)
+{
+    const py_val *v = &ev->args[i];
+    if (v->kind == V_STREAM) return v->qual;
+    return py_snip(ctx, ev->mod, ev->argn[i]);
+}
+
+static int in_capture(py_ctx *ctx, const char *id)
+{
+    if (eq(id, ctx->region->capture_stream)) return 1;
+    for (int i = 0; i < ctx->region->nstreams; i++)
+        if (eq(ctx->region->streams[i].id, id) && ctx->region->streams[i].forked) return 1;
+    return 0;
+}
+
+static char *line_of(py_ctx *ctx, py_module *m, uint32_t line)
+{
+    size_t ll;
+    const char *t = cg_source_line(&m->src, line, &ll);
+    return cg_arena_strndup(ctx->arena, t, ll);
+}
+
+/* CG401 (waits), CG402 bookkeeping: forks and joins */
+static void check_stream_calls(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    if (!r || !ev->method) return;
+    const char *self_id = ev->recv.kind == V_STREAM ? ev->recv.qual
+                          : ts_node_is_null(ev->recv_node) ? NULL : py_snip(ctx, ev->mod, ev->recv_node);
+    if ((eq(ev->method, "wait_stream") || eq(ev->method, "wait_event")) && ev->nargs > 0 && self_id) {
+        const char *other = stream_id(ctx, ev, 0);
+        if (eq(ev->method, "wait_event")) {
+            const char *evid = other;
+            other = NULL;
+            for (int i = 0; i < r->nrecorded; i++)
+                if (eq(r->recorded[i].event, evid)) other = r->recorded[i].stream;
+            if (!other) return;
+        }
+        if (ev->args[0].kind == V_STREAM && (ev->args[0].flags & VF_DEFAULT_STREAM)) {
+            py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
+                      "`%s` makes the capture wait on the legacy default stream, which capture forbids "
+                      "(cudaErrorStreamCaptureIsolation)", expr(ctx, ev));
+            return;
+        }
+        if (in_capture(ctx, other) && !in_capture(ctx, self_id)) {
+            py_stream_state *s = py_region_stream(r, self_id);
+            if (s && !s->forked) {
+                s->forked = 1;
+                s->fork_loc = py_loc(ev->mod, ev->node);
+                s->fork_line = line_of(ctx, ev->mod, s->fork_loc.line);
+            }
+        } else if (eq(self_id, r->capture_stream)) {
+            py_stream_state *s = py_region_stream(r, other);
+            if (s) s->joined = 1;
+        }
+        return;
+    }
+    if (eq(ev->method, "record") && ev->recv.kind == V_EVENT && r->nrecorded < 16) {
+        r->recorded[r->nrecorded].event = ev->recv.qual;
+        r->recorded[r->nrecorded].stream = ev->nargs > 0 ? stream_id(ctx, ev, 0) : ctx->cur_stream;
+        r->nrecorded++;
+        return;
+    }
+    if (eq(ev->method, "record_event") && self_id && ev->nargs > 0 && ev->args[0].kind == V_EVENT &&
+        r->nrecorded < 16) {
+        r->recorded[r->nrecorded].event = ev->args[0].qual;
+        r->recorded[r->nrecorded].stream = self_id;
+        r->nrecorded++;
+    }
+}
+
+/* CG401 (set_stream) */
+static void check_set_default_stream(py_ctx *ctx, const py_event *ev)
+{
+    if (!ev->method && eq(ev->qual, "torch.cuda.set_stream") && ev->nargs > 0 &&
+        ev->args[0].kind == V_STREAM && (ev->args[0].flags & VF_DEFAULT_STREAM))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
+                  "`%s` switches to the legacy default stream during capture", expr(ctx, ev));
+}
+
+/* CG401 / CG403 and CG402's place: `with torch.cuda.stream(s):` */
+static void check_stream_ctx(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    const py_val *v = &ev->val;
+    if (!r || !v->stream) return;
+    if (v->stream_default) {
+        py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
+                  "`%s` issues work on the legacy default stream during capture: it is not captured "
+                  "(or the capture fails with cudaErrorStreamCaptureImplicit)", py_snip(ctx, ev->mod, ev->node));
+        return;
+    }
+    if (in_capture(ctx, v->stream)) {
+        py_stream_state *s = py_region_stream(r, v->stream);
+        if (s && !s->used && !eq(v->stream, r->capture_stream)) {
+            s->used = 1;
+            s->use_loc = py_loc(ev->mod, ev->node);
+            s->use_line = line_of(ctx, ev->mod, s->use_loc.line);
+        }
+        return;
+    }
+    py_report(ctx, ev->mod, ev->node, CG_R_CG403,
+              "fork first: `s.wait_stream(torch.cuda.current_stream())` inside the capture, and join before it ends",
+              "work on stream `%s` is not part of the capture (it was never forked from the capturing "
+              "stream): it runs once, eagerly, and is missing from the graph", v->stream);
+}
+
+static void check_unjoined(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    if (!r) return;
+    for (int i = 0; i < r->nstreams; i++) {
+        py_stream_state *s = &r->streams[i];
+        if (!s->forked || s->joined) continue;
+        cg_finding f;
+        memset(&f, 0, sizeof f);
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "side stream `%s` is forked from the capture but never joined back before the capture ends "
+                 "(cudaErrorStreamCaptureUnjoined)", s->id);
+        f.rule = CG_R_CG402;
+        f.level = cg_rules[CG_R_CG402].severity;
+        f.loc = s->used ? s->use_loc : s->fork_loc;
+        f.line_text = s->used ? s->use_line : s->fork_line;
+        f.message = msg;
+        f.has_capture = 1;
+        f.capture = r->site;
+        f.capture_kind = (char *)r->kind;
+        cg_report_add(ctx->p->report, &f);
+    }
+}
+
+/* CG404: capture begun on the default stream */
+static void check_capture_stream(py_ctx *ctx, const py_event *ev)
+{
+    const py_val *v = &ev->val;
+    if (v->kind == V_EXTOBJ && v->stream_default) {
+        py_report(ctx, ev->mod, ev->node, CG_R_CG404, "pass a stream you created: `stream=torch.cuda.Stream()`",
+                  "the capture is begun on the legacy default stream, which CUDA refuses");
+        return;
+    }
+    if (!ev->augmented)
+        py_report(ctx, ev->mod, ev->node, CG_R_CG404,
+                  "wrap it in `with torch.cuda.stream(s):` with `s = torch.cuda.Stream()`, or use `torch.cuda.graph(g)`",
+                  "`capture_begin()` is not under `torch.cuda.stream(...)` here, so it begins on the default "
+                  "stream: \"CUDA graphs must be captured on a non-default stream\"");
+}
+
+/* ---- the table ------------------------------------------------------------------- */
+const py_check py_checks[] = {
+    { CG_R_CG101, PY_EV_CALL, check_scalar_read },        /* and CG203 in size position */
+    { CG_R_CG102, PY_EV_CALL, check_d2h },
+    { CG_R_CG103, PY_EV_CALL, check_h2d },
+    { CG_R_CG104, PY_EV_CALL, check_sync },
+    { CG_R_CG105, PY_EV_CALL, check_query },
+    { CG_R_CG107, PY_EV_CALL, check_format_call },
+    { CG_R_CG107, PY_EV_FORMAT, check_format_fstring },
+    { CG_R_CG108, PY_EV_CALL, check_library_sync },
+    { CG_R_CG201, PY_EV_COND, check_condition },          /* and CG108 for t.any()/t.all() */
+    { CG_R_CG202, PY_EV_CALL, check_dynamic_shape_call },
+    { CG_R_CG202, PY_EV_SUBSCRIPT, check_mask_index },
+    { CG_R_CG203, PY_EV_SIZE_USE, check_size_use },
+    { CG_R_CG301, PY_EV_CALL, check_host_io },
+    { CG_R_CG302, PY_EV_CALL, check_host_random },
+    { CG_R_CG303, PY_EV_STORE, check_bookkeeping_store },
+    { CG_R_CG303, PY_EV_CALL, check_bookkeeping_call },
+    { CG_R_CG304, PY_EV_SCALAR_MATH, check_frozen_scalar },
+    { CG_R_CG305, PY_EV_CALL, check_cpu_tensor },
+    { CG_R_CG401, PY_EV_CALL, check_set_default_stream },
+    { CG_R_CG401, PY_EV_CALL, check_stream_calls },       /* waits on the default stream; forks/joins */
+    { CG_R_CG401, PY_EV_STREAM_CTX, check_stream_ctx },   /* and CG403 */
+    { CG_R_CG402, PY_EV_REGION_END, check_unjoined },
+    { CG_R_CG404, PY_EV_REGION_BEGIN, check_capture_stream },
+};
+const size_t py_check_count = sizeof py_checks / sizeof *py_checks;
+
+void py_dispatch(py_ctx *ctx, const py_event *ev)
+{
+    for (size_t i = 0; i < py_check_count; i++)
+        if (py_checks[i].on == ev->kind) py_checks[i].fn(ctx, ev);
+}

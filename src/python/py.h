@@ -1,0 +1,28 @@
+/* py.h - the Python front end: PyTorch code parsed with tree-sitter-python.
+ *
+ * Public interface used by the driver.  The front end knows nothing of
+ * emitters or the command line; it fills a cg_report. */
+#ifndef CG_PY_H
+#define CG_PY_H
+#include <stddef.h>
+#include "core/report.h"
+#include "core/walk.h"
+
+typedef struct cg_py_opts {
+    int jobs;               /* worker threads; <= 0: all cores */
+    size_t max_file_size;   /* bytes; 0: no limit */
+} cg_py_opts;
+
+/* Check that the linked grammar is usable by the tree-sitter runtime.
+ * Returns 0, or -1 with one sentence in err. */
+int cg_py_init(char *err, size_t errlen);
+
+/* Analyse the Python files among `files` (lang == CG_LANG_PY) as one project:
+ * calls are followed across them.  Never imports or runs the code. */
+void cg_py_analyze(const cg_file *files, size_t n, const cg_py_opts *opts, cg_report *report);
+
+/* Benchmark floors over the same files and threads: 1 = read and validate
+ * only, 2 = read and parse every file.  Returns the number of files done. */
+size_t cg_py_floor(const cg_file *files, size_t n, const cg_py_opts *opts, int level,
+                   cg_report *report);
+#endif

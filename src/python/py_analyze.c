@@ -1,0 +1,1580 @@
+/* py_analyze.c - capture regions, reachability and the abstract evaluator.
+ *
+ * How regions are modelled
+ *   Every function (and module body) of a file that mentions a capture API is
+ *   walked once "outside" capture: statements are evaluated for the types they
+ *   give names, nothing is reported and calls are not followed.  When the walk
+ *   meets `with torch.cuda.graph(...)`, `g.capture_begin()` or
+ *   `torch.cuda.make_graphed_callables(...)` it switches to capture context
+ *   ("active"): from then on constructs raise events that the rules in
+ *   checks.c turn into findings, and calls into the project's own functions
+ *   and methods are followed, with the call path kept for the report.
+ *   `g.capture_end()` or the end of the `with` body switches back.
+ *
+ * How reachability works
+ *   A call is resolved through the abstract value of its callee: a project
+ *   function, a class (its __init__), an instance (its forward/__call__), a
+ *   bound method, an nn.ModuleList/Sequential of project classes.  Instances
+ *   come from constructor calls and from what a class stores in self
+ *   attributes (py_index.c).  Modules of other files are parsed on demand, so
+ *   files no capture reaches cost only their read.  A callee is analysed once
+ *   per combination of argument kinds (memo), recursion stops at the stack.
+ *
+ * Precision
+ *   When the evaluator cannot tell what a value is it says V_UNKNOWN, and the
+ *   rules stay silent on unknowns except for methods only tensors have.  Code
+ *   under `if not torch.cuda.is_current_stream_capturing():` is not walked in
+ *   capture context; code under the positive guard is. */
+#include "py_eval.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_CALL_DEPTH 20
+
+typedef struct py_frame {
+    py_func *fn;
+    py_module *mod;
+    cg_map env;              /* name -> py_val* */
+    cg_map globals_declared; /* names in `global` statements */
+    py_val self;             /* V_INSTANCE of the method's class, or unknown */
+    const char *self_name;
+    size_t self_len;
+    py_val ret;
+    int has_ret;
+    int stream_ctx;          /* inside `with torch.cuda.stream(...)` in this function */
+} py_frame;
+
+static py_val eval(py_ctx *ctx, py_frame *fr, TSNode n);
+static int exec_block(py_ctx *ctx, py_frame *fr, TSNode block);
+static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f,
+                            const py_val *self, const py_val *args, int nargs, int params_are_tensors);
+
+/* ---- values ------------------------------------------------------------------ */
+static py_val vk(int kind) { py_val v; memset(&v, 0, sizeof v); v.kind = (uint8_t)kind; return v; }
+static py_val vtensor(int dev) { py_val v = vk(V_TENSOR); v.dev = (uint8_t)dev; return v; }
+static py_val vext(const char *q) { py_val v = vk(V_EXT); v.qual = q; return v; }
+
+int py_is_gpu_tensor(const py_val *v) { return v->kind == V_TENSOR && v->dev != DEV_CPU; }
+
+int py_is_non_tensor(const py_val *v)
+{
+    switch (v->kind) {
+    case V_UNKNOWN: case V_TENSOR: case V_INSTANCE: case V_EXTOBJ: return 0;
+    default: return 1;
+    }
+}
+
+static int starts(const char *s, const char *prefix)
+{
+    return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
+
+static int text_is(py_module *m, TSNode n, const char *s) { return py_text_eq(m, n, s); }
+
+/* ---- reporting ----------------------------------------------------------------- */
+const char *py_snip(py_ctx *ctx, py_module *m, TSNode n)
+{
+    size_t len;
+    const char *t = py_text(m, n, &len);
+    const char *nl = memchr(t, '\n', len);
+    int cut = 0;
+    if (nl) { len = (size_t)(nl - t); cut = 1; }
+    if (len > 60) { len = 57; cut = 1; }
+    /* don't cut inside a UTF-8 sequence */
+    while (cut && len > 0 && ((unsigned char)t[len] & 0xC0) == 0x80) len--;
+    return cg_arena_printf(ctx->arena, "%.*s%s", (int)len, t, cut ? "..." : "");
+}
+
+void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix, const char *fmt, ...)
+{
+    if (!ctx->active || ctx->quiet || !ctx->region) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cg_finding f;
+    memset(&f, 0, sizeof f);
+    f.rule = rule;
+    f.level = cg_rules[rule].severity;
+    f.loc = py_loc(m, node);
+    f.message = msg;
+    f.fix = (char *)fix;
+    size_t ll;
+    const char *lt = cg_source_line(&m->src, f.loc.line, &ll);
+    f.line_text = cg_arena_strndup(ctx->arena, lt, ll);
+    f.has_capture = 1;
+    f.capture = ctx->region->site;
+    f.capture_kind = (char *)ctx->region->kind;
+    f.path = ctx->path;
+    f.npath = (size_t)ctx->npath;
+    cg_report_add(ctx->p->report, &f);
+}
+
+int py_ev_kw(const py_event *ev, const char *name)
+{
+    for (int i = 0; i < ev->nkw; i++)
+        if (eq(ev->kwname[i], name)) return i;
+    return -1;
+}
+
+static void emit(py_ctx *ctx, const py_event *ev)
+{
+    if (!ctx->active || ctx->quiet) return;
+    py_dispatch(ctx, ev);
+}
+
+/* ---- environment ------------------------------------------------------------------ */
+static void bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val v)
+{
+    py_val *slot = cg_map_get(&fr->env, name, len);
+    if (!slot) {
+        slot = cg_arena_alloc(ctx->arena, sizeof *slot);
+        cg_map_put(&fr->env, cg_arena_strndup(ctx->arena, name, len), len, slot);
+    }
+    if (v.kind == V_NUMBER && v.origin == O_NONE) {
+        v.origin = fr->fn && fr->fn->is_module_body ? O_GLOBAL : O_LOCAL;
+        v.oname = cg_arena_strndup(ctx->arena, name, len);
+        v.ofn = fr->fn;
+        v.omod = fr->mod;
+    }
+    *slot = v;
+}
+
+static void frame_init(py_frame *fr, py_func *fn, py_module *mod)
+{
+    memset(fr, 0, sizeof *fr);
+    fr->fn = fn;
+    fr->mod = mod;
+    cg_map_init(&fr->env);
+    cg_map_init(&fr->globals_declared);
+}
+
+static void frame_free(py_frame *fr)
+{
+    cg_map_free(&fr->env);
+    cg_map_free(&fr->globals_declared);
+}
+
+/* ---- external names: what calling them gives ----------------------------------------- */
+static const char *const tensor_factories[] = {
+    "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
+    "torch.rand", "torch.randn", "torch.randint", "torch.randperm", "torch.arange",
+    "torch.linspace", "torch.logspace", "torch.eye", "torch.from_numpy", "torch.empty_strided",
+    "torch.range", "torch.normal", "torch.bernoulli", NULL };
+
+int py_is_factory(const char *q)
+{
+    for (int i = 0; tensor_factories[i]; i++)
+        if (eq(q, tensor_factories[i])) return 1;
+    return 0;
+}
+
+/* Functions whose positional arguments are sizes (CG203). */
+static int takes_sizes(const char *qual, const char *method)
+{
+    static const char *const q[] = { "torch.zeros", "torch.ones", "torch.empty", "torch.rand",
+        "torch.randn", "torch.arange", "torch.full", "torch.randint", "torch.randperm",
+        "torch.eye", "torch.linspace", "builtins.range", NULL };
+    static const char *const m[] = { "view", "reshape", "expand", "repeat", "narrow",
+        "new_zeros", "new_ones", "new_empty", "new_full", "resize_", "split", "unflatten",
+        "tile", "index_select", "topk", "kthvalue", NULL };
+    if (qual) for (int i = 0; q[i]; i++) if (eq(qual, q[i])) return 1;
+    if (method) for (int i = 0; m[i]; i++) if (eq(method, m[i])) return 1;
+    return 0;
+}
+
+static int device_of_node(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
+{
+    n = py_unparen(n);
+    if (IS(n, string)) {
+        size_t len;
+        const char *t = py_text(fr->mod, n, &len);
+        if (len >= 5 && (memcmp(t + 1, "cuda", 4) == 0)) return DEV_CUDA;
+        if (len >= 4 && memcmp(t + 1, "cpu", 3) == 0) return DEV_CPU;
+        return DEV_UNKNOWN;
+    }
+    if (IS(n, call)) {
+        /* torch.device("cuda") */
+        TSNode args = py_field(n, PY.f_arguments);
+        if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 0) {
+            size_t len;
+            const char *t = py_text(fr->mod, py_field(n, PY.f_function), &len);
+            if (len >= 6 && memcmp(t + len - 6, "device", 6) == 0)
+                return device_of_node(ctx, fr, ts_node_named_child(args, 0), v);
+        }
+    }
+    if (v && v->kind == V_TENSOR) return v->dev;  /* device=x.device style handled by caller */
+    return DEV_UNKNOWN;
+}
+
+/* A call to an external function/class: its result. */
+static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call)
+{
+    const char *q = ev->qual;
+    if (starts(q, "builtins.")) {
+        const char *b = q + 9;
+        if (eq(b, "len") || eq(b, "isinstance") || eq(b, "hasattr") || eq(b, "callable") ||
+            eq(b, "round") || eq(b, "id") || eq(b, "hash") || eq(b, "divmod"))
+            return vk(V_NUMBER);
+        if (eq(b, "int") || eq(b, "float") || eq(b, "bool") || eq(b, "abs")) {
+            py_val r = vk(V_NUMBER);
+            if (ev->nargs > 0 && (ev->args[0].kind == V_TENSOR || (ev->args[0].flags & VF_HOSTSCALAR)))
+                r.flags |= VF_HOSTSCALAR;
+            if (ev->nargs > 0 && eq(b, "abs") && ev->args[0].kind == V_TENSOR) return ev->args[0];
+            return r;
+        }
+        if (eq(b, "str") || eq(b, "repr") || eq(b, "format")) {
+            py_val r = vk(V_STR);
+            for (int i = 0; i < ev->nargs; i++) if (ev->args[i].kind == V_TENSOR) r.flags |= VF_FMT_TENSOR;
+            return r;
+        }
+        if (eq(b, "list") || eq(b, "sorted")) return vk(V_LIST);
+        if (eq(b, "dict")) return vk(V_DICT);
+        if (eq(b, "tuple")) return vk(V_TUPLE);
+        if (eq(b, "set")) return vk(V_SET);
+        if (eq(b, "print")) return vk(V_NONE);
+        if (eq(b, "open")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.file"; r.flags = VF_HOST_IO; return r; }
+        if (eq(b, "range")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.range"; return r; }
+        if (eq(b, "min") || eq(b, "max") || eq(b, "sum")) {
+            int num = ev->nargs > 0;
+            for (int i = 0; i < ev->nargs; i++) if (ev->args[i].kind != V_NUMBER) num = 0;
+            return num ? vk(V_NUMBER) : vk(V_UNKNOWN);
+        }
+        return vk(V_UNKNOWN);
+    }
+    if (eq(q, "torch.cuda.is_current_stream_capturing") || eq(q, "torch.cuda.graphs.is_current_stream_capturing") ||
+        eq(q, "torch._C._cuda_isCurrentStreamCapturing")) {
+        py_val r = vk(V_GUARD);
+        return r;
+    }
+    if (eq(q, "torch.cuda.graph") || eq(q, "torch.cuda.graphs.graph")) {
+        py_val r = vk(V_EXTOBJ);
+        r.qual = "torch.cuda.graph";
+        int k = py_ev_kw(ev, "stream");
+        if (k >= 0) {
+            const py_val *s = &ev->kw[k];
+            r.stream = s->kind == V_STREAM ? s->qual : py_snip(ctx, fr->mod, ev->kwn[k]);
+            r.stream_default = s->kind == V_STREAM && (s->flags & VF_DEFAULT_STREAM);
+        }
+        return r;
+    }
+    if (eq(q, "torch.cuda.stream") || eq(q, "torch.cuda.StreamContext")) {
+        py_val r = vk(V_EXTOBJ);
+        r.qual = "torch.cuda.stream";
+        if (ev->nargs > 0) {
+            const py_val *s = &ev->args[0];
+            r.stream = s->kind == V_STREAM ? s->qual : py_snip(ctx, fr->mod, ev->argn[0]);
+            r.stream_default = s->kind == V_STREAM && (s->flags & VF_DEFAULT_STREAM);
+            if (s->kind == V_NONE) r.stream = NULL;
+        }
+        return r;
+    }
+    if (eq(q, "torch.cuda.CUDAGraph") || eq(q, "torch.cuda.graphs.CUDAGraph")) {
+        py_val r = vk(V_EXTOBJ); r.qual = "torch.cuda.CUDAGraph"; r.flags = VF_GRAPH; return r;
+    }
+    if (eq(q, "torch.cuda.Stream") || eq(q, "torch.cuda.streams.Stream") || eq(q, "torch.Stream")) {
+        py_val r = vk(V_STREAM);
+        r.qual = cg_arena_printf(ctx->arena, "stream@%s:%u", fr->mod->file->path, ts_node_start_byte(call));
+        return r;
+    }
+    if (eq(q, "torch.cuda.current_stream")) {
+        py_val r = vk(V_STREAM);
+        r.qual = ctx->cur_stream ? ctx->cur_stream : "<current>";
+        if (!ctx->cur_stream) r.qual = "<default>", r.flags |= 0;
+        return r;
+    }
+    if (eq(q, "torch.cuda.default_stream")) {
+        py_val r = vk(V_STREAM); r.qual = "<default>"; r.flags = VF_DEFAULT_STREAM; return r;
+    }
+    if (eq(q, "torch.cuda.Event") || eq(q, "torch.cuda.streams.Event") || eq(q, "torch.Event")) {
+        py_val r = vk(V_EVENT);
+        r.qual = cg_arena_printf(ctx->arena, "event@%s:%u", fr->mod->file->path, ts_node_start_byte(call));
+        return r;
+    }
+    if (eq(q, "torch.cuda.amp.GradScaler") || eq(q, "torch.amp.GradScaler") || eq(q, "torch.GradScaler") ||
+        eq(q, "torch.cuda.amp.grad_scaler.GradScaler") || eq(q, "torch.amp.grad_scaler.GradScaler")) {
+        py_val r = vk(V_EXTOBJ); r.qual = "GradScaler"; r.flags = VF_SCALER; return r;
+    }
+    if (eq(q, "logging.getLogger") || eq(q, "logging.Logger")) {
+        py_val r = vk(V_EXTOBJ); r.qual = "logging.Logger"; r.flags = VF_LOGGER; return r;
+    }
+    if (starts(q, "tqdm") || starts(q, "torch.utils.tensorboard.SummaryWriter") ||
+        starts(q, "tensorboardX.SummaryWriter") || eq(q, "torch.utils.tensorboard.writer.SummaryWriter")) {
+        py_val r = vk(V_EXTOBJ); r.qual = q; r.flags = VF_HOST_IO; return r;
+    }
+    if (eq(q, "torch.nn.ModuleList") || eq(q, "torch.nn.Sequential")) {
+        py_val r = vk(V_MODLIST);
+        r.qual = q;
+        /* element classes: from the call's arguments (instances, or a list of them) */
+        for (int i = 0; i < ev->nargs; i++) {
+            const py_val *a = &ev->args[i];
+            if (a->kind == V_INSTANCE && r.nelems < 4) r.elems[r.nelems++] = a->cls;
+            else if (a->kind == V_MODLIST)
+                for (int k = 0; k < a->nelems && r.nelems < 4; k++) r.elems[r.nelems++] = a->elems[k];
+        }
+        return r;
+    }
+    if (starts(q, "numpy.") || eq(q, "numpy")) return vk(V_NDARRAY);
+    if (starts(q, "torch.nn.functional.")) return vtensor(DEV_UNKNOWN);
+    if (starts(q, "torch.nn.") || starts(q, "torch.optim.")) {
+        const char *last = strrchr(q, '.');
+        if (last && last[1] >= 'A' && last[1] <= 'Z') { py_val r = vk(V_EXTOBJ); r.qual = q; return r; }
+        if (starts(q, "torch.nn.utils.clip_grad")) return vtensor(DEV_UNKNOWN);
+        return vk(V_UNKNOWN);
+    }
+    if (starts(q, "torch.cuda.") || starts(q, "torch.distributed.") || starts(q, "torch.backends.") ||
+        starts(q, "torch.utils.") || starts(q, "torch.autograd.") || starts(q, "torch.compile") ||
+        starts(q, "torch.jit.") || starts(q, "torch._dynamo."))
+        return vk(V_UNKNOWN);
+    if (eq(q, "torch.equal") || eq(q, "torch.allclose") || eq(q, "torch.is_tensor") ||
+        eq(q, "torch.is_floating_point") || eq(q, "torch.numel") || eq(q, "torch.is_grad_enabled"))
+        return vk(V_NUMBER);
+    if (eq(q, "torch.device") || eq(q, "torch.Size") || eq(q, "torch.dtype") || eq(q, "torch.Generator") ||
+        eq(q, "torch.no_grad") || eq(q, "torch.inference_mode") || eq(q, "torch.autocast") ||
+        eq(q, "torch.enable_grad") || eq(q, "torch.manual_seed") || eq(q, "torch.set_default_device") ||
+        eq(q, "torch.save") || eq(q, "torch.load") || eq(q, "torch.get_default_dtype"))
+        return vk(V_UNKNOWN);
+    if (starts(q, "torch.") && !strchr(q + 6, '.')) {
+        /* torch.<op>: a tensor; factories say where */
+        py_val r = vtensor(DEV_UNKNOWN);
+        if (py_is_factory(q)) {
+            int k = py_ev_kw(ev, "device");
+            if (k >= 0) {
+                r.dev = (uint8_t)device_of_node(ctx, fr, ev->kwn[k], NULL);
+                if (r.dev == DEV_UNKNOWN && ev->kw[k].kind == V_STR) r.dev = DEV_UNKNOWN;
+            } else if (eq(q, "torch.from_numpy") || !ctx->p->default_device_set) {
+                r.dev = DEV_CPU;
+            }
+            if (eq(q, "torch.from_numpy")) r.dev = DEV_CPU;
+            int pk = py_ev_kw(ev, "pin_memory");
+            if (pk >= 0 && text_is(fr->mod, ev->kwn[pk], "True")) r.flags |= VF_PINNED;
+            int dk = py_ev_kw(ev, "dtype");
+            if (dk >= 0 && text_is(fr->mod, ev->kwn[dk], "torch.bool")) r.flags |= VF_BOOL;
+        } else {
+            for (int i = 0; i < ev->nargs; i++)
+                if (ev->args[i].kind == V_TENSOR && ev->args[i].dev == DEV_CPU) r.dev = DEV_CPU;
+            if (eq(q, "torch.isnan") || eq(q, "torch.isinf") || eq(q, "torch.isfinite") ||
+                starts(q, "torch.logical_") || eq(q, "torch.eq") || eq(q, "torch.ne") ||
+                eq(q, "torch.gt") || eq(q, "torch.lt") || eq(q, "torch.ge") || eq(q, "torch.le") ||
+                eq(q, "torch.isclose"))
+                r.flags |= VF_BOOL;
+        }
+        return r;
+    }
+    return vk(V_UNKNOWN);
+}
+
+/* A method called on a tensor (or a value that may be one): its result. */
+static py_val tensor_method_result(py_ctx *ctx, py_frame *fr, const py_event *ev)
+{
+    const char *m = ev->method;
+    const py_val *r = &ev->recv;
+    int known = r->kind == V_TENSOR;
+    if (eq(m, "item")) { py_val v = vk(V_NUMBER); if (r->kind != V_NDARRAY) v.flags = VF_HOSTSCALAR; return v; }
+    if (eq(m, "tolist")) return vk(V_LIST);
+    if (eq(m, "numpy")) return vk(V_NDARRAY);
+    if (r->kind == V_NDARRAY) return vk(V_NDARRAY);
+    if (eq(m, "dim") || eq(m, "ndimension") || eq(m, "numel") || eq(m, "nelement") ||
+        eq(m, "element_size") || eq(m, "data_ptr") || eq(m, "get_device") || eq(m, "is_contiguous") ||
+        eq(m, "is_floating_point") || eq(m, "stride"))
+        return vk(V_NUMBER);
+    if (eq(m, "size")) return ev->nargs ? vk(V_NUMBER) : vk(V_TUPLE);
+    if (eq(m, "cpu")) return vtensor(DEV_CPU);
+    if (eq(m, "cuda")) return vtensor(DEV_CUDA);
+    if (eq(m, "pin_memory")) { py_val v = vtensor(DEV_CPU); v.flags |= VF_PINNED; return v; }
+    if (eq(m, "to")) {
+        py_val v = vtensor(known ? r->dev : DEV_UNKNOWN);
+        if (ev->nargs > 0) {
+            int d = device_of_node(ctx, fr, ev->argn[0], &ev->args[0]);
+            if (d) v.dev = (uint8_t)d;
+        }
+        int k = py_ev_kw(ev, "device");
+        if (k >= 0) { int d = device_of_node(ctx, fr, ev->kwn[k], NULL); if (d) v.dev = (uint8_t)d; }
+        return v;
+    }
+    if (!known) return vk(V_UNKNOWN);
+    py_val v = vtensor(r->dev);
+    if (eq(m, "bool") || eq(m, "isnan") || eq(m, "isinf") || eq(m, "isfinite") || eq(m, "eq") ||
+        eq(m, "ne") || eq(m, "gt") || eq(m, "lt") || eq(m, "ge") || eq(m, "le") ||
+        starts(m, "logical_") || eq(m, "any") || eq(m, "all"))
+        v.flags |= VF_BOOL;
+    if (eq(m, "chunk") || eq(m, "split") || eq(m, "unbind") || eq(m, "tensor_split")) v = vk(V_TUPLE);
+    return v;
+}
+
+/* ---- calls ----------------------------------------------------------------------- */
+static const char *sym_qual(py_ctx *ctx, py_sym s)
+{
+    (void)ctx;
+    return s.kind == PY_SYM_EXTERNAL ? s.qual : NULL;
+}
+
+static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t len);
+
+static py_val val_of_sym(py_ctx *ctx, py_sym s, const char *name, size_t len)
+{
+    switch (s.kind) {
+    case PY_SYM_FUNC: { py_val v = vk(V_FUNC); v.fn = s.func; return v; }
+    case PY_SYM_CLASS: { py_val v = vk(V_CLASS); v.cls = s.cls; return v; }
+    case PY_SYM_MODULE: { py_val v = vk(V_MODULE); v.mod = s.mod; return v; }
+    case PY_SYM_EXTERNAL: return vext(s.qual);
+    case PY_SYM_GLOBAL: return val_of_global(ctx, s.mod, name, len);
+    default: return vk(V_UNKNOWN);
+    }
+    (void)sym_qual;
+}
+
+/* The value of a module-level variable: its (last) right-hand side, evaluated
+ * quietly in the module's scope. */
+static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t len)
+{
+    TSNode *rhs = cg_map_get(&m->global_values, name, len);
+    py_val v = vk(V_UNKNOWN);
+    if (rhs && ctx->depth < MAX_CALL_DEPTH) {
+        py_frame fr;
+        frame_init(&fr, m->body, m);
+        int q = ctx->quiet, a = ctx->active;
+        ctx->quiet = 1;
+        ctx->depth++;
+        v = eval(ctx, &fr, *rhs);
+        ctx->depth--;
+        ctx->quiet = q;
+        ctx->active = a;
+        frame_free(&fr);
+    }
+    if (v.kind == V_NUMBER || v.kind == V_UNKNOWN) {
+        v.origin = O_GLOBAL;
+        v.oname = cg_arena_strndup(ctx->arena, name, len);
+        v.omod = m;
+    }
+    return v;
+}
+
+/* The value stored in self.<name> of class c. */
+static py_val val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name)
+{
+    py_attr *a = py_class_attr(ctx->p, c, name);
+    py_val v = vk(V_UNKNOWN);
+    if (a && !ts_node_is_null(a->value) && ctx->depth < MAX_CALL_DEPTH) {
+        py_frame fr;
+        frame_init(&fr, a->value_fn, a->value_fn ? a->value_fn->mod : c->mod);
+        fr.self = *self;
+        const char *sn = "self";
+        fr.self_name = sn;
+        fr.self_len = 4;
+        /* parameters with defaults give their default's kind: `scale=1.0` */
+        if (a->value_fn) {
+            TSNode params = py_field(a->value_fn->node, PY.f_parameters);
+            uint32_t k = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+            for (uint32_t i = 0; i < k; i++) {
+                TSNode pn = ts_node_named_child(params, i);
+                if (i == 0 && IS(pn, identifier)) {
+                    fr.self_name = py_text(fr.mod, pn, &fr.self_len);
+                    continue;
+                }
+                if (IS(pn, default_parameter) || IS(pn, typed_default_parameter)) {
+                    TSNode dn = py_field(pn, PY.f_value), nn = py_field(pn, PY.f_name);
+                    if (IS(dn, integer) || IS(dn, float_)) {
+                        size_t l;
+                        const char *t = py_text(fr.mod, nn, &l);
+                        bind(ctx, &fr, t, l, vk(V_NUMBER));
+                    }
+                }
+            }
+        }
+        int q = ctx->quiet;
+        ctx->quiet = 1;
+        ctx->depth++;
+        v = eval(ctx, &fr, a->value);
+        ctx->depth--;
+        ctx->quiet = q;
+        frame_free(&fr);
+    }
+    if (v.kind == V_NUMBER || v.kind == V_UNKNOWN) {
+        v.origin = O_SELF_ATTR;
+        v.oname = cg_arena_strdup(ctx->arena, name);
+        v.ocls = c;
+    }
+    return v;
+}
+
+/* Instance call: forward/__call__ of a project class. */
+static py_val call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c, const py_val *self,
+                            const py_val *args, int nargs)
+{
+    py_func *f = NULL;
+    if (!py_class_lookup_method_owner(ctx->p, c, "__call__", &f))
+        py_class_lookup_method_owner(ctx->p, c, "forward", &f);
+    if (f) return call_function(ctx, fr, call, f, self, args, nargs, strcmp(f->name, "forward") == 0);
+    return c->is_nn_module ? vtensor(DEV_UNKNOWN) : vk(V_UNKNOWN);
+}
+
+static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kind, const char *stream);
+static void end_region(py_ctx *ctx);
+
+static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
+{
+    py_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = PY_EV_CALL;
+    ev.mod = fr->mod;
+    ev.node = call;
+    TSNode fn = py_unparen(py_field(call, PY.f_function));
+    TSNode args = py_field(call, PY.f_arguments);
+    py_val callee = vk(V_UNKNOWN);
+    if (IS(fn, attribute)) {
+        TSNode obj = py_field(fn, PY.f_object), attr = py_field(fn, PY.f_attribute);
+        py_val recv = eval(ctx, fr, obj);
+        const char *mname = py_text_dup(fr->mod, attr);
+        if (recv.kind == V_EXT) {
+            callee = vext(cg_arena_printf(ctx->arena, "%s.%s", recv.qual, mname));
+        } else if (recv.kind == V_MODULE) {
+            if (py_module_ensure(ctx->p, recv.mod) == 0)
+                callee = val_of_sym(ctx, py_resolve_member(ctx->p, recv.mod, mname, strlen(mname)), mname, strlen(mname));
+            else
+                callee = vk(V_UNKNOWN);
+        } else if (recv.kind == V_INSTANCE) {
+            py_func *m = NULL;
+            if (py_class_lookup_method_owner(ctx->p, recv.cls, mname, &m)) {
+                callee = vk(V_FUNC);
+                callee.fn = m;
+                callee.cls = recv.cls;
+            } else {
+                py_val av = val_of_attr(ctx, recv.cls, &recv, mname);
+                if (av.kind != V_UNKNOWN) callee = av;
+                else { ev.method = mname; ev.recv = recv; ev.recv_node = obj; }
+            }
+        } else if (recv.kind == V_CLASS && eq(mname, "__init__")) {
+            callee = vk(V_UNKNOWN);
+        } else {
+            ev.method = mname;
+            ev.recv = recv;
+            ev.recv_node = obj;
+        }
+        if (callee.kind == V_FUNC && !callee.cls && recv.kind == V_INSTANCE) callee.cls = recv.cls;
+    } else if (IS(fn, identifier) && text_is(fr->mod, fn, "super")) {
+        /* super().method(...): an instance of the first project base */
+        py_val v = vk(V_UNKNOWN);
+        if (fr->self.kind == V_INSTANCE) {
+            py_class_resolve_bases(ctx->p, fr->fn && fr->fn->cls ? fr->fn->cls : fr->self.cls);
+            py_class *c = fr->fn && fr->fn->cls ? fr->fn->cls : fr->self.cls;
+            if (c && c->nbase > 0) { v = vk(V_INSTANCE); v.cls = c->base[0]; }
+        }
+        return v;
+    } else {
+        callee = eval(ctx, fr, fn);
+    }
+    if (callee.kind == V_EXT) ev.qual = callee.qual;
+
+    /* arguments */
+    int sizes = takes_sizes(ev.qual, ev.method);
+    int outer_size = ctx->size_arg;
+    ev.size_arg = outer_size;
+    if (!ts_node_is_null(args) && IS(args, argument_list)) {
+        uint32_t k = ts_node_named_child_count(args);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode a = ts_node_named_child(args, i);
+            if (IS(a, comment)) continue;
+            if (IS(a, keyword_argument)) {
+                TSNode kn = py_field(a, PY.f_name), kv = py_field(a, PY.f_value);
+                ctx->size_arg = sizes && (text_is(fr->mod, kn, "size") || text_is(fr->mod, kn, "end"));
+                py_val v = eval(ctx, fr, kv);
+                if (ev.nkw < PY_MAX_ARGS) {
+                    ev.kwname[ev.nkw] = py_text_dup(fr->mod, kn);
+                    ev.kw[ev.nkw] = v;
+                    ev.kwn[ev.nkw] = kv;
+                    ev.nkw++;
+                }
+            } else {
+                ctx->size_arg = sizes && !IS(a, list_splat) && !IS(a, dictionary_splat);
+                py_val v = eval(ctx, fr, a);
+                if (ev.nargs < PY_MAX_ARGS) {
+                    ev.args[ev.nargs] = v;
+                    ev.argn[ev.nargs] = a;
+                    ev.nargs++;
+                }
+            }
+            if (ctx->size_arg && ctx->active && !ctx->quiet) {
+                py_val *last = IS(a, keyword_argument) ? &ev.kw[ev.nkw - 1] : &ev.args[ev.nargs - 1];
+                if ((last->flags & VF_HOSTSCALAR) && IS(py_unparen(IS(a, keyword_argument) ? py_field(a, PY.f_value) : a), identifier)) {
+                    py_event se;
+                    memset(&se, 0, sizeof se);
+                    se.kind = PY_EV_SIZE_USE;
+                    se.mod = fr->mod;
+                    se.node = IS(a, keyword_argument) ? py_field(a, PY.f_value) : a;
+                    se.val = *last;
+                    emit(ctx, &se);
+                }
+            }
+            ctx->size_arg = 0;
+        }
+    } else if (!ts_node_is_null(args)) {
+        /* f(x for x in y) */
+        ctx->size_arg = 0;
+        py_val v = eval(ctx, fr, args);
+        ev.args[0] = v;
+        ev.argn[0] = args;
+        ev.nargs = 1;
+    }
+    ctx->size_arg = outer_size;
+
+    /* is the result sent straight to the GPU? (torch.tensor(x).cuda()) */
+    TSNode parent = ts_node_parent(call);
+    if (!ts_node_is_null(parent) && IS(parent, attribute)) {
+        TSNode gp = ts_node_parent(parent);
+        TSNode pa = py_field(parent, PY.f_attribute);
+        if (!ts_node_is_null(gp) && IS(gp, call) &&
+            (text_is(fr->mod, pa, "cuda") || text_is(fr->mod, pa, "to")))
+            ev.chained_to_device = 1;
+    }
+    if (!ts_node_is_null(parent) && IS(parent, argument_list)) {
+        TSNode gp = ts_node_parent(parent);
+        if (!ts_node_is_null(gp) && IS(gp, call)) {
+            size_t l;
+            const char *t = py_text(fr->mod, py_field(gp, PY.f_function), &l);
+            if ((l == 5 && memcmp(t, "print", 5) == 0) || (l > 5 && (memmem(t, l, "log", 3) != NULL)))
+                ev.consumed_by_print = 1;
+        }
+    }
+
+    /* region boundaries */
+    if (ev.method && (eq(ev.method, "capture_begin") &&
+                      (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH)))) {
+        if (!ctx->active) {
+            emit(ctx, &ev);
+            start_region(ctx, fr, call, "capture_begin", NULL);
+            py_event rb;
+            memset(&rb, 0, sizeof rb);
+            rb.kind = PY_EV_REGION_BEGIN;
+            rb.mod = fr->mod;
+            rb.node = call;
+            rb.val.stream = ctx->region->capture_stream;
+            rb.augmented = fr->stream_ctx;  /* under a stream context in this function? */
+            emit(ctx, &rb);
+        }
+        return vk(V_NONE);
+    }
+    if (ev.method && eq(ev.method, "capture_end") && (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH))) {
+        if (ctx->active && ctx->region && eq(ctx->region->kind, "capture_begin")) end_region(ctx);
+        return vk(V_NONE);
+    }
+    if (ev.qual && (eq(ev.qual, "torch.cuda.make_graphed_callables") ||
+                    eq(ev.qual, "torch.cuda.graphs.make_graphed_callables")) && !ctx->active && !ctx->quiet) {
+        if (ev.nargs > 0) {
+            py_val c = ev.args[0];
+            py_val items[8];
+            int n = 0;
+            if (c.kind == V_TUPLE || c.kind == V_LIST) {
+                /* a tuple of callables: evaluate each element */
+                TSNode tn = py_unparen(ev.argn[0]);
+                uint32_t k = ts_node_named_child_count(tn);
+                for (uint32_t i = 0; i < k && n < 8; i++) {
+                    int q = ctx->quiet; ctx->quiet = 1;
+                    items[n++] = eval(ctx, fr, ts_node_named_child(tn, i));
+                    ctx->quiet = q;
+                }
+            } else items[n++] = c;
+            for (int i = 0; i < n; i++) {
+                start_region(ctx, fr, call, "make_graphed_callables", NULL);
+                py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
+                if (items[i].kind == V_INSTANCE) call_instance(ctx, fr, call, items[i].cls, &items[i], targs, 4);
+                else if (items[i].kind == V_FUNC) call_function(ctx, fr, call, items[i].fn, NULL, targs, 4, 1);
+                end_region(ctx);
+            }
+        }
+        return vk(V_UNKNOWN);
+    }
+
+    emit(ctx, &ev);
+
+    /* the call's result, following project code in capture context */
+    switch (callee.kind) {
+    case V_EXT: return ext_call_result(ctx, fr, &ev, call);
+    case V_FUNC: {
+        py_val self = vk(V_UNKNOWN);
+        if (callee.cls) { self = vk(V_INSTANCE); self.cls = callee.cls; }
+        return call_function(ctx, fr, call, callee.fn, callee.cls ? &self : NULL, ev.args, ev.nargs, 0);
+    }
+    case V_CLASS: {
+        py_val inst = vk(V_INSTANCE);
+        inst.cls = callee.cls;
+        py_func *init = NULL;
+        if (ctx->active && py_class_lookup_method_owner(ctx->p, callee.cls, "__init__", &init))
+            call_function(ctx, fr, call, init, &inst, ev.args, ev.nargs, 0);
+        return inst;
+    }
+    case V_INSTANCE: return call_instance(ctx, fr, call, callee.cls, &callee, ev.args, ev.nargs);
+    case V_MODLIST: {
+        for (int i = 0; i < callee.nelems; i++) {
+            py_val inst = vk(V_INSTANCE);
+            inst.cls = callee.elems[i];
+            call_instance(ctx, fr, call, callee.elems[i], &inst, ev.args, ev.nargs);
+        }
+        return vtensor(DEV_UNKNOWN);
+    }
+    case V_EXTOBJ:
+        if (starts(callee.qual, "torch.nn.")) return vtensor(DEV_UNKNOWN);
+        return vk(V_UNKNOWN);
+    default: break;
+    }
+    if (ev.method) {
+        const py_val *r = &ev.recv;
+        if (r->kind == V_TENSOR || r->kind == V_UNKNOWN || r->kind == V_NDARRAY) return tensor_method_result(ctx, fr, &ev);
+        if (r->kind == V_INSTANCE || (r->kind == V_EXTOBJ && starts(r->qual, "torch.nn."))) {
+            if (eq(ev.method, "cuda") || eq(ev.method, "to") || eq(ev.method, "eval") || eq(ev.method, "train") ||
+                eq(ev.method, "half") || eq(ev.method, "float") || eq(ev.method, "bfloat16") ||
+                eq(ev.method, "requires_grad_") || eq(ev.method, "cpu"))
+                return *r;
+        }
+        if (r->kind == V_STREAM && eq(ev.method, "wait_stream")) return vk(V_NONE);
+        if (r->kind == V_DICT && (eq(ev.method, "items") || eq(ev.method, "keys") || eq(ev.method, "values")))
+            return vk(V_LIST);
+    }
+    return vk(V_UNKNOWN);
+}
+
+/* Analyse f called with `args` in the current context; returns its result. */
+static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f,
+                            const py_val *self, const py_val *args, int nargs, int params_are_tensors)
+{
+    if (!ctx->active || ctx->quiet) {
+        /* outside capture, calls are not followed: constructors still give instances */
+        return vk(V_UNKNOWN);
+    }
+    if (f->analyzing || ctx->depth >= MAX_CALL_DEPTH || ctx->npath >= (int)(sizeof ctx->path / sizeof *ctx->path))
+        return vk(V_UNKNOWN);
+    if (py_module_ensure(ctx->p, f->mod) != 0) return vk(V_UNKNOWN);
+
+    /* memo: one analysis per (function, argument kinds, region) */
+    char key[64];
+    int kl = snprintf(key, sizeof key, "%p/%p/", (void *)f, (void *)ctx->region);
+    for (int i = 0; i < nargs && i < 8 && kl < (int)sizeof key - 2; i++) key[kl++] = (char)('A' + args[i].kind);
+    key[kl] = 0;
+    py_val *memo = cg_map_get(&ctx->memo, key, (size_t)kl);
+    if (memo) return *memo;
+
+    py_frame fr;
+    frame_init(&fr, f, f->mod);
+    TSNode params = py_field(f->node, PY.f_parameters);
+    uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    int ai = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        TSNode pn = ts_node_named_child(params, i);
+        TSNode name = pn, type = (TSNode){0}, def = (TSNode){0};
+        if (IS(pn, typed_parameter)) { name = ts_node_named_child(pn, 0); type = py_field(pn, PY.f_type); }
+        else if (IS(pn, default_parameter)) { name = py_field(pn, PY.f_name); def = py_field(pn, PY.f_value); }
+        else if (IS(pn, typed_default_parameter)) { name = py_field(pn, PY.f_name); type = py_field(pn, PY.f_type); def = py_field(pn, PY.f_value); }
+        if (!IS(name, identifier)) continue;   /* *args, **kwargs, / and * markers */
+        size_t nl;
+        const char *nt = py_text(f->mod, name, &nl);
+        if (i == 0 && f->cls) {
+            py_val sv = self ? *self : vk(V_INSTANCE);
+            if (!self) sv.cls = f->cls;
+            fr.self = sv;
+            fr.self_name = nt;
+            fr.self_len = nl;
+            bind(ctx, &fr, nt, nl, sv);
+            continue;
+        }
+        py_val v = vk(V_UNKNOWN);
+        if (ai < nargs) v = args[ai];
+        else if (params_are_tensors) v = vtensor(DEV_UNKNOWN);
+        if (ai >= nargs && !ts_node_is_null(def) && (IS(def, integer) || IS(def, float_))) v = vk(V_NUMBER);
+        if (!ts_node_is_null(type)) {
+            size_t tl;
+            const char *tt = py_text(f->mod, type, &tl);
+            if (tl >= 6 && memcmp(tt + tl - 6, "Tensor", 6) == 0 && v.kind == V_UNKNOWN) v = vtensor(DEV_UNKNOWN);
+        }
+        if (params_are_tensors && v.kind == V_UNKNOWN && ai < nargs) v = vtensor(DEV_UNKNOWN);
+        /* a parameter is not a reassignable local for CG304: keep its origin */
+        bind(ctx, &fr, nt, nl, v);
+        ai++;
+    }
+
+    cg_step *st = &ctx->path[ctx->npath++];
+    st->function = (char *)f->qualname;
+    st->loc = py_loc(caller->mod, callnode);
+    f->analyzing = 1;
+    f->analyzed = 1;
+    ctx->depth++;
+    int q = ctx->quiet;
+    if (!ts_node_is_null(f->body)) exec_block(ctx, &fr, f->body);
+    ctx->quiet = q;
+    ctx->depth--;
+    f->analyzing = 0;
+    ctx->npath--;
+    py_val ret = fr.has_ret ? fr.ret : vk(V_NONE);
+    frame_free(&fr);
+    py_val *save = cg_arena_alloc(ctx->arena, sizeof *save);
+    *save = ret;
+    cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, save);
+    return ret;
+}
+
+/* ---- regions ------------------------------------------------------------------------ */
+static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kind, const char *stream)
+{
+    py_region *r = cg_arena_alloc(ctx->arena, sizeof *r);
+    r->site = py_loc(fr->mod, site);
+    r->kind = kind;
+    /* capture_begin captures on the current stream; torch.cuda.graph on its own side stream */
+    if (stream) r->capture_stream = stream;
+    else if (eq(kind, "capture_begin") && ctx->cur_stream) r->capture_stream = ctx->cur_stream;
+    else r->capture_stream = cg_arena_printf(ctx->arena, "<capture@%u>", r->site.line);
+    ctx->region = r;
+    ctx->active = 1;
+    ctx->cur_stream = r->capture_stream;
+}
+
+static void end_region(py_ctx *ctx)
+{
+    if (!ctx->region) return;
+    py_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = PY_EV_REGION_END;
+    emit(ctx, &ev);
+    ctx->active = 0;
+    ctx->region = NULL;
+    ctx->cur_stream = NULL;
+}
+
+py_stream_state *py_region_stream(py_region *r, const char *id)
+{
+    for (int i = 0; i < r->nstreams; i++)
+        if (eq(r->streams[i].id, id)) return &r->streams[i];
+    if (r->nstreams == 16) return NULL;
+    py_stream_state *s = &r->streams[r->nstreams++];
+    memset(s, 0, sizeof *s);
+    s->id = id;
+    return s;
+}
+
+/* ---- guards ---------------------------------------------------------------------------- */
+/* +1: the condition is true whenever capture is under way; -1: false then; 0: can't tell. */
+static int guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    c = py_unparen(c);
+    if (IS(c, not_operator)) return -guard_polarity(ctx, fr, py_field(c, PY.f_argument));
+    if (IS(c, boolean_operator)) {
+        int l = guard_polarity(ctx, fr, py_field(c, PY.f_left));
+        int r = guard_polarity(ctx, fr, py_field(c, PY.f_right));
+        TSNode op = py_field(c, PY.f_operator);
+        if (text_is(fr->mod, op, "and")) return (l == -1 || r == -1) ? -1 : (l == 1 && r == 1) ? 1 : 0;
+        return (l == 1 || r == 1) ? 1 : (l == -1 && r == -1) ? -1 : 0;
+    }
+    if (IS(c, call) || IS(c, identifier)) {
+        int q = ctx->quiet;
+        ctx->quiet = 1;
+        py_val v = IS(c, call) ? eval(ctx, fr, py_field(c, PY.f_function)) : eval(ctx, fr, c);
+        ctx->quiet = q;
+        if (IS(c, call) && v.kind == V_EXT &&
+            (eq(v.qual, "torch.cuda.is_current_stream_capturing") ||
+             eq(v.qual, "torch.cuda.graphs.is_current_stream_capturing") ||
+             eq(v.qual, "torch._C._cuda_isCurrentStreamCapturing")))
+            return 1;
+        if (IS(c, identifier) && v.kind == V_GUARD) return 1;
+    }
+    if (IS(c, comparison_operator) && ts_node_named_child_count(c) == 2) {
+        /* capturing == False / is False */
+        TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+        int g = guard_polarity(ctx, fr, l);
+        if (g && (IS(r, false_) || IS(r, true_))) {
+            size_t len;
+            const char *t = py_text(fr->mod, c, &len);
+            int neg = memmem(t, len, "!=", 2) || memmem(t, len, "is not", 6);
+            int val = IS(r, true_) ? 1 : -1;
+            return neg ? -g * val : g * val;
+        }
+    }
+    return 0;
+}
+
+/* ---- expressions ------------------------------------------------------------------------ */
+static void cond_event(py_ctx *ctx, py_frame *fr, TSNode n, py_val v)
+{
+    py_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = PY_EV_COND;
+    ev.mod = fr->mod;
+    ev.node = n;
+    ev.val = v;
+    emit(ctx, &ev);
+}
+
+/* Evaluate a condition: every operand Python converts to bool raises an event. */
+static py_val eval_cond(py_ctx *ctx, py_frame *fr, TSNode n)
+{
+    TSNode u = py_unparen(n);
+    if (IS(u, boolean_operator)) {
+        eval_cond(ctx, fr, py_field(u, PY.f_left));
+        eval_cond(ctx, fr, py_field(u, PY.f_right));
+        return vk(V_NUMBER);
+    }
+    if (IS(u, not_operator)) {
+        eval_cond(ctx, fr, py_field(u, PY.f_argument));
+        return vk(V_NUMBER);
+    }
+    py_val v = eval(ctx, fr, u);
+    cond_event(ctx, fr, u, v);
+    return v;
+}
+
+static void scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v)
+{
+    if (v->kind != V_NUMBER || v->origin == O_NONE || (v->flags & VF_HOSTSCALAR)) return;
+    py_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = PY_EV_SCALAR_MATH;
+    ev.mod = fr->mod;
+    ev.node = num;
+    ev.val = *v;
+    emit(ctx, &ev);
+}
+
+static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
+{
+    TSNode l = py_field(n, PY.f_left), r = py_field(n, PY.f_right);
+    py_val a = eval(ctx, fr, l), b = eval(ctx, fr, r);
+    if (a.kind == V_TENSOR || b.kind == V_TENSOR) {
+        if (a.kind == V_TENSOR) scalar_math(ctx, fr, r, &b);
+        if (b.kind == V_TENSOR) scalar_math(ctx, fr, l, &a);
+        py_val t = a.kind == V_TENSOR ? a : b;
+        py_val out = vtensor(t.dev);
+        TSNode op = py_field(n, PY.f_operator);
+        if ((text_is(fr->mod, op, "&") || text_is(fr->mod, op, "|") || text_is(fr->mod, op, "^")) &&
+            ((a.flags & VF_BOOL) || (b.flags & VF_BOOL)))
+            out.flags |= VF_BOOL;
+        return out;
+    }
+    if (a.kind == V_NDARRAY || b.kind == V_NDARRAY) return vk(V_NDARRAY);
+    if (a.kind == V_NUMBER && b.kind == V_NUMBER) {
+        py_val out = vk(V_NUMBER);
+        out.flags = (a.flags | b.flags) & VF_HOSTSCALAR;
+        /* keep an origin so `lr * 0.5` still names lr */
+        if (a.origin) { out.origin = a.origin; out.oname = a.oname; out.ofn = a.ofn; out.ocls = a.ocls; out.omod = a.omod; }
+        else if (b.origin) { out.origin = b.origin; out.oname = b.oname; out.ofn = b.ofn; out.ocls = b.ocls; out.omod = b.omod; }
+        return out;
+    }
+    if (a.kind == V_STR || b.kind == V_STR) {
+        /* "%s" % t formats a tensor */
+        py_val out = vk(V_STR);
+        TSNode op = py_field(n, PY.f_operator);
+        if (a.kind == V_STR && text_is(fr->mod, op, "%") && (b.kind == V_TENSOR)) out.flags |= VF_FMT_TENSOR;
+        return out;
+    }
+    if (a.kind == V_LIST && b.kind == V_LIST) return vk(V_LIST);
+    py_val out = vk(V_UNKNOWN);
+    out.flags = (a.flags | b.flags) & VF_HOSTSCALAR;
+    return out;
+}
+
+static py_val eval_attribute(py_ctx *ctx, py_frame *fr, TSNode n)
+{
+    TSNode obj = py_field(n, PY.f_object), attr = py_field(n, PY.f_attribute);
+    py_val o = eval(ctx, fr, obj);
+    size_t al;
+    const char *a = py_text(fr->mod, attr, &al);
+    switch (o.kind) {
+    case V_EXT: return vext(cg_arena_printf(ctx->arena, "%s.%.*s", o.qual, (int)al, a));
+    case V_MODULE:
+        if (py_module_ensure(ctx->p, o.mod) != 0) return vk(V_UNKNOWN);
+        return val_of_sym(ctx, py_resolve_member(ctx->p, o.mod, a, al), a, al);
+    case V_INSTANCE: {
+        char *name = cg_arena_strndup(ctx->arena, a, al);
+        py_func *m = NULL;
+        if (py_class_lookup_method_owner(ctx->p, o.cls, name, &m)) {
+            py_val v = vk(V_FUNC); v.fn = m; v.cls = o.cls; return v;
+        }
+        return val_of_attr(ctx, o.cls, &o, name);
+    }
+    case V_TENSOR:
+        if ((al == 1 && a[0] == 'T') || (al == 2 && memcmp(a, "mT", 2) == 0) ||
+            (al == 4 && (memcmp(a, "data", 4) == 0 || memcmp(a, "grad", 4) == 0 || memcmp(a, "real", 4) == 0 ||
+                         memcmp(a, "imag", 4) == 0)))
+            return vtensor(o.dev);
+        if (al == 5 && memcmp(a, "shape", 5) == 0) return vk(V_TUPLE);
+        return vk(V_NUMBER);   /* dtype, device, ndim, is_cuda, requires_grad... host metadata */
+    case V_NDARRAY: return vk(V_NDARRAY);
+    default: return vk(V_UNKNOWN);
+    }
+}
+
+static void bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
+
+static py_val eval_comprehension(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
+{
+    /* bind each for_in_clause's target, then evaluate the body */
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (IS(c, for_in_clause)) {
+            py_val it = eval(ctx, fr, py_field(c, PY.f_right));
+            py_val el = vk(V_UNKNOWN);
+            if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
+            else if (it.kind == V_EXTOBJ && eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
+            else if (it.kind == V_TENSOR) el = vtensor(it.dev);
+            bind_target(ctx, fr, py_field(c, PY.f_left), el);
+        } else if (IS(c, if_clause)) {
+            if (ts_node_named_child_count(c)) eval_cond(ctx, fr, ts_node_named_child(c, 0));
+        }
+    }
+    TSNode body = py_field(n, PY.f_body);
+    py_val b = ts_node_is_null(body) ? vk(V_UNKNOWN) : eval(ctx, fr, body);
+    if (kind == V_LIST && b.kind == V_INSTANCE) {
+        /* [Block() for _ in range(n)]: remember the element class for ModuleList */
+        py_val l = vk(V_MODLIST);
+        l.elems[0] = b.cls;
+        l.nelems = 1;
+        return l;
+    }
+    return vk(kind);
+}
+
+static py_val eval(py_ctx *ctx, py_frame *fr, TSNode n)
+{
+    if (ts_node_is_null(n)) return vk(V_UNKNOWN);
+    if (ctx->depth > 200) return vk(V_UNKNOWN);
+    TSSymbol s = ts_node_symbol(n);
+    if (s == PY.identifier) {
+        size_t len;
+        const char *t = py_text(fr->mod, n, &len);
+        py_val *v = cg_map_get(&fr->env, t, len);
+        if (v) return *v;
+        if (fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0) return fr->self;
+        return val_of_sym(ctx, py_resolve_name(ctx->p, fr->mod, t, len), t, len);
+    }
+    if (s == PY.call) return eval_call(ctx, fr, n);
+    if (s == PY.attribute) return eval_attribute(ctx, fr, n);
+    if (s == PY.integer || s == PY.float_ || s == PY.true_ || s == PY.false_) return vk(V_NUMBER);
+    if (s == PY.none) return vk(V_NONE);
+    if (s == PY.string || s == PY.concatenated_string) {
+        py_val out = vk(V_STR);
+        /* f-string interpolations */
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (IS(c, string)) { py_val sv = eval(ctx, fr, c); out.flags |= sv.flags & VF_FMT_TENSOR; continue; }
+            if (!IS(c, interpolation)) continue;
+            TSNode e = py_field(c, PY.f_expression);
+            py_val v = eval(ctx, fr, e);
+            if (v.kind == V_TENSOR) {
+                out.flags |= VF_FMT_TENSOR;
+                py_event ev;
+                memset(&ev, 0, sizeof ev);
+                ev.kind = PY_EV_FORMAT;
+                ev.mod = fr->mod;
+                ev.node = c;
+                ev.val = v;
+                ev.recv_node = e;
+                emit(ctx, &ev);
+            }
+        }
+        return out;
+    }
+    if (s == PY.parenthesized_expression) {
+        if (ts_node_named_child_count(n) == 1) return eval(ctx, fr, ts_node_named_child(n, 0));
+        return vk(V_UNKNOWN);
+    }
+    if (s == PY.binary_operator) return eval_binary(ctx, fr, n);
+    if (s == PY.unary_operator) return eval(ctx, fr, py_field(n, PY.f_argument));
+    if (s == PY.comparison_operator) {
+        uint32_t k = ts_node_named_child_count(n);
+        int tensor = 0, dev = DEV_UNKNOWN;
+        py_val vals[8];
+        TSNode nodes[8];
+        int nv = 0;
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            py_val v = eval(ctx, fr, c);
+            if (nv < 8) { vals[nv] = v; nodes[nv] = c; nv++; }
+            if (v.kind == V_TENSOR) { tensor = 1; dev = v.dev; }
+        }
+        if (tensor) {
+            /* `x is None` compares identities, no tensor made */
+            size_t len;
+            const char *t = py_text(fr->mod, n, &len);
+            if (memmem(t, len, " is ", 4) || memmem(t, len, " in ", 4)) return vk(V_NUMBER);
+            for (int i = 0; i < nv; i++) if (vals[i].kind != V_TENSOR) scalar_math(ctx, fr, nodes[i], &vals[i]);
+            py_val out = vtensor(dev);
+            out.flags |= VF_BOOL;
+            return out;
+        }
+        return vk(V_NUMBER);
+    }
+    if (s == PY.boolean_operator) {
+        /* as an expression: the left operand is converted to bool */
+        py_val l = eval(ctx, fr, py_field(n, PY.f_left));
+        cond_event(ctx, fr, py_unparen(py_field(n, PY.f_left)), l);
+        py_val r = eval(ctx, fr, py_field(n, PY.f_right));
+        return l.kind == r.kind ? r : vk(V_UNKNOWN);
+    }
+    if (s == PY.not_operator) {
+        eval_cond(ctx, fr, py_field(n, PY.f_argument));
+        return vk(V_NUMBER);
+    }
+    if (s == PY.conditional_expression) {
+        uint32_t k = ts_node_named_child_count(n);
+        if (k == 3) {
+            py_val a = eval(ctx, fr, ts_node_named_child(n, 0));
+            eval_cond(ctx, fr, ts_node_named_child(n, 1));
+            py_val b = eval(ctx, fr, ts_node_named_child(n, 2));
+            return a.kind == b.kind ? a : vk(V_UNKNOWN);
+        }
+        return vk(V_UNKNOWN);
+    }
+    if (s == PY.subscript) {
+        TSNode val = py_field(n, PY.f_value);
+        py_val o = eval(ctx, fr, val);
+        uint32_t k = ts_node_named_child_count(n);
+        py_val idx = vk(V_UNKNOWN);
+        TSNode idxn = {0};
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode c = ts_node_named_child(n, i);
+            if (ts_node_eq(c, val) || IS(c, comment)) continue;
+            if (IS(c, slice)) {
+                uint32_t sk = ts_node_named_child_count(c);
+                for (uint32_t j = 0; j < sk; j++) {
+                    int old = ctx->size_arg;
+                    ctx->size_arg = o.kind == V_TENSOR || o.kind == V_UNKNOWN;
+                    TSNode b = ts_node_named_child(c, j);
+                    py_val bv = eval(ctx, fr, b);
+                    if (ctx->size_arg && (bv.flags & VF_HOSTSCALAR) && IS(py_unparen(b), identifier)) {
+                        py_event se;
+                        memset(&se, 0, sizeof se);
+                        se.kind = PY_EV_SIZE_USE;
+                        se.mod = fr->mod;
+                        se.node = b;
+                        se.val = bv;
+                        emit(ctx, &se);
+                    }
+                    ctx->size_arg = old;
+                }
+            } else {
+                int old = ctx->size_arg;
+                ctx->size_arg = 0;
+                idx = eval(ctx, fr, c);
+                idxn = c;
+                ctx->size_arg = old;
+            }
+        }
+        TSNode parent = ts_node_parent(n);
+        int is_store = !ts_node_is_null(parent) &&
+                       (IS(parent, assignment) || IS(parent, augmented_assignment)) &&
+                       ts_node_eq(py_field(parent, PY.f_left), n);
+        if (!is_store && !ts_node_is_null(idxn)) {
+            py_event ev;
+            memset(&ev, 0, sizeof ev);
+            ev.kind = PY_EV_SUBSCRIPT;
+            ev.mod = fr->mod;
+            ev.node = n;
+            ev.recv = o;
+            ev.recv_node = val;
+            ev.val = idx;
+            ev.argn[0] = idxn;
+            emit(ctx, &ev);
+        }
+        if (o.kind == V_TENSOR) return vtensor(o.dev);
+        if (o.kind == V_NDARRAY) return vk(V_NDARRAY);
+        if (o.kind == V_MODLIST && o.nelems == 1) { py_val v = vk(V_INSTANCE); v.cls = o.elems[0]; return v; }
+        if (o.kind == V_MODLIST) return o;
+        return vk(V_UNKNOWN);
+    }
+    if (s == PY.list) {
+        uint32_t k = ts_node_named_child_count(n);
+        py_val out = vk(V_LIST);
+        for (uint32_t i = 0; i < k; i++) {
+            py_val v = eval(ctx, fr, ts_node_named_child(n, i));
+            if (v.kind == V_INSTANCE && out.nelems < 4) out.elems[out.nelems++] = v.cls;
+        }
+        if (out.nelems) out.kind = V_MODLIST;   /* [Block(), Block()]: for nn.ModuleList */
+        return out;
+    }
+    if (s == PY.tuple || s == PY.expression_list || s == PY.set || s == PY.dictionary) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) eval(ctx, fr, ts_node_named_child(n, i));
+        return vk(s == PY.dictionary ? V_DICT : s == PY.set ? V_SET : V_TUPLE);
+    }
+    if (s == PY.list_comprehension) return eval_comprehension(ctx, fr, n, V_LIST);
+    if (s == PY.set_comprehension) return eval_comprehension(ctx, fr, n, V_SET);
+    if (s == PY.dictionary_comprehension) return eval_comprehension(ctx, fr, n, V_DICT);
+    if (s == PY.generator_expression) return eval_comprehension(ctx, fr, n, V_UNKNOWN);
+    if (s == PY.named_expression) {
+        py_val v = eval(ctx, fr, py_field(n, PY.f_value));
+        bind_target(ctx, fr, py_field(n, PY.f_name), v);
+        return v;
+    }
+    if (s == PY.keyword_argument) return eval(ctx, fr, py_field(n, PY.f_value));
+    if (s == PY.list_splat || s == PY.dictionary_splat || s == PY.await_) {
+        if (ts_node_named_child_count(n)) eval(ctx, fr, ts_node_named_child(n, 0));
+        return vk(V_UNKNOWN);
+    }
+    if (s == PY.lambda) return vk(V_UNKNOWN);
+    /* anything else: evaluate children for their events */
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) eval(ctx, fr, ts_node_named_child(n, i));
+    return vk(V_UNKNOWN);
+}
+
+/* ---- statements -------------------------------------------------------------------------- */
+static int is_global_name(py_frame *fr, const char *t, size_t len)
+{
+    if (cg_map_get(&fr->globals_declared, t, len)) return 1;
+    return fr->fn && fr->fn->is_module_body;
+}
+
+static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int augmented)
+{
+    py_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = PY_EV_STORE;
+    ev.mod = fr->mod;
+    ev.node = target;
+    ev.val = v;
+    ev.augmented = augmented;
+    if (IS(target, identifier)) {
+        size_t len;
+        const char *t = py_text(fr->mod, target, &len);
+        ev.target_kind = 0;
+        ev.target_is_global = is_global_name(fr, t, len);
+    } else if (IS(target, attribute) || IS(target, subscript)) {
+        TSNode base = IS(target, attribute) ? py_field(target, PY.f_object) : py_field(target, PY.f_value);
+        ev.target_kind = IS(target, attribute) ? 1 : 2;
+        int q = ctx->quiet;
+        ctx->quiet = 1;
+        ev.target_base = eval(ctx, fr, base);
+        ctx->quiet = q;
+        ev.target_base_node = base;
+        if (IS(base, identifier)) {
+            size_t len;
+            const char *t = py_text(fr->mod, base, &len);
+            py_val *local = cg_map_get(&fr->env, t, len);
+            int is_self = fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0;
+            ev.target_is_global = is_self ? 2 : (!local || is_global_name(fr, t, len)) ? 1 : 0;
+            if (local && local->kind == V_INSTANCE && !is_self) ev.target_is_global = 0;
+        }
+        if (IS(target, subscript)) {
+            /* evaluate the index for its events (a mask store is fine) */
+            uint32_t k = ts_node_named_child_count(target);
+            for (uint32_t i = 0; i < k; i++) {
+                TSNode c = ts_node_named_child(target, i);
+                if (!ts_node_eq(c, base)) eval(ctx, fr, c);
+            }
+        }
+    }
+    emit(ctx, &ev);
+}
+
+static void bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
+{
+    if (ts_node_is_null(t)) return;
+    t = py_unparen(t);
+    if (IS(t, identifier)) {
+        size_t len;
+        const char *s = py_text(fr->mod, t, &len);
+        bind(ctx, fr, s, len, v);
+    } else if (IS(t, pattern_list) || IS(t, tuple_pattern) || IS(t, expression_list) || IS(t, tuple) ||
+               IS(t, list)) {
+        uint32_t k = ts_node_named_child_count(t);
+        py_val e = v.kind == V_TENSOR || v.kind == V_TUPLE ? (v.kind == V_TENSOR ? vtensor(v.dev) : vk(V_UNKNOWN)) : vk(V_UNKNOWN);
+        for (uint32_t i = 0; i < k; i++) bind_target(ctx, fr, ts_node_named_child(t, i), e);
+    } else if (IS(t, list_splat_pattern) || IS(t, list_splat)) {
+        if (ts_node_named_child_count(t)) bind_target(ctx, fr, ts_node_named_child(t, 0), vk(V_LIST));
+    }
+}
+
+static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
+{
+    TSNode left = py_field(e, PY.f_left), right = py_field(e, PY.f_right);
+    int aug = IS(e, augmented_assignment);
+    py_val v = ts_node_is_null(right) ? vk(V_UNKNOWN)
+               : IS(right, assignment) ? (exec_assignment(ctx, fr, right), vk(V_UNKNOWN))
+               : eval(ctx, fr, right);
+    if (aug) {
+        /* x += y reads x too */
+        py_val old = eval(ctx, fr, left);
+        if (old.kind == V_TENSOR) { scalar_math(ctx, fr, right, &v); v = old; }
+    }
+    TSNode targets[16];
+    int nt = 0;
+    if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
+        uint32_t k = ts_node_named_child_count(left);
+        for (uint32_t i = 0; i < k && nt < 16; i++) targets[nt++] = ts_node_named_child(left, i);
+    } else if (!ts_node_is_null(left)) targets[nt++] = left;
+    for (int i = 0; i < nt; i++) {
+        TSNode t = targets[i];
+        if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
+        else if (IS(t, identifier) && ctx->active) store_event(ctx, fr, t, v, 0);
+        if (!aug) bind_target(ctx, fr, t, nt > 1 ? (v.kind == V_TENSOR ? vtensor(v.dev) : vk(V_UNKNOWN)) : v);
+    }
+}
+
+static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated);
+
+static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    TSNode clause = {0};
+    uint32_t k = ts_node_named_child_count(st);
+    for (uint32_t i = 0; i < k; i++)
+        if (IS(ts_node_named_child(st, i), with_clause)) clause = ts_node_named_child(st, i);
+    int began = 0, stream_ctx = 0;
+    const char *saved_stream = ctx->cur_stream;
+    if (!ts_node_is_null(clause)) {
+        uint32_t ni = ts_node_named_child_count(clause);
+        for (uint32_t i = 0; i < ni; i++) {
+            TSNode item = ts_node_named_child(clause, i);
+            if (!IS(item, with_item)) continue;
+            TSNode val = py_field(item, PY.f_value);
+            TSNode alias = {0};
+            /* `with X as y`: the as_pattern holds X and the target */
+            if (!ts_node_is_null(val) && strcmp(ts_node_type(val), "as_pattern") == 0) {
+                alias = ts_node_named_child_count(val) > 1 ? ts_node_named_child(val, 1) : alias;
+                val = ts_node_named_child(val, 0);
+            }
+            py_val v = eval(ctx, fr, val);
+            if (!ts_node_is_null(alias) && strcmp(ts_node_type(alias), "as_pattern_target") == 0 &&
+                ts_node_named_child_count(alias))
+                bind_target(ctx, fr, ts_node_named_child(alias, 0), v);
+            if (v.kind == V_EXTOBJ && eq(v.qual, "torch.cuda.graph") && !ctx->active && !ctx->quiet) {
+                start_region(ctx, fr, st, "torch.cuda.graph", v.stream);
+                began = 1;
+                py_event rb;
+                memset(&rb, 0, sizeof rb);
+                rb.kind = PY_EV_REGION_BEGIN;
+                rb.mod = fr->mod;
+                rb.node = item;
+                rb.val = v;
+                rb.augmented = 1;   /* torch.cuda.graph picks its own side stream */
+                emit(ctx, &rb);
+            } else if (v.kind == V_EXTOBJ && eq(v.qual, "torch.cuda.stream")) {
+                stream_ctx = 1;
+                fr->stream_ctx++;
+                if (v.stream) {
+                    py_event se;
+                    memset(&se, 0, sizeof se);
+                    se.kind = PY_EV_STREAM_CTX;
+                    se.mod = fr->mod;
+                    se.node = item;
+                    se.val = v;
+                    emit(ctx, &se);
+                    ctx->cur_stream = v.stream_default ? "<default>" : v.stream;
+                }
+            }
+        }
+    }
+    TSNode body = py_field(st, PY.f_body);
+    if (!ts_node_is_null(body)) *terminated = exec_block(ctx, fr, body);
+    if (began && ctx->active) end_region(ctx);
+    if (stream_ctx) { fr->stream_ctx--; ctx->cur_stream = saved_stream; }
+    if (began) ctx->cur_stream = saved_stream;
+}
+
+static int block_terminates(TSNode block)
+{
+    uint32_t k = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(block, i);
+        if (IS(c, return_statement) || IS(c, raise_statement)) return 1;
+        if (strcmp(ts_node_type(c), "continue_statement") == 0 || strcmp(ts_node_type(c), "break_statement") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void exec_if(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
+    int g = ctx->active ? guard_polarity(ctx, fr, cond) : 0;
+    if (g == 1) {
+        /* runs only while capturing */
+        if (!ts_node_is_null(cons)) exec_block(ctx, fr, cons);
+        if (block_terminates(cons)) *terminated = 1;   /* the rest never runs under capture */
+        return;
+    }
+    if (g == 0) {
+        eval_cond(ctx, fr, cond);
+        if (!ts_node_is_null(cons)) exec_block(ctx, fr, cons);
+    }
+    /* g == -1: the consequence never runs under capture; alternatives do */
+    uint32_t k = ts_node_named_child_count(st);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = ts_node_named_child(st, i);
+        if (IS(c, elif_clause)) {
+            if (g == 1) break;
+            TSNode ec = py_field(c, PY.f_condition);
+            int eg = ctx->active ? guard_polarity(ctx, fr, ec) : 0;
+            if (eg == -1) continue;
+            if (eg == 0) eval_cond(ctx, fr, ec);
+            TSNode b = py_field(c, PY.f_consequence);
+            if (!ts_node_is_null(b)) exec_block(ctx, fr, b);
+            if (eg == 1) return;
+        } else if (IS(c, else_clause)) {
+            TSNode b = py_field(c, PY.f_body);
+            if (!ts_node_is_null(b)) exec_block(ctx, fr, b);
+        }
+    }
+}
+
+static py_func *func_for_node(py_module *m, TSNode def)
+{
+    for (size_t i = 0; i < m->nall_funcs; i++)
+        if (ts_node_eq(m->all_funcs[i]->node, def)) return m->all_funcs[i];
+    return NULL;
+}
+
+static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    TSSymbol s = ts_node_symbol(st);
+    if (s == PY.expression_statement) {
+        uint32_t k = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode e = ts_node_named_child(st, i);
+            if (IS(e, assignment) || IS(e, augmented_assignment)) exec_assignment(ctx, fr, e);
+            else eval(ctx, fr, e);
+        }
+    } else if (s == PY.if_statement) {
+        exec_if(ctx, fr, st, terminated);
+    } else if (s == PY.with_statement) {
+        exec_with(ctx, fr, st, terminated);
+    } else if (s == PY.for_statement) {
+        py_val it = eval(ctx, fr, py_field(st, PY.f_right));
+        py_val el = vk(V_UNKNOWN);
+        if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
+        else if (it.kind == V_MODLIST) el = it;   /* several classes: a call reaches each */
+        else if (it.kind == V_EXTOBJ && eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
+        else if (it.kind == V_TENSOR) el = vtensor(it.dev);
+        bind_target(ctx, fr, py_field(st, PY.f_left), el);
+        TSNode body = py_field(st, PY.f_body);
+        if (!ts_node_is_null(body)) exec_block(ctx, fr, body);
+        TSNode alt = py_field(st, PY.f_alternative);
+        if (!ts_node_is_null(alt)) exec_block(ctx, fr, py_field(alt, PY.f_body));
+    } else if (s == PY.while_statement) {
+        eval_cond(ctx, fr, py_field(st, PY.f_condition));
+        TSNode body = py_field(st, PY.f_body);
+        if (!ts_node_is_null(body)) exec_block(ctx, fr, body);
+    } else if (s == PY.try_statement) {
+        uint32_t k = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < k; i++) {
+            TSNode c = ts_node_named_child(st, i);
+            if (IS(c, block)) exec_block(ctx, fr, c);
+            else {
+                uint32_t kk = ts_node_named_child_count(c);
+                for (uint32_t j = 0; j < kk; j++)
+                    if (IS(ts_node_named_child(c, j), block)) exec_block(ctx, fr, ts_node_named_child(c, j));
+            }
+        }
+    } else if (s == PY.return_statement) {
+        py_val v = ts_node_named_child_count(st) ? eval(ctx, fr, ts_node_named_child(st, 0)) : vk(V_NONE);
+        if (!fr->has_ret) fr->ret = v;
+        else if (fr->ret.kind != v.kind) fr->ret = vk(V_UNKNOWN);
+        fr->has_ret = 1;
+        *terminated = 1;
+    } else if (s == PY.raise_statement) {
+        *terminated = 1;
+    } else if (s == PY.assert_statement) {
+        if (ts_node_named_child_count(st)) eval_cond(ctx, fr, ts_node_named_child(st, 0));
+    } else if (s == PY.global_statement) {
+        uint32_t k = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < k; i++) {
+            size_t len;
+            const char *t = py_text(fr->mod, ts_node_named_child(st, i), &len);
+            cg_map_put(&fr->globals_declared, cg_arena_strndup(ctx->arena, t, len), len, (void *)1);
+        }
+    } else if (s == PY.function_definition || s == PY.decorated_definition) {
+        TSNode def = s == PY.decorated_definition ? py_field(st, PY.f_definition) : st;
+        if (!ts_node_is_null(def) && IS(def, function_definition)) {
+            py_func *f = func_for_node(fr->mod, def);
+            if (f) {
+                py_val v = vk(V_FUNC);
+                v.fn = f;
+                size_t len;
+                const char *t = py_text(fr->mod, py_field(def, PY.f_name), &len);
+                bind(ctx, fr, t, len, v);
+            }
+        }
+    } else if (s == PY.import_statement || s == PY.import_from_statement || s == PY.class_definition ||
+               s == PY.pass_statement || s == PY.comment || s == PY.future_import_statement ||
+               s == PY.nonlocal_statement) {
+        /* nothing to evaluate */
+    } else if (s == PY.delete_statement || s == PY.match_statement) {
+        /* not modelled */
+    } else if (s == PY.block) {
+        *terminated = exec_block(ctx, fr, st);
+    }
+}
+
+/* Returns 1 when the block ends the function (return/raise) for capture purposes. */
+static int exec_block(py_ctx *ctx, py_frame *fr, TSNode block)
+{
+    if (++ctx->depth > 150) { ctx->depth--; return 0; }
+    uint32_t k = ts_node_named_child_count(block);
+    int terminated = 0;
+    for (uint32_t i = 0; i < k && !terminated; i++) {
+        TSNode st = ts_node_named_child(block, i);
+        int was_active = ctx->active;
+        exec_stmt(ctx, fr, st, &terminated);
+        /* a capture that ended inside a statement (capture_end) leaves the rest outside */
+        (void)was_active;
+    }
+    ctx->depth--;
+    return terminated && ctx->active ? 1 : terminated;
+}
+
+/* ---- driving the analysis ---------------------------------------------------------------- */
+/* Does the function's own text mention a capture API?  A cheap filter. */
+static int func_mentions_capture(py_func *f)
+{
+    uint32_t s = ts_node_start_byte(f->node), e = ts_node_end_byte(f->node);
+    const char *t = f->mod->src.text + s;
+    size_t n = e - s;
+    return memmem(t, n, "graph", 5) || memmem(t, n, "capture_begin", 13);
+}
+
+static void scan_function(py_ctx *ctx, py_func *f)
+{
+    py_frame fr;
+    frame_init(&fr, f, f->mod);
+    if (f->cls) {
+        fr.self = vk(V_INSTANCE);
+        fr.self.cls = f->cls;
+        const char *sn;
+        size_t sl;
+        TSNode params = py_field(f->node, PY.f_parameters);
+        if (!ts_node_is_null(params) && ts_node_named_child_count(params) > 0 &&
+            IS(ts_node_named_child(params, 0), identifier)) {
+            sn = py_text(f->mod, ts_node_named_child(params, 0), &sl);
+            fr.self_name = sn;
+            fr.self_len = sl;
+        }
+    }
+    ctx->active = 0;
+    ctx->region = NULL;
+    ctx->cur_stream = NULL;
+    ctx->npath = 0;
+    ctx->depth = 0;
+    if (!ts_node_is_null(f->body)) exec_block(ctx, &fr, f->body);
+    if (ctx->active) end_region(ctx);   /* capture_begin with no capture_end in this function */
+    frame_free(&fr);
+}
+
+void py_analyze_project(py_project *p)
+{
+    py_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.p = p;
+    ctx.arena = cg_arena_new();
+    cg_map_init(&ctx.memo);
+    for (size_t i = 0; i < p->nmods; i++) {
+        py_module *m = &p->mods[i];
+        if (!m->has_marker || m->state != 1) continue;
+        scan_function(&ctx, m->body);
+        for (size_t k = 0; k < m->nall_funcs; k++)
+            if (func_mentions_capture(m->all_funcs[k])) scan_function(&ctx, m->all_funcs[k]);
+    }
+    cg_map_free(&ctx.memo);
+    cg_arena_free(ctx.arena);
+}

@@ -1,0 +1,158 @@
+/* py_eval.h - abstract values, the analysis context and the events rules see.
+ *
+ * The evaluator (py_analyze.c) walks code in capture context and, at each
+ * construct a rule may care about, builds a py_event and hands it to every
+ * checker registered for that event kind (checks.c).  Checkers only read the
+ * event and call py_report(); they never walk the tree themselves. */
+#ifndef CG_PY_EVAL_H
+#define CG_PY_EVAL_H
+#include "py_int.h"
+
+typedef enum {
+    V_UNKNOWN = 0,
+    V_TENSOR,     /* torch.Tensor; dev says where if known */
+    V_NUMBER,     /* Python int/float/bool */
+    V_STR, V_NONE, V_LIST, V_DICT, V_TUPLE, V_SET,
+    V_NDARRAY,    /* numpy array or scalar */
+    V_INSTANCE,   /* instance of project class cls */
+    V_CLASS,      /* project class cls itself */
+    V_FUNC,       /* project function fn (bound to an instance of cls when set) */
+    V_MODULE,     /* project module mod */
+    V_EXT,        /* external module/function/class: qual */
+    V_EXTOBJ,     /* instance of external class qual ("torch.nn.Linear") */
+    V_STREAM,     /* CUDA stream; qual is its identity */
+    V_EVENT,      /* CUDA event; qual is its identity */
+    V_GUARD,      /* result of torch.cuda.is_current_stream_capturing() */
+    V_MODLIST,    /* nn.ModuleList / nn.Sequential of project classes elems[] */
+} py_vkind;
+
+enum { DEV_UNKNOWN = 0, DEV_CUDA = 1, DEV_CPU = 2 };
+
+enum {
+    VF_BOOL = 1 << 0,         /* a boolean tensor (a mask) */
+    VF_PINNED = 1 << 1,       /* pinned host memory */
+    VF_HOSTSCALAR = 1 << 2,   /* a Python number read from a tensor (.item(), int(t)) */
+    VF_FMT_TENSOR = 1 << 3,   /* a string made by formatting a tensor */
+    VF_DEFAULT_STREAM = 1 << 4,
+    VF_SCALER = 1 << 5,       /* torch GradScaler */
+    VF_LOGGER = 1 << 6,       /* logging.Logger and look-alikes */
+    VF_HOST_IO = 1 << 7,      /* file, progress bar, metric writer */
+    VF_GRAPH = 1 << 8,        /* torch.cuda.CUDAGraph */
+};
+
+enum { O_NONE = 0, O_LOCAL, O_SELF_ATTR, O_GLOBAL };
+
+typedef struct py_val {
+    uint8_t kind, dev, origin, nelems;
+    uint16_t flags;
+    const char *qual;
+    py_class *cls;
+    py_func *fn;
+    py_module *mod;
+    py_class *elems[4];
+    /* where a number came from, for "reassigned elsewhere" (CG304) */
+    const char *oname;
+    py_func *ofn;
+    py_class *ocls;
+    py_module *omod;
+    /* torch.cuda.graph(..., stream=s) / torch.cuda.stream(s): the stream */
+    const char *stream;
+    int stream_default;
+} py_val;
+
+/* ---- a capture region and its streams -------------------------------------- */
+typedef struct py_stream_state {
+    const char *id;
+    int forked, joined, used;
+    cg_loc fork_loc, use_loc;
+    char *fork_line, *use_line;
+} py_stream_state;
+
+typedef struct py_region {
+    cg_loc site;
+    const char *kind;           /* "torch.cuda.graph", "capture_begin", "make_graphed_callables" */
+    const char *capture_stream; /* identity of the capturing stream */
+    py_stream_state streams[16];
+    int nstreams;
+    struct { const char *event, *stream; } recorded[16];
+    int nrecorded;
+} py_region;
+
+typedef struct py_ctx {
+    py_project *p;
+    cg_arena *arena;
+    py_region *region;     /* the capture being analysed, or NULL */
+    int active;            /* code being walked runs during capture */
+    const char *cur_stream;
+    cg_step path[24];
+    int npath;
+    int depth;
+    int size_arg;          /* evaluating an argument that is a size */
+    int quiet;             /* evaluating for a type only: no events */
+    cg_map memo;           /* (function, argument kinds) -> return value */
+} py_ctx;
+
+/* ---- events ------------------------------------------------------------------ */
+typedef enum {
+    PY_EV_CALL,          /* any call in capture context */
+    PY_EV_COND,          /* a value converted to bool by Python: if/while/assert/and/or/not/ternary */
+    PY_EV_SUBSCRIPT,     /* x[index] read (not a store target) */
+    PY_EV_STORE,         /* assignment or augmented assignment target */
+    PY_EV_SCALAR_MATH,   /* a Python number meets a tensor (operand or argument) */
+    PY_EV_FORMAT,        /* an f-string interpolation */
+    PY_EV_SIZE_USE,      /* a value used directly as a size */
+    PY_EV_STREAM_CTX,    /* `with torch.cuda.stream(s):` */
+    PY_EV_REGION_BEGIN,
+    PY_EV_REGION_END,
+    PY_EV_KIND_COUNT
+} py_event_kind;
+
+#define PY_MAX_ARGS 16
+typedef struct py_event {
+    py_event_kind kind;
+    py_module *mod;
+    TSNode node;               /* the construct; findings point here */
+    /* calls */
+    const char *qual;          /* external callee, e.g. "torch.cuda.synchronize", "builtins.print" */
+    const char *method;        /* method name when called on a value, else NULL */
+    py_val recv;
+    TSNode recv_node;
+    int nargs;
+    py_val args[PY_MAX_ARGS];
+    TSNode argn[PY_MAX_ARGS];
+    int nkw;
+    const char *kwname[PY_MAX_ARGS];
+    py_val kw[PY_MAX_ARGS];
+    TSNode kwn[PY_MAX_ARGS];
+    int size_arg;              /* the call is itself a size argument (CG203) */
+    int chained_to_device;     /* result goes straight into .cuda()/.to() */
+    int consumed_by_print;     /* a print/log call formats it anyway */
+    /* other events */
+    py_val val;                /* condition, index, stored value, scalar, stream */
+    int augmented;             /* PY_EV_STORE: `+=` and friends */
+    int target_kind;           /* PY_EV_STORE: 0 name, 1 attribute, 2 subscript */
+    py_val target_base;        /* PY_EV_STORE: object of attribute/subscript target */
+    TSNode target_base_node;
+    int target_is_global;      /* PY_EV_STORE: a name declared global / module level */
+} py_event;
+
+/* Report a finding of `rule` at `node` of module m, with the context's capture
+ * site and call path.  Does nothing outside capture context. */
+void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix,
+               const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Short text of a node for messages: at most 60 bytes, one line. */
+const char *py_snip(py_ctx *ctx, py_module *m, TSNode n);
+/* Keyword argument `name` of a call event, or -1. */
+int py_ev_kw(const py_event *ev, const char *name);
+/* Does the value look like a tensor?  Known tensors (not on the CPU) only. */
+int py_is_gpu_tensor(const py_val *v);
+/* Is it known NOT to be a tensor (a number, str, dict, ndarray...)? */
+int py_is_non_tensor(const py_val *v);
+
+/* ---- checks.c ---------------------------------------------------------------- */
+typedef void (*py_check_fn)(py_ctx *ctx, const py_event *ev);
+typedef struct py_check { int rule; py_event_kind on; py_check_fn fn; } py_check;
+extern const py_check py_checks[];
+extern const size_t py_check_count;
+void py_dispatch(py_ctx *ctx, const py_event *ev);
+#endif

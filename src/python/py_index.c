@@ -1,0 +1,523 @@
+/* py_index.c - what each module defines and imports, and name resolution.
+ *
+ * A module is indexed once, right after it is parsed: its imports (local name
+ * -> absolute dotted target), top-level functions and classes, every def in
+ * the file (for finding capture regions), what each class stores in self
+ * attributes, and how often module globals and attributes are assigned (the
+ * frozen-scalar rule needs "assigned again elsewhere").  Resolution turns a
+ * name into a project function, class or module, or an external dotted name
+ * such as "torch.cuda.graph"; it loads other modules on demand. */
+#include "py_int.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RESOLVE_DEPTH 8
+
+static py_func *new_func(py_module *m, py_class *cls, TSNode node, const char *name)
+{
+    py_func *f = cg_arena_alloc(m->arena, sizeof *f);
+    f->mod = m;
+    f->cls = cls;
+    f->node = node;
+    f->name = name;
+    f->qualname = cls ? cg_arena_printf(m->arena, "%s.%s", cls->name, name) : name;
+    f->body = py_field(node, PY.f_body);
+    cg_arena_push(m->arena, (void ***)&m->all_funcs, &m->nall_funcs, &m->capall_funcs, f);
+    return f;
+}
+
+static void map_inc(cg_map *map, const char *k, size_t len)
+{
+    uintptr_t n = (uintptr_t)cg_map_get(map, k, len);
+    cg_map_put(map, k, len, (void *)(n + 1));
+}
+
+/* Resolve the module named by an import_from's module_name (maybe relative). */
+static const char *from_target(py_module *m, TSNode modname)
+{
+    if (IS(modname, relative_import)) {
+        /* count the dots, then the optional dotted name */
+        size_t len;
+        const char *t = py_text(m, modname, &len);
+        size_t dots = 0;
+        while (dots < len && t[dots] == '.') dots++;
+        const char *pkg = m->package;
+        char *base = cg_arena_strdup(m->arena, pkg);
+        for (size_t i = 1; i < dots; i++) {
+            char *d = strrchr(base, '.');
+            if (d) *d = 0; else base[0] = 0;
+        }
+        const char *rest = t + dots;
+        size_t rl = len - dots;
+        if (!rl) return base;
+        if (!base[0]) return cg_arena_strndup(m->arena, rest, rl);
+        return cg_arena_printf(m->arena, "%s.%.*s", base, (int)rl, rest);
+    }
+    return py_text_dup(m, modname);
+}
+
+static void add_import(py_module *m, const char *local, size_t llen, const char *target)
+{
+    py_import *imp = cg_arena_alloc(m->arena, sizeof *imp);
+    imp->target = target;
+    cg_map_put(&m->imports, cg_arena_strndup(m->arena, local, llen), llen, imp);
+}
+
+static void index_import(py_module *m, TSNode st)
+{
+    if (IS(st, import_statement)) {
+        uint32_t n = ts_node_named_child_count(st);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode c = ts_node_named_child(st, i);
+            if (IS(c, aliased_import)) {
+                TSNode name = py_field(c, PY.f_name), alias = py_field(c, PY.f_alias);
+                size_t al;
+                const char *a = py_text(m, alias, &al);
+                add_import(m, a, al, py_text_dup(m, name));
+            } else if (IS(c, dotted_name)) {
+                /* `import a.b.c` binds `a` to the top package */
+                size_t len;
+                const char *t = py_text(m, c, &len);
+                const char *dot = memchr(t, '.', len);
+                size_t first = dot ? (size_t)(dot - t) : len;
+                add_import(m, t, first, cg_arena_strndup(m->arena, t, first));
+                /* remember the full path too, so `a.b.c.f` resolves through it */
+                if (dot) add_import(m, t, len, cg_arena_strndup(m->arena, t, len));
+            }
+        }
+        return;
+    }
+    /* from X import a, b as c */
+    TSNode modname = py_field(st, PY.f_module_name);
+    if (ts_node_is_null(modname)) return;
+    const char *base = from_target(m, modname);
+    uint32_t n = ts_node_named_child_count(st);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(st, i);
+        if (ts_node_eq(c, modname)) continue;
+        TSNode name = c, alias = c;
+        if (IS(c, aliased_import)) { name = py_field(c, PY.f_name); alias = py_field(c, PY.f_alias); }
+        else if (!IS(c, dotted_name)) continue;
+        size_t nl, al;
+        const char *nt = py_text(m, name, &nl);
+        const char *at = py_text(m, alias, &al);
+        const char *target = base[0] ? cg_arena_printf(m->arena, "%s.%.*s", base, (int)nl, nt)
+                                     : cg_arena_strndup(m->arena, nt, nl);
+        add_import(m, at, al, target);
+    }
+}
+
+/* first parameter's name: "self" by convention, but any name works */
+static int first_param(py_module *m, TSNode fn, const char **out, size_t *len)
+{
+    TSNode params = py_field(fn, PY.f_parameters);
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0) return 0;
+    TSNode p0 = ts_node_named_child(params, 0);
+    if (IS(p0, typed_parameter)) p0 = ts_node_named_child(p0, 0);
+    else if (IS(p0, default_parameter) || IS(p0, typed_default_parameter)) p0 = py_field(p0, PY.f_name);
+    if (!IS(p0, identifier)) return 0;
+    *out = py_text(m, p0, len);
+    return 1;
+}
+
+typedef struct attr_walk {
+    py_module *m;
+    py_class *cls;
+    py_func *fn;
+    const char *self;
+    size_t selflen;
+    int in_init;
+} attr_walk;
+
+/* Every `X.attr = ...` / `X.attr += ...` below n (not into nested defs/classes):
+ * counts for the project and, for `self.attr`, the class's attribute table. */
+static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project_counts)
+{
+    if (depth > 400) return;
+    if (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda)) {
+        if (depth > 0) return;
+    }
+    if (IS(n, assignment) || IS(n, augmented_assignment)) {
+        TSNode left = py_field(n, PY.f_left);
+        TSNode targets[16];
+        int nt = 0;
+        if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
+            uint32_t k = ts_node_named_child_count(left);
+            for (uint32_t i = 0; i < k && nt < 16; i++) targets[nt++] = ts_node_named_child(left, i);
+        } else targets[nt++] = left;
+        for (int i = 0; i < nt; i++) {
+            TSNode t = targets[i];
+            if (!IS(t, attribute)) continue;
+            TSNode obj = py_field(t, PY.f_object), at = py_field(t, PY.f_attribute);
+            size_t al;
+            const char *a = py_text(w->m, at, &al);
+            int is_self = 0;
+            if (w->cls && IS(obj, identifier)) {
+                size_t ol;
+                const char *o = py_text(w->m, obj, &ol);
+                is_self = ol == w->selflen && memcmp(o, w->self, ol) == 0;
+            }
+            if (!(is_self && w->in_init) || IS(n, augmented_assignment))
+                map_inc(project_counts, cg_arena_strndup(w->m->arena, a, al), al);
+            if (is_self) {
+                py_attr *pa = cg_map_get(&w->cls->attrs, a, al);
+                if (!pa) {
+                    pa = cg_arena_alloc(w->m->arena, sizeof *pa);
+                    pa->name = cg_arena_strndup(w->m->arena, a, al);
+                    cg_map_put(&w->cls->attrs, pa->name, al, pa);
+                }
+                pa->assigns++;
+                if (!w->in_init || IS(n, augmented_assignment)) pa->assigns_outside_init++;
+                /* keep __init__'s value; else the first one seen */
+                if (IS(n, assignment) && nt == 1 &&
+                    (ts_node_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
+                                                                   strcmp(pa->value_fn->name, "__init__") == 0)))) {
+                    pa->value = py_field(n, PY.f_right);
+                    pa->value_fn = w->fn;
+                }
+            }
+        }
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) walk_attr_assigns(w, ts_node_named_child(n, i), depth + 1, project_counts);
+}
+
+static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_counts, int depth);
+
+static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_counts, int depth, int top)
+{
+    if (IS(def, decorated_definition)) def = py_field(def, PY.f_definition);
+    if (ts_node_is_null(def)) return;
+    TSNode namen = py_field(def, PY.f_name);
+    if (ts_node_is_null(namen)) return;
+    const char *name = py_text_dup(m, namen);
+    size_t nl = strlen(name);
+    if (IS(def, function_definition)) {
+        py_func *f = new_func(m, cls, def, name);
+        if (cls) cg_map_put(&cls->methods, name, nl, f);
+        else if (top) cg_map_put(&m->funcs, name, nl, f);
+        if (!ts_node_is_null(f->body)) {
+            attr_walk w = { .m = m, .cls = cls, .fn = f, .in_init = cls && strcmp(name, "__init__") == 0 };
+            if (!cls || !first_param(m, def, &w.self, &w.selflen)) w.cls = NULL;
+            walk_attr_assigns(&w, f->body, 1, attr_counts);
+            index_defs(m, f->body, NULL, attr_counts, depth + 1); /* nested defs: found for regions */
+        }
+    } else if (IS(def, class_definition)) {
+        py_class *c = cg_arena_alloc(m->arena, sizeof *c);
+        c->mod = m;
+        c->name = name;
+        c->node = def;
+        c->bases = py_field(def, PY.f_superclasses);
+        cg_map_init(&c->methods);
+        cg_map_init(&c->attrs);
+        if (top) cg_map_put(&m->classes, name, nl, c);
+        TSNode body = py_field(def, PY.f_body);
+        if (!ts_node_is_null(body)) index_defs(m, body, c, attr_counts, depth + 1);
+    }
+}
+
+/* Definitions in a block; descends into if/try/with at this level so that
+ * `if TYPE_CHECKING:` and `try: import x` forms are indexed. */
+static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_counts, int depth)
+{
+    if (depth > 100) return;
+    int top = depth == 0;
+    uint32_t n = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode st = ts_node_named_child(block, i);
+        if (IS(st, function_definition) || IS(st, class_definition) || IS(st, decorated_definition)) {
+            index_def(m, st, cls, attr_counts, depth, top || cls != NULL);
+        } else if (top && (IS(st, import_statement) || IS(st, import_from_statement))) {
+            index_import(m, st);
+        } else if (top && IS(st, expression_statement)) {
+            TSNode e = ts_node_named_child(st, 0);
+            if (IS(e, assignment) || IS(e, augmented_assignment)) {
+                TSNode left = py_field(e, PY.f_left);
+                if (IS(left, identifier)) {
+                    size_t len;
+                    const char *t = py_text(m, left, &len);
+                    char *k = cg_arena_strndup(m->arena, t, len);
+                    map_inc(&m->global_assigns, k, len);
+                    if (IS(e, assignment)) {
+                        TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
+                        *v = py_field(e, PY.f_right);
+                        cg_map_put(&m->global_values, k, len, v);
+                    }
+                }
+            }
+        } else if (IS(st, if_statement) || IS(st, try_statement) || IS(st, with_statement) ||
+                   IS(st, elif_clause) || IS(st, else_clause) || IS(st, except_clause) ||
+                   IS(st, finally_clause) || IS(st, block)) {
+            uint32_t k = ts_node_named_child_count(st);
+            for (uint32_t j = 0; j < k; j++) {
+                TSNode c = ts_node_named_child(st, j);
+                if (IS(c, block) || IS(c, elif_clause) || IS(c, else_clause) || IS(c, except_clause) ||
+                    IS(c, finally_clause))
+                    index_defs(m, IS(c, block) ? c : c, cls, attr_counts, depth + (IS(c, block) ? 0 : 0));
+            }
+        }
+    }
+}
+
+/* `global x` in a function: each counts as an assignment made elsewhere. */
+static void count_global_stmts(py_module *m, TSNode n, int depth)
+{
+    if (depth > 400) return;
+    if (IS(n, global_statement)) {
+        uint32_t k = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) {
+            size_t len;
+            const char *t = py_text(m, ts_node_named_child(n, i), &len);
+            map_inc(&m->global_assigns, cg_arena_strndup(m->arena, t, len), len);
+        }
+        return;
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) count_global_stmts(m, ts_node_named_child(n, i), depth + 1);
+}
+
+static void index_module(py_project *p, py_module *m)
+{
+    cg_map_init(&m->imports);
+    cg_map_init(&m->funcs);
+    cg_map_init(&m->classes);
+    cg_map_init(&m->global_assigns);
+    cg_map_init(&m->global_values);
+    TSNode root = ts_tree_root_node(m->tree);
+    py_func *body = cg_arena_alloc(m->arena, sizeof *body);
+    body->mod = m;
+    body->name = "<module>";
+    body->qualname = cg_arena_printf(m->arena, "%s", m->name);
+    body->node = root;
+    body->body = root;
+    body->is_module_body = 1;
+    m->body = body;
+    cg_map attr_counts;
+    cg_map_init(&attr_counts);
+    index_defs(m, root, NULL, &attr_counts, 0);
+    count_global_stmts(m, root, 0);
+    /* module-level `X.attr = v` (scripts configure models at top level) */
+    attr_walk w = { .m = m };
+    uint32_t n = ts_node_named_child_count(root);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode st = ts_node_named_child(root, i);
+        if (!IS(st, function_definition) && !IS(st, class_definition) && !IS(st, decorated_definition))
+            walk_attr_assigns(&w, st, 1, &attr_counts);
+    }
+    /* merge into the project's counts */
+    pthread_mutex_lock(&p->report->lock);
+    for (size_t i = 0; i < attr_counts.cap; i++)
+        if (attr_counts.keys[i]) {
+            const char *k = attr_counts.keys[i];
+            size_t kl = attr_counts.klen[i];
+            uintptr_t have = (uintptr_t)cg_map_get(&p->attr_assigns, k, kl);
+            cg_map_put(&p->attr_assigns, k, kl, (void *)(have + (uintptr_t)attr_counts.vals[i]));
+        }
+    pthread_mutex_unlock(&p->report->lock);
+    cg_map_free(&attr_counts);
+}
+
+int py_module_ensure(py_project *p, py_module *m)
+{
+    pthread_mutex_lock(&m->lock);
+    if (m->state == 0) {
+        m->state = -1;
+        if (!m->src.text) {
+            char err[512];
+            if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
+                cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
+                goto done;
+            }
+        }
+        if (!m->arena) m->arena = cg_arena_new();
+        if (py_parse_module(p, m) == 0) {
+            index_module(p, m);
+            m->state = 1;
+            __atomic_add_fetch(&p->report->files_analysed, 1, __ATOMIC_RELAXED);
+        }
+    }
+done:;
+    int ok = m->state == 1;
+    pthread_mutex_unlock(&m->lock);
+    return ok ? 0 : -1;
+}
+
+/* The module with this dotted name; among several (scripts in different
+ * directories), the one under the same sys.path root as `near`. */
+py_module *py_project_module(py_project *p, const char *dotted, const py_module *near)
+{
+    py_module *m = cg_map_get(&p->by_name, dotted, strlen(dotted));
+    if (!m || !m->next_same_name || !near) return m;
+    for (py_module *c = m; c; c = c->next_same_name)
+        if (strcmp(c->root, near->root) == 0) return c;
+    return m;
+}
+
+py_sym py_resolve_dotted(py_project *p, const char *dotted, const py_module *near, int depth)
+{
+    py_sym s = { .kind = PY_SYM_EXTERNAL, .qual = dotted };
+    if (depth > MAX_RESOLVE_DEPTH) return s;
+    py_module *m = py_project_module(p, dotted, near);
+    if (m) {
+        s.kind = PY_SYM_MODULE;
+        s.mod = m;
+        return s;
+    }
+    const char *dot = strrchr(dotted, '.');
+    if (!dot) return s;
+    char prefix[512];
+    size_t pl = (size_t)(dot - dotted);
+    if (pl >= sizeof prefix) return s;
+    memcpy(prefix, dotted, pl);
+    prefix[pl] = 0;
+    py_sym parent = py_resolve_dotted(p, prefix, near, depth + 1);
+    if (parent.kind == PY_SYM_MODULE) {
+        if (py_module_ensure(p, parent.mod) != 0) return s;
+        py_sym r = py_resolve_member(p, parent.mod, dot + 1, strlen(dot + 1));
+        if (r.kind != PY_SYM_NONE) return r;
+    }
+    return s;
+}
+
+/* A name bound at the top of module m: def, class, import (followed). */
+py_sym py_resolve_member(py_project *p, py_module *m, const char *name, size_t len)
+{
+    py_sym s = { .kind = PY_SYM_NONE };
+    py_func *f = cg_map_get(&m->funcs, name, len);
+    if (f) { s.kind = PY_SYM_FUNC; s.func = f; return s; }
+    py_class *c = cg_map_get(&m->classes, name, len);
+    if (c) { s.kind = PY_SYM_CLASS; s.cls = c; return s; }
+    py_import *imp = cg_map_get(&m->imports, name, len);
+    if (imp) return py_resolve_dotted(p, imp->target, m, 1);
+    if (cg_map_get(&m->global_assigns, name, len)) { s.kind = PY_SYM_GLOBAL; s.mod = m; return s; }
+    /* a submodule of a package: `from app import layers` */
+    if (m->is_init) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s.%.*s", m->name, (int)len, name);
+        py_module *sub = py_project_module(p, buf, m);
+        if (sub) { s.kind = PY_SYM_MODULE; s.mod = sub; return s; }
+    }
+    return s;
+}
+
+py_sym py_resolve_name(py_project *p, py_module *m, const char *name, size_t len)
+{
+    py_sym s = py_resolve_member(p, m, name, len);
+    if (s.kind == PY_SYM_NONE) {
+        static const char *const builtins[] = { "print", "repr", "str", "format", "open", "int",
+            "float", "bool", "len", "range", "isinstance", "list", "dict", "set", "tuple",
+            "enumerate", "zip", "min", "max", "sum", "abs", "round", "super", "input", "iter",
+            "next", "sorted", "reversed", "getattr", "setattr", "hasattr", "type", "id", "hash",
+            "any", "all", "map", "filter", "divmod", "pow", "vars", "callable", NULL };
+        for (int i = 0; builtins[i]; i++)
+            if (strlen(builtins[i]) == len && memcmp(builtins[i], name, len) == 0) {
+                s.kind = PY_SYM_EXTERNAL;
+                s.qual = cg_arena_printf(m->arena, "builtins.%s", builtins[i]);
+                return s;
+            }
+    }
+    return s;
+}
+
+void py_class_resolve_bases(py_project *p, py_class *c)
+{
+    if (c->bases_resolved) return;
+    c->bases_resolved = 1;
+    if (ts_node_is_null(c->bases)) return;
+    uint32_t n = ts_node_named_child_count(c->bases);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode b = ts_node_named_child(c->bases, i);
+        if (IS(b, keyword_argument)) continue;
+        /* a dotted base: resolve its first name, then walk attributes */
+        size_t len;
+        const char *t = py_text(c->mod, b, &len);
+        const char *dot = memchr(t, '.', len);
+        py_sym s = py_resolve_name(p, c->mod, t, dot ? (size_t)(dot - t) : len);
+        if (dot && s.kind == PY_SYM_EXTERNAL) {
+            char *q = cg_arena_printf(c->mod->arena, "%s%.*s", s.qual, (int)(len - (size_t)(dot - t)), dot);
+            s = py_resolve_dotted(p, q, c->mod, 0);
+        } else if (dot && s.kind == PY_SYM_MODULE) {
+            char *q = cg_arena_printf(c->mod->arena, "%s%.*s", s.mod->name, (int)(len - (size_t)(dot - t)), dot);
+            s = py_resolve_dotted(p, q, c->mod, 0);
+        }
+        if (s.kind == PY_SYM_CLASS && s.cls != c && c->nbase < 4) {
+            c->base[c->nbase++] = s.cls;
+            py_class_resolve_bases(p, s.cls);
+            if (s.cls->is_nn_module) c->is_nn_module = 1;
+        } else if (s.kind == PY_SYM_EXTERNAL && s.qual &&
+                   (strcmp(s.qual, "torch.nn.Module") == 0 || strcmp(s.qual, "torch.nn.modules.module.Module") == 0 ||
+                    strncmp(s.qual, "torch.nn.", 9) == 0)) {
+            c->is_nn_module = 1;
+        }
+    }
+}
+
+/* Find method `name` in c or its project bases (depth-first, like a simple MRO). */
+py_class *py_class_lookup_method_owner(py_project *p, py_class *c, const char *name, py_func **out)
+{
+    for (int guard = 0; c && guard < 16; guard++) {
+        py_func *f = cg_map_get(&c->methods, name, strlen(name));
+        if (f) { *out = f; return c; }
+        py_class_resolve_bases(p, c);
+        for (int i = 0; i < c->nbase; i++) {
+            py_class *o = py_class_lookup_method_owner(p, c->base[i], name, out);
+            if (o) return o;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+py_attr *py_class_attr(py_project *p, py_class *c, const char *name)
+{
+    size_t len = strlen(name);
+    for (int guard = 0; c && guard < 16; guard++) {
+        py_attr *a = cg_map_get(&c->attrs, name, len);
+        if (a) return a;
+        py_class_resolve_bases(p, c);
+        for (int i = 0; i < c->nbase; i++) {
+            py_attr *b = py_class_attr(p, c->base[i], name);
+            if (b) return b;
+        }
+        return NULL;
+    }
+    return NULL;
+}
+
+static void count_assigns(py_func *f, TSNode n, int in_loop, int depth)
+{
+    if (depth > 400) return;
+    if (depth > 0 && (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda))) return;
+    int loop = in_loop || IS(n, for_statement) || IS(n, while_statement);
+    TSNode targets[16];
+    int nt = 0;
+    if (IS(n, assignment) || IS(n, augmented_assignment) || IS(n, for_statement)) {
+        TSNode left = py_field(n, PY.f_left);
+        if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
+            uint32_t k = ts_node_named_child_count(left);
+            for (uint32_t i = 0; i < k && nt < 16; i++) targets[nt++] = ts_node_named_child(left, i);
+        } else if (!ts_node_is_null(left)) targets[nt++] = left;
+    }
+    for (int i = 0; i < nt; i++) {
+        if (!IS(targets[i], identifier)) continue;
+        size_t len;
+        const char *t = py_text(f->mod, targets[i], &len);
+        uintptr_t c = (uintptr_t)cg_map_get(&f->local_assigns, t, len);
+        /* an assignment in a loop, or an augmented one, happens more than once */
+        c += (IS(n, augmented_assignment) || in_loop) ? 2 : 1;
+        cg_map_put(&f->local_assigns, t, len, (void *)c);
+    }
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) count_assigns(f, ts_node_named_child(n, i), loop, depth + 1);
+}
+
+int py_count_local_assigns(py_func *f, const char *name, size_t len)
+{
+    if (!f->local_assigns_ready) {
+        cg_map_init(&f->local_assigns);
+        if (!ts_node_is_null(f->body)) count_assigns(f, f->body, 0, 1);
+        f->local_assigns_ready = 1;
+    }
+    return (int)(uintptr_t)cg_map_get(&f->local_assigns, name, len);
+}

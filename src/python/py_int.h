@@ -1,0 +1,174 @@
+/* py_int.h - internals of the Python front end, shared by its .c files only.
+ *
+ * Data model
+ *   py_project  every Python file of the run, indexed by dotted module name.
+ *   py_module   one file: source, tree (parsed on demand), imports, top-level
+ *               functions, classes and assignment counts.
+ *   py_class    methods, bases and what __init__ (or any method) stores in
+ *               self attributes, so `self.block(x)` resolves to Block.forward.
+ *   py_func     a function or method; the module body is a pseudo-function.
+ *   py_val      the abstract value of an expression: tensor, number, ndarray,
+ *               a project class instance, an external name ("torch.cuda.graph")...
+ *
+ * The analysis itself is in py_analyze.c, the rules in checks.c. */
+#ifndef CG_PY_INT_H
+#define CG_PY_INT_H
+#include <stdint.h>
+#include <pthread.h>
+#include <tree_sitter/api.h>
+#include "core/arena.h"
+#include "core/hash.h"
+#include "core/source.h"
+#include "core/report.h"
+#include "core/walk.h"
+#include "py.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+/* ---- grammar symbols and fields, looked up once --------------------------- */
+typedef struct py_grammar {
+    TSSymbol module, block, expression_statement, call, attribute, identifier,
+        argument_list, keyword_argument, with_statement, with_clause, with_item,
+        assignment, augmented_assignment, subscript, slice, if_statement,
+        elif_clause, else_clause, for_statement, while_statement, try_statement,
+        function_definition, class_definition, decorated_definition,
+        import_statement, import_from_statement, aliased_import, dotted_name,
+        relative_import, import_prefix, return_statement, global_statement,
+        assert_statement, conditional_expression, boolean_operator, not_operator,
+        comparison_operator, binary_operator, unary_operator, parenthesized_expression,
+        string, interpolation, concatenated_string, integer, float_, true_, false_,
+        none, list, dictionary, set, tuple, list_comprehension, dictionary_comprehension,
+        set_comprehension, generator_expression, for_in_clause, if_clause, lambda,
+        pattern_list, tuple_pattern, expression_list, typed_parameter, default_parameter,
+        typed_default_parameter, parameters, list_splat, dictionary_splat,
+        list_splat_pattern, dictionary_splat_pattern, comment, except_clause,
+        finally_clause, raise_statement, pass_statement, decorator, type, wildcard_import,
+        delete_statement, named_expression, await_, match_statement, nonlocal_statement,
+        future_import_statement, with_item_alias_unused;
+    TSFieldId f_function, f_arguments, f_object, f_attribute, f_name, f_value, f_body,
+        f_left, f_right, f_condition, f_consequence, f_alternative, f_parameters,
+        f_superclasses, f_module_name, f_alias, f_subscript, f_argument, f_operator,
+        f_definition, f_type, f_expression, f_return_type;
+} py_grammar;
+extern py_grammar PY;
+
+#define IS(node, sym) (ts_node_symbol(node) == PY.sym)
+
+/* ---- project model --------------------------------------------------------- */
+typedef struct py_module py_module;
+typedef struct py_class py_class;
+typedef struct py_func py_func;
+
+struct py_func {
+    py_module *mod;
+    py_class *cls;          /* NULL for functions and the module body */
+    const char *name;
+    const char *qualname;   /* "Model.forward", "helper", "<module>" */
+    TSNode node;            /* function_definition, or the module node */
+    TSNode body;
+    int is_module_body;
+    /* analysis memo (single-threaded phase) */
+    int analyzing;          /* on the current call stack */
+    int analyzed;           /* analysed in capture context at least once */
+    int scanned;            /* scanned for regions */
+    cg_map local_assigns;   /* name -> (void*)count of assignments in this body */
+    int local_assigns_ready;
+};
+
+typedef struct py_attr {
+    const char *name;
+    TSNode value;           /* a right-hand side, preferring __init__'s */
+    py_func *value_fn;      /* the method it sits in */
+    int assigns;            /* assignments to self.<name> in the class */
+    int assigns_outside_init;
+} py_attr;
+
+struct py_class {
+    py_module *mod;
+    const char *name;
+    TSNode node;
+    TSNode bases;           /* argument_list or null node */
+    cg_map methods;         /* name -> py_func */
+    cg_map attrs;           /* name -> py_attr */
+    int bases_resolved;
+    py_class *base[4];      /* project base classes, resolved lazily */
+    int nbase;
+    int is_nn_module;       /* some base is torch.nn.Module (directly or through a project base) */
+};
+
+typedef struct py_import {
+    const char *target;     /* absolute dotted name: "torch.cuda.graph", "app.layers.Block" */
+} py_import;
+
+struct py_module {
+    const cg_file *file;
+    const char *name;       /* dotted: "app.layers.block"; scripts: "train" */
+    const char *package;    /* for relative imports: "app.layers"; "" at top level */
+    const char *root;       /* directory that is the sys.path entry for it */
+    int is_init;            /* an __init__.py */
+    pthread_mutex_t lock;
+    int state;              /* 0 not loaded, 1 parsed and indexed, -1 failed */
+    int has_marker;         /* text mentions a capture API */
+    cg_source src;
+    TSTree *tree;
+    cg_arena *arena;
+    cg_map imports;         /* local name -> py_import */
+    cg_map funcs;           /* top-level def name -> py_func */
+    cg_map classes;         /* top-level class name -> py_class */
+    cg_map global_assigns;  /* module-level name -> (void*)(count) */
+    cg_map global_values;   /* module-level name -> TSNode* (last right-hand side) */
+    py_func *body;          /* the module body as a pseudo-function */
+    py_func **all_funcs;    /* every def in the file, methods and nested too */
+    size_t nall_funcs, capall_funcs;
+    py_module *next_same_name;
+};
+
+typedef struct py_project {
+    py_module *mods;
+    size_t nmods;
+    cg_map by_name;         /* dotted name -> py_module (chain through next_same_name) */
+    cg_map attr_assigns;    /* attr name -> (void*)count of `X.attr = ...` outside __init__ */
+    int default_device_set; /* torch.set_default_device seen: factories may be on GPU */
+    cg_report *report;
+    const cg_py_opts *opts;
+    cg_arena *arena;        /* project-lifetime allocations */
+} py_project;
+
+/* ---- py_parse.c ------------------------------------------------------------ */
+int py_grammar_init(char *err, size_t errlen);
+/* Parse m->src into m->tree.  Returns 0, or -1 after reporting a notice. */
+int py_parse_module(py_project *p, py_module *m);
+const char *py_text(const py_module *m, TSNode n, size_t *len);
+int py_text_eq(const py_module *m, TSNode n, const char *s);
+char *py_text_dup(py_module *m, TSNode n);
+cg_loc py_loc(const py_module *m, TSNode n);
+TSNode py_field(TSNode n, TSFieldId f);
+/* Strip parentheses around an expression. */
+TSNode py_unparen(TSNode n);
+
+/* ---- py_index.c ------------------------------------------------------------ */
+/* Load (read, parse, index) a module if not done yet.  Thread-safe.
+ * Returns 0 when the module is usable. */
+int py_module_ensure(py_project *p, py_module *m);
+py_module *py_project_module(py_project *p, const char *dotted, const py_module *near);
+py_class *py_class_lookup_method_owner(py_project *p, py_class *c, const char *name, py_func **out);
+py_attr *py_class_attr(py_project *p, py_class *c, const char *name);
+void py_class_resolve_bases(py_project *p, py_class *c);
+int py_count_local_assigns(py_func *f, const char *name, size_t len);
+
+/* What a name bound at module level refers to. */
+typedef enum { PY_SYM_NONE, PY_SYM_FUNC, PY_SYM_CLASS, PY_SYM_MODULE, PY_SYM_EXTERNAL, PY_SYM_GLOBAL } py_sym_kind;
+typedef struct py_sym {
+    py_sym_kind kind;
+    py_func *func;
+    py_class *cls;
+    py_module *mod;
+    const char *qual;       /* external dotted name */
+} py_sym;
+py_sym py_resolve_name(py_project *p, py_module *m, const char *name, size_t len);
+py_sym py_resolve_member(py_project *p, py_module *m, const char *name, size_t len);
+py_sym py_resolve_dotted(py_project *p, const char *dotted, const py_module *near, int depth);
+
+/* ---- py_analyze.c ---------------------------------------------------------- */
+void py_analyze_project(py_project *p);
+#endif

@@ -1,0 +1,190 @@
+/* py_parse.c - tree-sitter glue: grammar check, symbols, parsing, node text. */
+#include "py_int.h"
+#include <stdio.h>
+#include <string.h>
+
+py_grammar PY;
+static pthread_once_t grammar_once = PTHREAD_ONCE_INIT;
+static int grammar_rc;
+static char grammar_err[256];
+
+static TSSymbol sym(const TSLanguage *l, const char *name, int named)
+{
+    return ts_language_symbol_for_name(l, name, (uint32_t)strlen(name), named);
+}
+
+static TSFieldId fld(const TSLanguage *l, const char *name)
+{
+    return ts_language_field_id_for_name(l, name, (uint32_t)strlen(name));
+}
+
+static void grammar_setup(void)
+{
+    const TSLanguage *l = tree_sitter_python();
+    TSParser *parser = ts_parser_new();
+    /* Debian's runtime reads ABI 13-14; a grammar built for ABI 15 (tree-sitter-
+     * python >= 0.25) is refused here rather than crashing later. */
+    if (!ts_parser_set_language(parser, l)) {
+        snprintf(grammar_err, sizeof grammar_err,
+                 "the tree-sitter-python grammar has ABI version %u but this tree-sitter runtime "
+                 "reads ABI %u-%u; rebuild with tree-sitter-python 0.23.x (grammars/CMakeLists.txt)",
+                 ts_language_version(l), TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION,
+                 TREE_SITTER_LANGUAGE_VERSION);
+        grammar_rc = -1;
+        ts_parser_delete(parser);
+        return;
+    }
+    ts_parser_delete(parser);
+#define S(f, n) PY.f = sym(l, n, 1)
+    S(module, "module"); S(block, "block"); S(expression_statement, "expression_statement");
+    S(call, "call"); S(attribute, "attribute"); S(identifier, "identifier");
+    S(argument_list, "argument_list"); S(keyword_argument, "keyword_argument");
+    S(with_statement, "with_statement"); S(with_clause, "with_clause"); S(with_item, "with_item");
+    S(assignment, "assignment"); S(augmented_assignment, "augmented_assignment");
+    S(subscript, "subscript"); S(slice, "slice"); S(if_statement, "if_statement");
+    S(elif_clause, "elif_clause"); S(else_clause, "else_clause"); S(for_statement, "for_statement");
+    S(while_statement, "while_statement"); S(try_statement, "try_statement");
+    S(function_definition, "function_definition"); S(class_definition, "class_definition");
+    S(decorated_definition, "decorated_definition"); S(import_statement, "import_statement");
+    S(import_from_statement, "import_from_statement"); S(aliased_import, "aliased_import");
+    S(dotted_name, "dotted_name"); S(relative_import, "relative_import");
+    S(import_prefix, "import_prefix"); S(return_statement, "return_statement");
+    S(global_statement, "global_statement"); S(assert_statement, "assert_statement");
+    S(conditional_expression, "conditional_expression"); S(boolean_operator, "boolean_operator");
+    S(not_operator, "not_operator"); S(comparison_operator, "comparison_operator");
+    S(binary_operator, "binary_operator"); S(unary_operator, "unary_operator");
+    S(parenthesized_expression, "parenthesized_expression"); S(string, "string");
+    S(interpolation, "interpolation"); S(concatenated_string, "concatenated_string");
+    S(integer, "integer"); S(float_, "float"); S(true_, "true"); S(false_, "false");
+    S(none, "none"); S(list, "list"); S(dictionary, "dictionary"); S(set, "set");
+    S(tuple, "tuple"); S(list_comprehension, "list_comprehension");
+    S(dictionary_comprehension, "dictionary_comprehension");
+    S(set_comprehension, "set_comprehension"); S(generator_expression, "generator_expression");
+    S(for_in_clause, "for_in_clause"); S(if_clause, "if_clause"); S(lambda, "lambda");
+    S(pattern_list, "pattern_list"); S(tuple_pattern, "tuple_pattern");
+    S(expression_list, "expression_list"); S(typed_parameter, "typed_parameter");
+    S(default_parameter, "default_parameter"); S(typed_default_parameter, "typed_default_parameter");
+    S(parameters, "parameters"); S(list_splat, "list_splat"); S(dictionary_splat, "dictionary_splat");
+    S(list_splat_pattern, "list_splat_pattern"); S(dictionary_splat_pattern, "dictionary_splat_pattern");
+    S(comment, "comment"); S(except_clause, "except_clause"); S(finally_clause, "finally_clause");
+    S(raise_statement, "raise_statement"); S(pass_statement, "pass_statement");
+    S(decorator, "decorator"); S(type, "type"); S(wildcard_import, "wildcard_import");
+    S(delete_statement, "delete_statement"); S(named_expression, "named_expression");
+    S(await_, "await"); S(match_statement, "match_statement");
+    S(nonlocal_statement, "nonlocal_statement"); S(future_import_statement, "future_import_statement");
+#undef S
+#define F(f, n) PY.f = fld(l, n)
+    F(f_function, "function"); F(f_arguments, "arguments"); F(f_object, "object");
+    F(f_attribute, "attribute"); F(f_name, "name"); F(f_value, "value"); F(f_body, "body");
+    F(f_left, "left"); F(f_right, "right"); F(f_condition, "condition");
+    F(f_consequence, "consequence"); F(f_alternative, "alternative");
+    F(f_parameters, "parameters"); F(f_superclasses, "superclasses");
+    F(f_module_name, "module_name"); F(f_alias, "alias"); F(f_subscript, "subscript");
+    F(f_argument, "argument"); F(f_operator, "operator"); F(f_definition, "definition");
+    F(f_type, "type"); F(f_expression, "expression"); F(f_return_type, "return_type");
+#undef F
+    if (!PY.call || !PY.with_statement || !PY.f_function) {
+        snprintf(grammar_err, sizeof grammar_err,
+                 "the tree-sitter-python grammar lacks node types cglint needs (call, with_statement); "
+                 "use tree-sitter-python 0.23.x");
+        grammar_rc = -1;
+    }
+}
+
+int py_grammar_init(char *err, size_t errlen)
+{
+    pthread_once(&grammar_once, grammar_setup);
+    if (grammar_rc) snprintf(err, errlen, "%s", grammar_err);
+    return grammar_rc;
+}
+
+int cg_py_init(char *err, size_t errlen) { return py_grammar_init(err, errlen); }
+
+/* First ERROR or MISSING node in document order, for one precise message. */
+static int first_error(TSNode n, TSNode *out, int depth)
+{
+    if (!ts_node_has_error(n)) return 0;
+    if (strcmp(ts_node_type(n), "ERROR") == 0 || ts_node_is_missing(n)) { *out = n; return 1; }
+    if (depth > 10000) { *out = n; return 1; }
+    uint32_t c = ts_node_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (first_error(ts_node_child(n, i), out, depth + 1)) return 1;
+    *out = n;
+    return 1;
+}
+
+int py_parse_module(py_project *p, py_module *m)
+{
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
+    /* A pathological file must not stall the run: 10 s of parsing at most. */
+    ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
+    TSTree *tree = ts_parser_parse_string(parser, NULL, m->src.text, (uint32_t)m->src.len);
+    ts_parser_delete(parser);
+    if (!tree) {
+        cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0,
+                         "parsing took longer than 10 s; skipped");
+        return -1;
+    }
+    TSNode root = ts_tree_root_node(tree);
+    if (ts_node_has_error(root)) {
+        TSNode e;
+        first_error(root, &e, 0);
+        TSPoint pt = ts_node_start_point(e);
+        uint32_t line = pt.row + 1, col = cg_source_column(&m->src, line, pt.column);
+        size_t ll;
+        const char *lt = cg_source_line(&m->src, line, &ll);
+        (void)lt;
+        cg_report_notice(p->report, CG_ERROR, m->file->path, line, col,
+                         "cannot parse as Python 3: %s at line %u, column %u; file skipped",
+                         ts_node_is_missing(e) ? "missing token" : "syntax error", line, col);
+        ts_tree_delete(tree);
+        return -1;
+    }
+    m->tree = tree;
+    return 0;
+}
+
+const char *py_text(const py_module *m, TSNode n, size_t *len)
+{
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e > m->src.len) e = (uint32_t)m->src.len;
+    if (s > e) s = e;
+    *len = e - s;
+    return m->src.text + s;
+}
+
+int py_text_eq(const py_module *m, TSNode n, const char *s)
+{
+    size_t len;
+    const char *t = py_text(m, n, &len);
+    return strlen(s) == len && memcmp(t, s, len) == 0;
+}
+
+char *py_text_dup(py_module *m, TSNode n)
+{
+    size_t len;
+    const char *t = py_text(m, n, &len);
+    return cg_arena_strndup(m->arena, t, len);
+}
+
+cg_loc py_loc(const py_module *m, TSNode n)
+{
+    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+    cg_loc l;
+    l.path = m->file->path;
+    l.line = s.row + 1;
+    l.col = cg_source_column(&m->src, l.line, s.column);
+    l.end_line = e.row + 1;
+    l.end_col = cg_source_column(&m->src, l.end_line, e.column);
+    return l;
+}
+
+TSNode py_field(TSNode n, TSFieldId f) { return ts_node_child_by_field_id(n, f); }
+
+TSNode py_unparen(TSNode n)
+{
+    while (!ts_node_is_null(n) && IS(n, parenthesized_expression) && ts_node_named_child_count(n) == 1)
+        n = ts_node_named_child(n, 0);
+    return n;
+}

@@ -1,0 +1,204 @@
+/* py_project.c - one run of the Python front end over a set of files.
+ *
+ * Phase 1, on all cores: read and validate every file and look for the names
+ * of capture APIs in its bytes.  Files that mention one are parsed and
+ * indexed at once; the rest are released, to be read again only if a capture
+ * elsewhere calls into them.  Phase 2, on one thread: find the regions and
+ * follow calls from them (py_analyze.c), parsing reached modules on demand.
+ * Whole-tree time therefore stays near the cost of reading when captures are
+ * rare, which they are. */
+#include "py_int.h"
+#include "core/pool.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Does the text mention a capture API?  Deliberately generous: a false hit
+ * costs one parse, a miss loses findings. */
+static int mentions_capture(const char *t, size_t n)
+{
+    if (memmem(t, n, "capture_begin", 13) || memmem(t, n, "make_graphed_callables", 22)) return 1;
+    if (!memmem(t, n, "cuda", 4)) return 0;
+    return memmem(t, n, "graph", 5) != NULL;
+}
+
+typedef struct phase1 { py_project *p; int level; size_t done; } phase1;
+
+static void load_one(void *arg, size_t i)
+{
+    phase1 *ph = arg;
+    py_project *p = ph->p;
+    py_module *m = &p->mods[i];
+    char err[512];
+    if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
+        cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
+        m->state = -1;
+        return;
+    }
+    if (ph->level == 1) { cg_source_free(&m->src); __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED); return; }
+    if (ph->level == 2) {
+        TSParser *parser = ts_parser_new();
+        ts_parser_set_language(parser, tree_sitter_python());
+        TSTree *t = ts_parser_parse_string(parser, NULL, m->src.text, (uint32_t)m->src.len);
+        if (t) ts_tree_delete(t);
+        ts_parser_delete(parser);
+        cg_source_free(&m->src);
+        __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    m->has_marker = mentions_capture(m->src.text, m->src.len);
+    if (memmem(m->src.text, m->src.len, "set_default_device", 18))
+        __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
+    if (m->has_marker) {
+        py_module_ensure(p, m);
+    } else {
+        /* not needed unless a capture reaches it: free the bytes, keep a count */
+        cg_source_free(&m->src);
+        __atomic_add_fetch(&p->report->files_analysed, 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* ---- module names ------------------------------------------------------------ */
+typedef struct dircache { cg_map has_init; cg_arena *arena; } dircache;
+
+static int dir_has_init(dircache *dc, const char *dir)
+{
+    size_t len = strlen(dir);
+    void *v = cg_map_get(&dc->has_init, dir, len);
+    if (v) return v == (void *)2;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/__init__.py", dir);
+    int yes = access(path, F_OK) == 0;
+    cg_map_put(&dc->has_init, cg_arena_strndup(dc->arena, dir, len), len, (void *)(uintptr_t)(yes ? 2 : 1));
+    return yes;
+}
+
+/* "app/layers/block.py" with app/ and app/layers/ packages -> name
+ * "app.layers.block", package "app.layers", root "." */
+static void name_module(py_project *p, dircache *dc, py_module *m)
+{
+    cg_arena *a = p->arena;
+    char *path = cg_arena_strdup(a, m->file->path);
+    char *slash = strrchr(path, '/');
+    char *dir = slash ? cg_arena_strndup(a, path, (size_t)(slash - path)) : cg_arena_strdup(a, ".");
+    char *base = slash ? slash + 1 : path;
+    size_t bl = strlen(base);
+    if (bl > 3 && strcmp(base + bl - 3, ".py") == 0) base[bl - 3] = 0;
+    m->is_init = strcmp(base, "__init__") == 0;
+    /* climb while the directory is a package */
+    char *parts[64];
+    int np = 0;
+    char *cur = dir;
+    while (np < 63 && strcmp(cur, ".") != 0 && strcmp(cur, "/") != 0 && dir_has_init(dc, cur)) {
+        char *s = strrchr(cur, '/');
+        parts[np++] = s ? s + 1 : cur;
+        cur = s ? cg_arena_strndup(a, cur, (size_t)(s - cur)) : cg_arena_strdup(a, ".");
+        if (s && s == cur) break;
+    }
+    m->root = cur;
+    /* package = parts reversed */
+    char buf[2048];
+    size_t bo = 0;
+    buf[0] = 0;
+    for (int i = np - 1; i >= 0; i--)
+        bo += (size_t)snprintf(buf + bo, sizeof buf - bo, "%s%s", bo ? "." : "", parts[i]);
+    m->package = cg_arena_strdup(a, buf);
+    if (m->is_init) m->name = m->package[0] ? m->package : cg_arena_strdup(a, "__init__");
+    else m->name = m->package[0] ? cg_arena_printf(a, "%s.%s", m->package, base) : cg_arena_strdup(a, base);
+    if (m->is_init) {
+        /* relative imports in a package's __init__ are relative to the package itself */
+    }
+}
+
+static void project_init(py_project *p, const cg_file *files, size_t n, const cg_py_opts *opts, cg_report *r)
+{
+    memset(p, 0, sizeof *p);
+    p->opts = opts;
+    p->report = r;
+    p->arena = cg_arena_new();
+    cg_map_init(&p->by_name);
+    cg_map_init(&p->attr_assigns);
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++) np += files[i].lang == CG_LANG_PY;
+    p->mods = calloc(np ? np : 1, sizeof *p->mods);
+    if (!p->mods) { fputs("cglint: out of memory\n", stderr); abort(); }
+    dircache dc = { .arena = p->arena };
+    cg_map_init(&dc.has_init);
+    for (size_t i = 0; i < n; i++) {
+        if (files[i].lang != CG_LANG_PY) continue;
+        py_module *m = &p->mods[p->nmods++];
+        m->file = &files[i];
+        pthread_mutex_init(&m->lock, NULL);
+        name_module(p, &dc, m);
+        py_module *prev = cg_map_get(&p->by_name, m->name, strlen(m->name));
+        if (prev) { m->next_same_name = prev->next_same_name; prev->next_same_name = m; }
+        else cg_map_put(&p->by_name, m->name, strlen(m->name), m);
+    }
+    cg_map_free(&dc.has_init);
+}
+
+static void project_free(py_project *p)
+{
+    for (size_t i = 0; i < p->nmods; i++) {
+        py_module *m = &p->mods[i];
+        if (m->tree) ts_tree_delete(m->tree);
+        cg_source_free(&m->src);
+        if (m->state == 1) {
+            cg_map_free(&m->imports);
+            cg_map_free(&m->funcs);
+            cg_map_free(&m->global_assigns);
+            cg_map_free(&m->global_values);
+            /* class and function maps live in the module arena's objects */
+            for (size_t k = 0; k < m->nall_funcs; k++)
+                if (m->all_funcs[k]->local_assigns_ready) cg_map_free(&m->all_funcs[k]->local_assigns);
+            for (size_t k = 0; k < m->classes.cap; k++)
+                if (m->classes.keys[k]) {
+                    py_class *c = m->classes.vals[k];
+                    cg_map_free(&c->methods);
+                    cg_map_free(&c->attrs);
+                }
+            cg_map_free(&m->classes);
+        }
+        if (m->body && m->body->local_assigns_ready) cg_map_free(&m->body->local_assigns);
+        cg_arena_free(m->arena);
+        pthread_mutex_destroy(&m->lock);
+    }
+    free(p->mods);
+    cg_map_free(&p->by_name);
+    cg_map_free(&p->attr_assigns);
+    cg_arena_free(p->arena);
+}
+
+void cg_py_analyze(const cg_file *files, size_t n, const cg_py_opts *opts, cg_report *report)
+{
+    char err[256];
+    if (py_grammar_init(err, sizeof err) != 0) {
+        cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", err);
+        return;
+    }
+    py_project p;
+    project_init(&p, files, n, opts, report);
+    report->files_seen += p.nmods;
+    phase1 ph = { .p = &p, .level = 0 };
+    cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    py_analyze_project(&p);
+    project_free(&p);
+}
+
+size_t cg_py_floor(const cg_file *files, size_t n, const cg_py_opts *opts, int level, cg_report *report)
+{
+    char err[256];
+    if (py_grammar_init(err, sizeof err) != 0) {
+        cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", err);
+        return 0;
+    }
+    py_project p;
+    project_init(&p, files, n, opts, report);
+    phase1 ph = { .p = &p, .level = level };
+    cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    size_t done = ph.done;
+    project_free(&p);
+    return done;
+}

@@ -1,0 +1,583 @@
+/* test_emit.c - the emitters against golden files, plus properties checked
+ * in code that a golden file cannot state (no escape bytes without colour,
+ * the JSON layout the schema promises, SARIF's rule table and fingerprints).
+ *
+ * One hand-built report exercises every branch of the formats: a hazard
+ * directly inside a capture, one reached through a two-step call path, a
+ * finding with no capture, a source line with a tab and non-ASCII text before
+ * the span, a multi-line span, a path with a space, a path outside the root,
+ * two findings on identical lines (fingerprint occurrences) and notices.
+ *
+ * When a format changes on purpose, rewrite the golden files with
+ *   CGLINT_UPDATE_GOLDEN=1 ctest -R unit.emit     (or run test_emit)
+ * and review the diff.  report.sarif embeds the whole rule catalog, so it
+ * also changes whenever a rule page in rules/ does. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include <jansson.h>
+#include "emit/emit.h"
+
+#ifndef CGLINT_GOLDEN_DIR
+#error "CGLINT_GOLDEN_DIR must name tests/golden"
+#endif
+
+#define ROOT "/work/project"
+#define VERSION "0.0.0-test"
+
+/* ---- building reports ----------------------------------------------------- */
+
+static int rule(const char *id)
+{
+    int i = cg_rule_index(id);
+    if (i < 0) fail_msg("rule %s is not in the catalog", id);
+    return i;
+}
+
+typedef struct {
+    const char *rule;
+    cg_severity level;
+    cg_loc loc;
+    const char *message, *fix, *line_text;
+    const cg_loc *capture;
+    const char *kind;
+    const cg_step *path;
+    size_t npath;
+} spec;
+
+static void add(cg_report *r, const spec *s)
+{
+    cg_finding f = {0};
+    f.rule = rule(s->rule);
+    f.level = s->level;
+    f.loc = s->loc;
+    f.message = (char *)s->message;
+    f.fix = (char *)s->fix;
+    f.line_text = (char *)s->line_text;
+    if (s->capture) {
+        f.has_capture = 1;
+        f.capture = *s->capture;
+        f.capture_kind = (char *)s->kind;
+    }
+    f.path = (cg_step *)s->path;
+    f.npath = s->npath;
+    cg_report_add(r, &f);
+}
+
+static void build_report(cg_report *r)
+{
+    cg_report_init(r, NULL);
+    r->root = strdup(ROOT);
+    r->files_seen = 5;
+    r->files_analysed = 4;
+
+    static const cg_loc cap = {"examples/train.py", 30, 5, 30, 37};
+    static const cg_step steps[] = {
+        {"Model.forward", {"examples/train.py", 31, 13, 31, 21}},
+        {"Block.forward", {"examples/model.py", 12, 16, 12, 29}},
+    };
+    /* Added out of order: the emitters see the sorted report. */
+    add(r, &(spec){"CG101", CG_SEV_ERROR, {"examples/train.py", 42, 13, 42, 24},
+                   "`loss.item()` reads a CUDA tensor on the host during capture", NULL,
+                   "        n = loss.item()", &cap, "torch.cuda.graph", steps, 2});
+    add(r, &(spec){"CG104", CG_SEV_ERROR, {"examples/train.py", 32, 9, 32, 33},
+                   "`torch.cuda.synchronize()` waits for the device during capture",
+                   "Remove the call; order the work with `wait_stream`.",
+                   "        torch.cuda.synchronize()", &cap, "torch.cuda.graph", NULL, 0});
+    /* The same text as line 42 but indented differently: the fingerprint
+     * ignores whitespace, so this is occurrence 2 of one hash. */
+    add(r, &(spec){"CG101", CG_SEV_ERROR, {"examples/train.py", 50, 5, 50, 16},
+                   "`loss.item()` reads a CUDA tensor on the host during capture", NULL,
+                   "    n = loss.item()", &cap, "torch.cuda.graph", NULL, 0});
+    /* No capture: a setup-style finding. */
+    add(r, &(spec){"CG301", CG_SEV_WARNING, {"examples/util.py", 7, 5, 7, 16},
+                   "`print(loss)` runs once at capture and never on replay", NULL,
+                   "    print(loss)", NULL, NULL, NULL, 0});
+    /* A tab and non-ASCII text before the span: columns are code points. */
+    static const cg_loc cap2 = {"examples/ünï.py", 3, 1, 3, 30};
+    add(r, &(spec){"CG101", CG_SEV_ERROR, {"examples/ünï.py", 5, 19, 5, 27},
+                   "`x.item()` reads a CUDA tensor on the host during capture", NULL,
+                   "\tπ = \"héllo\"; v = x.item()  # ünï", &cap2, "capture_begin", NULL, 0});
+    /* A path with a space and a span over three lines, at a level that is
+     * not the rule's default (as a configuration may set). */
+    static const cg_loc cap3 = {"my models/net.py", 8, 5, 8, 40};
+    static const cg_step steps3[] = {{"Net.step", {"my models/net.py", 9, 9, 9, 20}}};
+    add(r, &(spec){"CG107", CG_SEV_NOTE, {"my models/net.py", 10, 9, 12, 10},
+                   "`print(t)` formats a CUDA tensor during capture", NULL,
+                   "        print(", &cap3, "make_graphed_callables", steps3, 1});
+    /* Outside the root: an absolute path that SARIF cannot make relative. */
+    add(r, &(spec){"CG101", CG_SEV_ERROR, {"/opt/libs/torchx/step.py", 3, 12, 3, 20},
+                   "`t.item()` reads a CUDA tensor on the host during capture", NULL,
+                   "    return t.item()", &cap, "torch.cuda.graph", steps, 1});
+    /* Inside the root, spelled absolutely: SARIF makes it relative. */
+    add(r, &(spec){"CG104", CG_SEV_ERROR, {ROOT "/examples/abs.py", 4, 5, 4, 29},
+                   "`torch.cuda.synchronize()` waits for the device during capture", NULL,
+                   "    torch.cuda.synchronize()", &cap, "torch.cuda.graph", NULL, 0});
+
+    cg_report_notice(r, CG_ERROR, "examples/broken.py", 3, 1, "cannot parse: unexpected indent");
+    cg_report_notice(r, CG_WARN, NULL, 0, 0, "--jobs 0 means 100%% of the CPUs: using 16 threads");
+    cg_report_sort(r);
+}
+
+/* ---- running emitters ------------------------------------------------------ */
+
+typedef struct {
+    cg_report report;
+    cg_report empty;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *fx = calloc(1, sizeof *fx);
+    if (!fx) return -1;
+    build_report(&fx->report);
+    cg_report_init(&fx->empty, NULL);
+    fx->empty.root = strdup(ROOT);
+    *state = fx;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *fx = *state;
+    cg_report_free(&fx->report);
+    cg_report_free(&fx->empty);
+    free(fx);
+    return 0;
+}
+
+/* Emits into memory; the caller frees the text. */
+static char *emit(cg_format fmt, const cg_report *r, int color, int statistics, int quiet)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    cg_emit_opts o = {color, statistics, quiet, VERSION};
+    assert_int_equal(cg_emit(f, fmt, r, &o), 0);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    char chunk[4096];
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = (len + n + 1) * 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+        memcpy(buf + len, chunk, n);
+        len += n;
+    }
+    fclose(f);
+    if (!buf) buf = calloc(1, 1);
+    else buf[len] = '\0';
+    return buf;
+}
+
+/* Compare with tests/golden/NAME byte for byte, or rewrite it when
+ * CGLINT_UPDATE_GOLDEN=1.  On a mismatch, name the first differing line. */
+static void check_golden(const char *name, const char *got)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", CGLINT_GOLDEN_DIR, name);
+    const char *update = getenv("CGLINT_UPDATE_GOLDEN");
+    if (update && strcmp(update, "1") == 0) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(got, f);
+        assert_int_equal(fclose(f), 0);
+        return;
+    }
+    char *want = read_file(path);
+    if (!want) fail_msg("missing golden file %s: run with CGLINT_UPDATE_GOLDEN=1", path);
+    if (strcmp(want, got) != 0) {
+        size_t line = 1, i = 0;
+        for (; want[i] && want[i] == got[i]; i++) line += want[i] == '\n';
+        size_t ws = i, gs = i;
+        while (ws > 0 && want[ws - 1] != '\n') ws--;
+        gs = ws;
+        int wl = (int)strcspn(want + ws, "\n"), gl = (int)strcspn(got + gs, "\n");
+        print_error("%s differs at line %zu:\n  want: %.*s\n  got:  %.*s\n"
+                    "(if the change is intended: CGLINT_UPDATE_GOLDEN=1 test_emit)\n",
+                    name, line, wl, want + ws, gl, got + gs);
+        free(want);
+        fail();
+    }
+    free(want);
+}
+
+/* ---- text ----------------------------------------------------------------- */
+
+static void test_text_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_TEXT, &fx->report, 0, 0, 0);
+    check_golden("report.txt", s);
+    assert_null(strchr(s, '\x1b'));
+    /* The caret line keeps the tab and puts one space per code point. */
+    assert_non_null(strstr(s, "\n  | \t                 ^^^^^^^^\n"));
+    assert_non_null(strstr(s, "\nFound 8 findings (6 errors, 1 warning, 1 note) in 6 files.\n"));
+    free(s);
+}
+
+static void test_text_color_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_TEXT, &fx->report, 1, 0, 0);
+    check_golden("report-color.txt", s);
+    assert_non_null(strstr(s, "\x1b[1;31merror\x1b[0m"));
+    assert_non_null(strstr(s, "\x1b[1;33mwarning\x1b[0m"));
+    assert_non_null(strstr(s, "\x1b[1;36mnote\x1b[0m"));
+    assert_non_null(strstr(s, "\x1b[1m[CG101]\x1b[0m"));
+    free(s);
+}
+
+static void test_text_statistics_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_TEXT, &fx->report, 0, 1, 0);
+    check_golden("report-stats.txt", s);
+    /* Count descending, then id: CG101 x4, CG104 x2, then CG107 before CG301. */
+    const char *a = strstr(s, "CG101"), *b = strstr(s, "CG104");
+    const char *c = strstr(s, "CG107"), *d = strstr(s, "CG301");
+    assert_true(a && b && c && d && a < b && b < c && c < d);
+    assert_non_null(strstr(s, "    4  CG101  "));
+    free(s);
+}
+
+static void test_text_quiet_and_empty(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_TEXT, &fx->empty, 0, 0, 0);
+    check_golden("empty.txt", s);
+    assert_string_equal(s, "No findings.\n");
+    free(s);
+    s = emit(CG_FMT_TEXT, &fx->empty, 0, 0, 1);
+    assert_string_equal(s, "");
+    free(s);
+    s = emit(CG_FMT_TEXT, &fx->report, 0, 0, 1);
+    assert_null(strstr(s, "Found "));
+    free(s);
+}
+
+static void test_text_singulars(void **state)
+{
+    (void)state;
+    cg_report r;
+    cg_report_init(&r, NULL);
+    add(&r, &(spec){"CG101", CG_SEV_ERROR, {"a.py", 1, 1, 1, 2}, "m", NULL, "x", NULL, NULL, NULL, 0});
+    char *s = emit(CG_FMT_TEXT, &r, 0, 0, 0);
+    assert_non_null(strstr(s, "\n\nFound 1 finding (1 error) in 1 file.\n"));
+    /* A one-character span and a gutter of one digit. */
+    assert_non_null(strstr(s, "a.py:1:1: error: m [CG101]\n  |\n1 | x\n  | ^\n"));
+    free(s);
+    cg_report_free(&r);
+}
+
+/* ---- json ----------------------------------------------------------------- */
+
+/* Every key of `obj`, in order, with its type; "?" in a type allows null. */
+static void check_keys(json_t *obj, const char *const *keys, const char *types)
+{
+    assert_true(json_is_object(obj));
+    assert_int_equal(json_object_size(obj), strlen(types));
+    void *it = json_object_iter(obj);
+    for (size_t i = 0; keys[i]; i++, it = json_object_iter_next(obj, it)) {
+        assert_non_null(it);
+        assert_string_equal(json_object_iter_key(it), keys[i]);
+        json_t *v = json_object_iter_value(it);
+        int ok;
+        switch (types[i]) {
+        case 's': ok = json_is_string(v); break;
+        case 'i': ok = json_is_integer(v) && json_integer_value(v) >= 0; break;
+        case 'o': ok = json_is_object(v); break;
+        case 'a': ok = json_is_array(v); break;
+        case 'S': ok = json_is_string(v) || json_is_null(v); break;
+        case 'O': ok = json_is_object(v) || json_is_null(v); break;
+        default: ok = 0;
+        }
+        if (!ok) fail_msg("key %s has the wrong type", keys[i]);
+    }
+}
+
+static void test_json_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_JSON, &fx->report, 0, 0, 0);
+    check_golden("report.json", s);
+
+    json_error_t err;
+    json_t *doc = json_loads(s, 0, &err);
+    if (!doc) fail_msg("JSON does not parse: %s at line %d", err.text, err.line);
+    static const char *const top[] = {"schema_version", "tool", "findings", "errors", "summary", NULL};
+    check_keys(doc, top, "ioaao");
+    assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 1);
+    static const char *const tool[] = {"name", "version", NULL};
+    check_keys(json_object_get(doc, "tool"), tool, "ss");
+    assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "tool"), "version")), VERSION);
+
+    static const char *const finding[] = {"rule", "name", "category", "severity", "path", "line",
+                                          "column", "end_line", "end_column", "message", "fix",
+                                          "capture", "call_path", NULL};
+    static const char *const capture[] = {"path", "line", "column", "kind", NULL};
+    static const char *const step[] = {"function", "path", "line", "column", NULL};
+    json_t *findings = json_object_get(doc, "findings");
+    assert_int_equal(json_array_size(findings), fx->report.nfindings);
+    size_t i, k, with_capture = 0, steps = 0;
+    json_t *f, *st;
+    json_array_foreach(findings, i, f) {
+        check_keys(f, finding, "sssssiiiissOa");
+        json_t *c = json_object_get(f, "capture");
+        if (json_is_object(c)) { check_keys(c, capture, "siiS"); with_capture++; }
+        json_array_foreach(json_object_get(f, "call_path"), k, st) { check_keys(st, step, "ssii"); steps++; }
+        /* fix falls back to the rule's */
+        assert_true(json_string_length(json_object_get(f, "fix")) > 0);
+    }
+    assert_int_equal(with_capture, 7);
+    assert_int_equal(steps, 4);
+
+    static const char *const notice[] = {"level", "path", "line", "column", "message", NULL};
+    json_t *errors = json_object_get(doc, "errors"), *n;
+    assert_int_equal(json_array_size(errors), 2);
+    json_array_foreach(errors, i, n) check_keys(n, notice, "sSiis");
+
+    static const char *const summary[] = {"findings", "errors", "files_analysed", NULL};
+    json_t *sum = json_object_get(doc, "summary");
+    check_keys(sum, summary, "iii");
+    assert_int_equal(json_integer_value(json_object_get(sum, "findings")), 8);
+    assert_int_equal(json_integer_value(json_object_get(sum, "errors")), 1);
+    assert_int_equal(json_integer_value(json_object_get(sum, "files_analysed")), 4);
+    json_decref(doc);
+    free(s);
+}
+
+static void test_json_empty(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_JSON, &fx->empty, 0, 0, 0);
+    json_t *doc = json_loads(s, 0, NULL);
+    assert_non_null(doc);
+    assert_int_equal(json_array_size(json_object_get(doc, "findings")), 0);
+    assert_int_equal(json_array_size(json_object_get(doc, "errors")), 0);
+    json_decref(doc);
+    free(s);
+}
+
+/* ---- sarif ---------------------------------------------------------------- */
+
+static json_t *path_get(json_t *v, const char *path)
+{
+    /* "runs.0.results.3.ruleId": objects by key, arrays by index. */
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *tok = strtok(buf, "."); tok && v; tok = strtok(NULL, "."))
+        v = json_is_array(v) ? json_array_get(v, strtoul(tok, NULL, 10)) : json_object_get(v, tok);
+    return v;
+}
+
+static const char *path_str(json_t *v, const char *path)
+{
+    const char *s = json_string_value(path_get(v, path));
+    if (!s) fail_msg("no string at %s", path);
+    return s;
+}
+
+static void test_sarif_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_SARIF, &fx->report, 0, 0, 0);
+    check_golden("report.sarif", s);
+
+    json_t *doc = json_loads(s, 0, NULL);
+    assert_non_null(doc);
+    assert_string_equal(path_str(doc, "version"), "2.1.0");
+    json_t *run = path_get(doc, "runs.0");
+    json_t *rules = path_get(run, "tool.driver.rules");
+    assert_int_equal(json_array_size(rules), cg_rule_count);
+    for (size_t i = 0; i < cg_rule_count; i++) {
+        json_t *r = json_array_get(rules, i);
+        assert_string_equal(json_string_value(json_object_get(r, "id")), cg_rules[i].id);
+        assert_non_null(path_get(r, "help.text"));
+        assert_non_null(json_object_get(r, "helpUri"));
+    }
+    assert_string_equal(path_str(run, "originalUriBaseIds.%SRCROOT%.uri"), "file:///work/project/");
+    assert_string_equal(path_str(run, "columnKind"), "unicodeCodePoints");
+    assert_true(json_is_false(path_get(run, "invocations.0.executionSuccessful")));
+    assert_int_equal(json_array_size(path_get(run, "invocations.0.toolExecutionNotifications")), 2);
+
+    json_t *results = json_object_get(run, "results"), *res;
+    assert_int_equal(json_array_size(results), fx->report.nfindings);
+    size_t i;
+    const char *hash42 = NULL, *hash50 = NULL;
+    json_array_foreach(results, i, res) {
+        const cg_finding *f = &fx->report.findings[i];
+        size_t idx = (size_t)json_integer_value(json_object_get(res, "ruleIndex"));
+        assert_string_equal(path_str(res, "ruleId"), cg_rules[idx].id);
+        assert_int_equal(idx, f->rule);
+        const char *uri = path_str(res, "locations.0.physicalLocation.artifactLocation.uri");
+        json_t *base = path_get(res, "locations.0.physicalLocation.artifactLocation.uriBaseId");
+        if (strcmp(f->loc.path, "my models/net.py") == 0) assert_string_equal(uri, "my%20models/net.py");
+        if (strcmp(f->loc.path, ROOT "/examples/abs.py") == 0) {
+            assert_string_equal(uri, "examples/abs.py");
+            assert_non_null(base);
+        }
+        if (f->loc.path[0] == '/' && strncmp(f->loc.path, ROOT "/", strlen(ROOT) + 1) != 0) {
+            assert_string_equal(uri, "file:///opt/libs/torchx/step.py");
+            assert_null(base);
+        }
+        const char *msg = path_str(res, "message.text");
+        assert_int_equal(msg[strlen(msg) - 1], '.');
+        const char *fp = path_str(res, "partialFingerprints.primaryLocationLineHash");
+        if (strcmp(f->loc.path, "examples/train.py") == 0 && f->loc.line == 42) hash42 = fp;
+        if (strcmp(f->loc.path, "examples/train.py") == 0 && f->loc.line == 50) hash50 = fp;
+        size_t nflow = json_array_size(path_get(res, "codeFlows.0.threadFlows.0.locations"));
+        if (f->has_capture) {
+            assert_int_equal(nflow, f->npath + 2);
+            assert_int_equal(json_integer_value(path_get(res, "relatedLocations.0.id")), 1);
+        } else {
+            assert_null(json_object_get(res, "codeFlows"));
+            assert_null(json_object_get(res, "relatedLocations"));
+        }
+    }
+    /* One hash for both lines (whitespace ignored), numbered 1 then 2. */
+    assert_non_null(hash42);
+    assert_non_null(hash50);
+    assert_int_equal(strlen(hash42), 18);
+    assert_memory_equal(hash42, hash50, 17);
+    assert_string_equal(hash42 + 16, ":1");
+    assert_string_equal(hash50 + 16, ":2");
+    json_decref(doc);
+    free(s);
+}
+
+static void test_sarif_empty(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_SARIF, &fx->empty, 0, 0, 0);
+    json_t *doc = json_loads(s, 0, NULL);
+    assert_non_null(doc);
+    assert_int_equal(json_array_size(path_get(doc, "runs.0.results")), 0);
+    assert_int_equal(json_array_size(path_get(doc, "runs.0.tool.driver.rules")), cg_rule_count);
+    assert_true(json_is_true(path_get(doc, "runs.0.invocations.0.executionSuccessful")));
+    json_decref(doc);
+    free(s);
+}
+
+/* ---- github --------------------------------------------------------------- */
+
+static void test_github_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_GITHUB, &fx->report, 0, 0, 0);
+    check_golden("report-github.txt", s);
+    /* A span over several lines: lines only, no columns. */
+    assert_non_null(strstr(s, "::notice file=my models/net.py,line=10,endLine=12,title="));
+    assert_non_null(strstr(s, "::warning::--jobs 0 means 100%25 of the CPUs: using 16 threads\n"));
+    free(s);
+}
+
+static void test_github_escaping(void **state)
+{
+    (void)state;
+    cg_report r;
+    cg_report_init(&r, NULL);
+    add(&r, &(spec){"CG301", CG_SEV_WARNING, {"a,b:c%.py", 2, 3, 2, 8},
+                    "50% done,\r\nthen: more", NULL, "x", NULL, NULL, NULL, 0});
+    char *s = emit(CG_FMT_GITHUB, &r, 0, 0, 0);
+    char want[256];
+    snprintf(want, sizeof want,
+             "::warning file=a%%2Cb%%3Ac%%25.py,line=2,col=3,endLine=2,endColumn=8,"
+             "title=CG301 (%s)::50%%25 done,%%0D%%0Athen: more\n",
+             cg_rules[rule("CG301")].name);
+    assert_string_equal(s, want);
+    free(s);
+    cg_report_free(&r);
+}
+
+/* ---- robustness ------------------------------------------------------------ */
+
+/* Sources are validated as UTF-8 on load, but a message cut mid-character
+ * must still give a parseable document with every key present. */
+static void test_invalid_utf8(void **state)
+{
+    (void)state;
+    cg_report r;
+    cg_report_init(&r, NULL);
+    add(&r, &(spec){"CG101", CG_SEV_ERROR, {"a.py", 1, 1, 1, 3}, "bad \xe2\x82 byte", NULL,
+                    "x\xff = 1", NULL, NULL, NULL, 0});
+    for (int fmt = CG_FMT_JSON; fmt <= CG_FMT_SARIF; fmt++) {
+        char *s = emit((cg_format)fmt, &r, 0, 0, 0);
+        json_t *doc = json_loads(s, 0, NULL);
+        assert_non_null(doc);
+        const char *msg = fmt == CG_FMT_JSON ? path_str(doc, "findings.0.message")
+                                             : path_str(doc, "runs.0.results.0.message.text");
+        assert_true(strncmp(msg, "bad \xef\xbf\xbd\xef\xbf\xbd byte", 14) == 0);
+        json_decref(doc);
+        free(s);
+    }
+    char *s = emit(CG_FMT_TEXT, &r, 0, 0, 0);
+    assert_non_null(strstr(s, "1 | x\xff = 1\n  | ^^\n"));
+    free(s);
+    cg_report_free(&r);
+}
+
+/* ---- dispatch and errors --------------------------------------------------- */
+
+static void test_format_parse(void **state)
+{
+    (void)state;
+    assert_int_equal(cg_format_parse("text"), CG_FMT_TEXT);
+    assert_int_equal(cg_format_parse("json"), CG_FMT_JSON);
+    assert_int_equal(cg_format_parse("sarif"), CG_FMT_SARIF);
+    assert_int_equal(cg_format_parse("github"), CG_FMT_GITHUB);
+    assert_int_equal(cg_format_parse("xml"), -1);
+    assert_int_equal(cg_format_parse(""), -1);
+    assert_int_equal(cg_format_parse(NULL), -1);
+}
+
+/* A full device makes every write fail: each emitter must say so. */
+static void test_write_errors(void **state)
+{
+    fixture *fx = *state;
+    for (int fmt = CG_FMT_TEXT; fmt <= CG_FMT_GITHUB; fmt++) {
+        FILE *f = fopen("/dev/full", "w");
+        if (!f) skip();
+        setvbuf(f, NULL, _IONBF, 0);
+        cg_emit_opts o = {0, 0, 0, VERSION};
+        assert_int_equal(cg_emit(f, (cg_format)fmt, &fx->report, &o), -1);
+        fclose(f);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_text_golden),
+        cmocka_unit_test(test_text_color_golden),
+        cmocka_unit_test(test_text_statistics_golden),
+        cmocka_unit_test(test_text_quiet_and_empty),
+        cmocka_unit_test(test_text_singulars),
+        cmocka_unit_test(test_json_golden),
+        cmocka_unit_test(test_json_empty),
+        cmocka_unit_test(test_sarif_golden),
+        cmocka_unit_test(test_sarif_empty),
+        cmocka_unit_test(test_github_golden),
+        cmocka_unit_test(test_github_escaping),
+        cmocka_unit_test(test_invalid_utf8),
+        cmocka_unit_test(test_format_parse),
+        cmocka_unit_test(test_write_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
