@@ -428,7 +428,7 @@ static void check_frozen_scalar(py_ctx *ctx, const py_event *ev)
     if (!reassigned) return;
     py_report(ctx, ev->mod, ev->node, CG_R_CG304, NULL,
               "Python number `%s` is baked into the graph at capture, but it is reassigned %s: "
-              "replays keep the captured value", py_snip(ctx, ev->mod, ev->node), where);
+              "replays keep the captured value", v->oname, where);
 }
 
 /* CG305: CPU tensors created inside the region */

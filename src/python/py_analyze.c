@@ -136,7 +136,10 @@ static void bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val
         slot = cg_arena_alloc(ctx->arena, sizeof *slot);
         cg_map_put(&fr->env, cg_arena_strndup(ctx->arena, name, len), len, slot);
     }
-    if (v.kind == V_NUMBER && v.origin == O_NONE) {
+    /* A number bound to a name is read through that name: the name's own
+     * assignments decide CG304, unless it is a single alias (`lr = self.lr`). */
+    if (v.kind == V_NUMBER && (v.origin == O_NONE || !fr->fn ||
+                               py_count_local_assigns(fr->fn, name, len) > 1)) {
         v.origin = fr->fn && fr->fn->is_module_body ? O_GLOBAL : O_LOCAL;
         v.oname = cg_arena_strndup(ctx->arena, name, len);
         v.ofn = fr->fn;
@@ -167,6 +170,7 @@ static const char *const tensor_factories[] = {
     "torch.linspace", "torch.logspace", "torch.eye", "torch.from_numpy", "torch.empty_strided",
     "torch.range", "torch.normal", "torch.bernoulli", NULL };
 
+int py_is_factory(const char *q);
 int py_is_factory(const char *q)
 {
     for (int i = 0; tensor_factories[i]; i++)
@@ -210,6 +214,20 @@ static int device_of_node(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
     }
     if (v && v->kind == V_TENSOR) return v->dev;  /* device=x.device style handled by caller */
     return DEV_UNKNOWN;
+}
+
+/* The identity of a stream or event: the name it is assigned to
+ * (`side = torch.cuda.Stream()` -> "side", `self.s = ...` -> "self.s"), which
+ * is stable however often the creating expression is evaluated and reads well
+ * in messages; else the expression and its line. */
+static const char *created_name(py_ctx *ctx, py_frame *fr, TSNode call, const char *what)
+{
+    TSNode parent = ts_node_parent(call);
+    if (!ts_node_is_null(parent) && IS(parent, assignment) && ts_node_eq(py_field(parent, PY.f_right), call)) {
+        TSNode left = py_field(parent, PY.f_left);
+        if (IS(left, identifier) || IS(left, attribute)) return py_snip(ctx, fr->mod, left);
+    }
+    return cg_arena_printf(ctx->arena, "%s at %s:%u", what, fr->mod->file->path, ts_node_start_point(call).row + 1);
 }
 
 /* A call to an external function/class: its result. */
@@ -279,7 +297,7 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
     }
     if (eq(q, "torch.cuda.Stream") || eq(q, "torch.cuda.streams.Stream") || eq(q, "torch.Stream")) {
         py_val r = vk(V_STREAM);
-        r.qual = cg_arena_printf(ctx->arena, "stream@%s:%u", fr->mod->file->path, ts_node_start_byte(call));
+        r.qual = created_name(ctx, fr, call, "torch.cuda.Stream()");
         return r;
     }
     if (eq(q, "torch.cuda.current_stream")) {
@@ -293,7 +311,7 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
     }
     if (eq(q, "torch.cuda.Event") || eq(q, "torch.cuda.streams.Event") || eq(q, "torch.Event")) {
         py_val r = vk(V_EVENT);
-        r.qual = cg_arena_printf(ctx->arena, "event@%s:%u", fr->mod->file->path, ts_node_start_byte(call));
+        r.qual = created_name(ctx, fr, call, "torch.cuda.Event()");
         return r;
     }
     if (eq(q, "torch.cuda.amp.GradScaler") || eq(q, "torch.amp.GradScaler") || eq(q, "torch.GradScaler") ||
@@ -319,6 +337,8 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         }
         return r;
     }
+    if (starts(q, "math.") || eq(q, "random.random") || eq(q, "random.uniform") || eq(q, "random.randint") ||
+        starts(q, "time.")) return vk(V_NUMBER);
     if (starts(q, "numpy.") || eq(q, "numpy")) return vk(V_NDARRAY);
     if (starts(q, "torch.nn.functional.")) return vtensor(DEV_UNKNOWN);
     if (starts(q, "torch.nn.") || starts(q, "torch.optim.")) {
@@ -516,6 +536,7 @@ static py_val call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c,
 
 static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kind, const char *stream);
 static void end_region(py_ctx *ctx);
+static void scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
 
 static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
 {
@@ -623,6 +644,17 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     }
     ctx->size_arg = outer_size;
 
+    /* Python numbers handed to tensor math: torch.* functions and tensor
+     * methods (in-place `p.add_(g, alpha=-lr)` too, on values of unknown kind) */
+    if ((ev.qual && starts(ev.qual, "torch.") && !starts(ev.qual, "torch.cuda.") &&
+         !starts(ev.qual, "torch.distributed.") && !py_is_factory(ev.qual) && !starts(ev.qual, "torch.nn.Module")) ||
+        (ev.method && (ev.recv.kind == V_TENSOR ||
+                       (ev.recv.kind == V_UNKNOWN && ev.method[0] && ev.method[strlen(ev.method) - 1] == '_' &&
+                        ev.method[0] != '_')))) {
+        for (int i = 0; i < ev.nargs; i++) scalar_math(ctx, fr, ev.argn[i], &ev.args[i]);
+        for (int i = 0; i < ev.nkw; i++) scalar_math(ctx, fr, ev.kwn[i], &ev.kw[i]);
+    }
+
     /* is the result sent straight to the GPU? (torch.tensor(x).cuda()) */
     TSNode parent = ts_node_parent(call);
     if (!ts_node_is_null(parent) && IS(parent, attribute)) {
@@ -645,7 +677,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     /* region boundaries */
     if (ev.method && (eq(ev.method, "capture_begin") &&
                       (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH)))) {
-        if (!ctx->active) {
+        if (!ctx->active && !ctx->quiet) {
             emit(ctx, &ev);
             start_region(ctx, fr, call, "capture_begin", NULL);
             py_event rb;
@@ -660,7 +692,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         return vk(V_NONE);
     }
     if (ev.method && eq(ev.method, "capture_end") && (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH))) {
-        if (ctx->active && ctx->region && eq(ctx->region->kind, "capture_begin")) end_region(ctx);
+        if (ctx->active && !ctx->quiet && ctx->region && eq(ctx->region->kind, "capture_begin")) end_region(ctx);
         return vk(V_NONE);
     }
     if (ev.qual && (eq(ev.qual, "torch.cuda.make_graphed_callables") ||
@@ -742,17 +774,18 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
 static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f,
                             const py_val *self, const py_val *args, int nargs, int params_are_tensors)
 {
-    if (!ctx->active || ctx->quiet) {
-        /* outside capture, calls are not followed: constructors still give instances */
-        return vk(V_UNKNOWN);
-    }
+    /* Outside capture a call is followed only quietly, for the type of its
+     * result (`lr = lr_at(0)` is a float), and only a few levels deep. */
+    int quiet_call = !ctx->active || ctx->quiet;
+    if (quiet_call && ctx->depth > 6) return vk(V_UNKNOWN);
+    int saved_quiet = ctx->quiet;
     if (f->analyzing || ctx->depth >= MAX_CALL_DEPTH || ctx->npath >= (int)(sizeof ctx->path / sizeof *ctx->path))
         return vk(V_UNKNOWN);
     if (py_module_ensure(ctx->p, f->mod) != 0) return vk(V_UNKNOWN);
 
     /* memo: one analysis per (function, argument kinds, region) */
     char key[64];
-    int kl = snprintf(key, sizeof key, "%p/%p/", (void *)f, (void *)ctx->region);
+    int kl = snprintf(key, sizeof key, "%p/%p/%d/", (void *)f, (void *)ctx->region, quiet_call);
     for (int i = 0; i < nargs && i < 8 && kl < (int)sizeof key - 2; i++) key[kl++] = (char)('A' + args[i].kind);
     key[kl] = 0;
     py_val *memo = cg_map_get(&ctx->memo, key, (size_t)kl);
@@ -800,11 +833,10 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     st->function = (char *)f->qualname;
     st->loc = py_loc(caller->mod, callnode);
     f->analyzing = 1;
-    f->analyzed = 1;
     ctx->depth++;
-    int q = ctx->quiet;
+    if (quiet_call) ctx->quiet = 1;
     if (!ts_node_is_null(f->body)) exec_block(ctx, &fr, f->body);
-    ctx->quiet = q;
+    ctx->quiet = saved_quiet;
     ctx->depth--;
     f->analyzing = 0;
     ctx->npath--;
@@ -1249,7 +1281,18 @@ static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int 
         ev.target_base = eval(ctx, fr, base);
         ctx->quiet = q;
         ev.target_base_node = base;
-        if (IS(base, identifier)) {
+        TSNode root = base;
+        /* self.cache[k] = v: the container hangs off self */
+        while (IS(root, attribute) || IS(root, subscript))
+            root = IS(root, attribute) ? py_field(root, PY.f_object) : py_field(root, PY.f_value);
+        if (!ts_node_eq(root, base) && IS(root, identifier)) {
+            size_t len;
+            const char *t = py_text(fr->mod, root, &len);
+            int is_self = fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0;
+            py_val *local = cg_map_get(&fr->env, t, len);
+            if (is_self) ev.target_is_global = 2;
+            else if (!local || is_global_name(fr, t, len)) ev.target_is_global = 1;
+        } else if (IS(base, identifier)) {
             size_t len;
             const char *t = py_text(fr->mod, base, &len);
             py_val *local = cg_map_get(&fr->env, t, len);

@@ -234,6 +234,26 @@ static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_c
             TSNode e = ts_node_named_child(st, 0);
             if (IS(e, assignment) || IS(e, augmented_assignment)) {
                 TSNode left = py_field(e, PY.f_left);
+                TSNode right = py_field(e, PY.f_right);
+                if ((IS(left, pattern_list) || IS(left, tuple_pattern)) && IS(e, assignment)) {
+                    /* A, B = 1, 2: pair names with values when the shapes match */
+                    uint32_t nl = ts_node_named_child_count(left);
+                    int paired = !ts_node_is_null(right) && (IS(right, expression_list) || IS(right, tuple)) &&
+                                 ts_node_named_child_count(right) == nl;
+                    for (uint32_t j = 0; j < nl; j++) {
+                        TSNode t = ts_node_named_child(left, j);
+                        if (!IS(t, identifier)) continue;
+                        size_t len;
+                        const char *tt = py_text(m, t, &len);
+                        char *k = cg_arena_strndup(m->arena, tt, len);
+                        map_inc(&m->global_assigns, k, len);
+                        if (paired) {
+                            TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
+                            *v = ts_node_named_child(right, j);
+                            cg_map_put(&m->global_values, k, len, v);
+                        }
+                    }
+                }
                 if (IS(left, identifier)) {
                     size_t len;
                     const char *t = py_text(m, left, &len);
