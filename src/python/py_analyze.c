@@ -1067,9 +1067,21 @@ static py_val eval_comprehension(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
     return vk(kind);
 }
 
+static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n);
+
+/* Expression nesting is bounded: a file of 10 000 nested parentheses must
+ * not exhaust the stack.  Past the bound the value is unknown (silence). */
 static py_val eval(py_ctx *ctx, py_frame *fr, TSNode n)
 {
-    if (ts_node_is_null(n)) return vk(V_UNKNOWN);
+    if (ts_node_is_null(n) || ctx->edepth >= 300) return vk(V_UNKNOWN);
+    ctx->edepth++;
+    py_val v = eval_node(ctx, fr, n);
+    ctx->edepth--;
+    return v;
+}
+
+static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
+{
     if (ctx->depth > 200) return vk(V_UNKNOWN);
     TSSymbol s = ts_node_symbol(n);
     if (s == PY.identifier) {

@@ -86,7 +86,8 @@ typedef struct py_ctx {
     const char *cur_stream;
     cg_step path[24];
     int npath;
-    int depth;
+    int depth;             /* blocks and calls being walked */
+    int edepth;            /* expression nesting */
     int size_arg;          /* evaluating an argument that is a size */
     int quiet;             /* evaluating for a type only: no events */
     cg_map memo;           /* (function, argument kinds) -> return value */
