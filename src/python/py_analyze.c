@@ -256,6 +256,13 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         if (eq(b, "tuple")) return vk(V_TUPLE);
         if (eq(b, "set")) return vk(V_SET);
         if (eq(b, "print")) return vk(V_NONE);
+        if (eq(b, "enumerate") && ev->nargs > 0) {
+            /* keep what is enumerated: `for i, layer in enumerate(self.layers)` */
+            py_val r = ev->args[0];
+            r.qual = "builtins.enumerate";
+            r.flags |= VF_ENUMERATE;
+            return r;
+        }
         if (eq(b, "open")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.file"; r.flags = VF_HOST_IO; return r; }
         if (eq(b, "range")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.range"; return r; }
         if (eq(b, "min") || eq(b, "max") || eq(b, "sum")) {
@@ -1498,11 +1505,20 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
     } else if (s == PY.for_statement) {
         py_val it = eval(ctx, fr, py_field(st, PY.f_right));
         py_val el = vk(V_UNKNOWN);
+        TSNode left = py_field(st, PY.f_left);
+        int enumerated = (it.flags & VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
+                         ts_node_named_child_count(left) == 2;
+        it.flags &= (uint16_t)~VF_ENUMERATE;
         if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
         else if (it.kind == V_MODLIST) el = it;   /* several classes: a call reaches each */
         else if (it.kind == V_EXTOBJ && eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
         else if (it.kind == V_TENSOR) el = vtensor(it.dev);
-        bind_target(ctx, fr, py_field(st, PY.f_left), el);
+        if (enumerated) {
+            bind_target(ctx, fr, ts_node_named_child(left, 0), vk(V_NUMBER));
+            bind_target(ctx, fr, ts_node_named_child(left, 1), el);
+        } else {
+            bind_target(ctx, fr, left, el);
+        }
         TSNode body = py_field(st, PY.f_body);
         if (!ts_node_is_null(body)) exec_block(ctx, fr, body);
         TSNode alt = py_field(st, PY.f_alternative);

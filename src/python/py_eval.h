@@ -38,6 +38,7 @@ enum {
     VF_LOGGER = 1 << 6,       /* logging.Logger and look-alikes */
     VF_HOST_IO = 1 << 7,      /* file, progress bar, metric writer */
     VF_GRAPH = 1 << 8,        /* torch.cuda.CUDAGraph */
+    VF_ENUMERATE = 1 << 9,    /* enumerate(x): iterating gives (int, element of x) */
 };
 
 enum { O_NONE = 0, O_LOCAL, O_SELF_ATTR, O_GLOBAL };

@@ -132,12 +132,9 @@ int py_parse_module(py_project *p, py_module *m)
         first_error(root, &e, 0);
         TSPoint pt = ts_node_start_point(e);
         uint32_t line = pt.row + 1, col = cg_source_column(&m->src, line, pt.column);
-        size_t ll;
-        const char *lt = cg_source_line(&m->src, line, &ll);
-        (void)lt;
         cg_report_notice(p->report, CG_ERROR, m->file->path, line, col,
-                         "cannot parse as Python 3: %s at line %u, column %u; file skipped",
-                         ts_node_is_missing(e) ? "missing token" : "syntax error", line, col);
+                         "cannot parse as Python 3 (%s); file skipped",
+                         ts_node_is_missing(e) ? "a token is missing here" : "syntax error here");
         ts_tree_delete(tree);
         return -1;
     }
