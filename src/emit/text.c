@@ -178,10 +178,20 @@ static void text_count(FILE *out, size_t n, const char *word, int *first)
     *first = 0;
 }
 
+/* Inputs that could not be analysed are said in the summary too: "No
+ * findings" alone would read as a clean bill when files were skipped. */
+static void text_skipped(FILE *out, const cg_report *r)
+{
+    size_t n = cg_report_errors(r);
+    if (n) fprintf(out, " %zu input%s could not be analysed (see the messages above).", n, n == 1 ? "" : "s");
+}
+
 static void text_summary(FILE *out, const cg_report *r)
 {
     if (!r->nfindings) {
-        fputs("No findings.\n", out);
+        fputs("No findings.", out);
+        text_skipped(out, r);
+        fputc('\n', out);
         return;
     }
     size_t by_level[3] = {0, 0, 0};
@@ -195,7 +205,9 @@ static void text_summary(FILE *out, const cg_report *r)
     text_count(out, by_level[2], "error", &first);
     text_count(out, by_level[1], "warning", &first);
     text_count(out, by_level[0], "note", &first);
-    fprintf(out, ") in %zu file%s.\n", files, files == 1 ? "" : "s");
+    fprintf(out, ") in %zu file%s.", files, files == 1 ? "" : "s");
+    text_skipped(out, r);
+    fputc('\n', out);
 }
 
 typedef struct {
