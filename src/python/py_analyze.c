@@ -693,7 +693,20 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
             rb.mod = fr->mod;
             rb.node = call;
             rb.val.stream = ctx->region->capture_stream;
-            rb.augmented = fr->stream_ctx;  /* under a stream context in this function? */
+            /* Under a stream context here?  A function that handles streams any
+             * other way (`ctx.__enter__()`, set_stream, a stream parameter) may
+             * well capture on one: prefer silence. */
+            rb.augmented = fr->stream_ctx;
+            if (!rb.augmented && fr->fn && !fr->fn->is_module_body) {
+                uint32_t b = ts_node_start_byte(fr->fn->node), e = ts_node_end_byte(fr->fn->node);
+                const char *t = fr->mod->src.text + b;
+                TSNode params = py_field(fr->fn->node, PY.f_parameters);
+                size_t pl = 0;
+                const char *pt = ts_node_is_null(params) ? "" : py_text(fr->mod, params, &pl);
+                if (memmem(t, e - b, "__enter__", 9) || memmem(t, e - b, "set_stream", 10) ||
+                    memmem(pt, pl, "stream", 6))
+                    rb.augmented = 1;
+            }
             emit(ctx, &rb);
         }
         return vk(V_NONE);
