@@ -126,7 +126,8 @@ REPORT="$TMP/report.md"
     echo
     echo "- CPU: ${cpu:-unknown}, nproc = $(nproc), memory ${mem:-unknown}"
     echo "- Kernel: $(uname -sr); load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
-    echo "- cglint: $("$CG" --version 2>&1 | head -1), commit $commit, binary $CGLINT"
+    echo "- cglint: $("$CG" --version 2>&1 | head -1), commit $commit, binary $CGLINT" \
+         "(sha256 $(sha256sum "$CG" 2>/dev/null | cut -c1-12))"
     echo "- tree-sitter (pkg-config): $ts; tree-sitter-python grammar: ${tspy:-unknown}"
     echo "- hyperfine: $(hyperfine --version | head -1); cglint: --warmup $WARMUP --runs $RUNS; flake8: --warmup 0 --runs $F8RUNS"
     [ "$FLAKE8" = 1 ] && echo "- flake8: $f8ver; run as \`flake8 --select=F -j auto --extend-exclude=$F8EXCLUDE DIR\`"

@@ -1,6 +1,9 @@
 /* source.c - loading and validating one input file (see source.h). */
 #include "source.h"
+#include <ctype.h>
 #include <errno.h>
+#include <iconv.h>
+#include <strings.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +83,68 @@ static int index_lines(cg_source *self)
     return 0;
 }
 
+/* PEP 263: an encoding declared in a comment on line 1 or 2
+ * (`# -*- coding: latin-1 -*-`).  Copies the name into enc; 0 when none. */
+static int coding_cookie(const char *buf, size_t len, char *enc, size_t enclen)
+{
+    size_t pos = 0;
+    for (int line = 0; line < 2 && pos < len; line++) {
+        const char *nl = memchr(buf + pos, '\n', len - pos);
+        size_t end = nl ? (size_t)(nl - buf) : len;
+        const char *l = buf + pos, *e = buf + end;
+        const char *hash = memchr(l, '#', (size_t)(e - l));
+        if (hash) {
+            const char *c = memmem(hash, (size_t)(e - hash), "coding", 6);
+            if (c && c + 6 < e && (c[6] == ':' || c[6] == '=')) {
+                const char *v = c + 7;
+                while (v < e && (*v == ' ' || *v == '\t')) v++;
+                size_t n = 0;
+                while (v + n < e && n + 1 < enclen &&
+                       (isalnum((unsigned char)v[n]) || v[n] == '-' || v[n] == '_' || v[n] == '.'))
+                    n++;
+                if (n) { memcpy(enc, v, n); enc[n] = 0; return 1; }
+            }
+        } else {
+            /* the cookie must be on a comment-only line; code ends the search */
+            const char *p = l;
+            while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f')) p++;
+            if (p < e) return 0;
+        }
+        pos = end + 1;
+    }
+    return 0;
+}
+
+/* Re-encode buf from `enc` to UTF-8 with iconv.  Returns a new malloc'ed,
+ * NUL-terminated buffer and its length, or NULL. */
+static char *to_utf8(const char *buf, size_t len, const char *enc, size_t *outlen)
+{
+    /* Python's codec names to iconv's: "latin-1" -> "LATIN1", "iso_8859_15" -> "ISO-8859-15" */
+    char name[64];
+    size_t k = 0;
+    int latin = strncasecmp(enc, "latin", 5) == 0;
+    for (const char *p = enc; *p && k + 1 < sizeof name; p++) {
+        if (latin && (*p == '-' || *p == '_')) continue;
+        name[k++] = *p == '_' ? '-' : (char)toupper((unsigned char)*p);
+    }
+    name[k] = 0;
+    iconv_t cd = iconv_open("UTF-8", name);
+    if (cd == (iconv_t)-1) return NULL;
+    size_t cap = len * 4 + 16, left = cap;
+    char *out = malloc(cap + 1), *o = out;
+    char *in = (char *)buf;
+    size_t inleft = len;
+    if (!out || iconv(cd, &in, &inleft, &o, &left) == (size_t)-1) {
+        free(out);
+        iconv_close(cd);
+        return NULL;
+    }
+    iconv_close(cd);
+    *outlen = cap - left;
+    out[*outlen] = 0;
+    return out;
+}
+
 /* Validate and take `buf` (malloc'ed, NUL-terminated, len bytes). */
 static int adopt(cg_source *out, const char *path, char *buf, size_t len, char *err, size_t errlen)
 {
@@ -93,6 +158,23 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, char *
     size_t skip = 0;
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) skip = 3;
     long bad = cg_utf8_invalid_at(buf + skip, len - skip);
+    char enc[64];
+    if (bad >= 0 && !skip && coding_cookie(buf, len, enc, sizeof enc) &&
+        strcasecmp(enc, "utf-8") != 0 && strcasecmp(enc, "utf8") != 0) {
+        /* a declared legacy encoding (latin-1, cp1252, koi8-r...): read it as Python does */
+        size_t n;
+        char *u = to_utf8(buf, len, enc, &n);
+        if (!u) {
+            snprintf(err, errlen, "declares encoding '%s' (PEP 263), but its bytes could not be decoded "
+                     "from it; skipped", enc);
+            free(buf);
+            return CG_SRC_EENCODING;
+        }
+        free(buf);
+        buf = u;
+        len = n;
+        bad = cg_utf8_invalid_at(buf, len);
+    }
     if (bad >= 0) {
         size_t line, col;
         line_col_of(buf + skip, (size_t)bad, &line, &col);

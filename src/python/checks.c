@@ -376,8 +376,11 @@ static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
         return;
     }
     if (ev->target_kind == 2) {
+        /* counters and host values kept in a container; a cache filled with
+         * objects or tensors at first use (fp8 metadata, workspaces) is not */
         const py_val *b = &ev->target_base;
-        if (b->kind == V_DICT || b->kind == V_LIST || b->kind == V_SET)
+        int host_value = ev->augmented || ev->val.kind == V_NUMBER || ev->val.kind == V_STR;
+        if ((b->kind == V_DICT || b->kind == V_LIST || b->kind == V_SET) && host_value)
             py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
                       "`%s` stores into a host container once at capture; replays do not", expr(ctx, ev));
     }
@@ -385,8 +388,9 @@ static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
 
 static void check_bookkeeping_call(py_ctx *ctx, const py_event *ev)
 {
-    static const char *const always[] = { "append", "extend", "insert", "appendleft", "setdefault", NULL };
-    static const char *const containers[] = { "update", "add", "pop", "clear", "remove", "discard", NULL };
+    /* setdefault is get-or-insert: a memo filled at capture, read by the graph */
+    static const char *const always[] = { "append", "extend", "insert", "appendleft", NULL };
+    static const char *const containers[] = { "update", "add", "pop", "remove", "discard", NULL };
     if (!ev->method || ts_node_is_null(ev->recv_node)) return;
     const py_val *r = &ev->recv;
     int known = r->kind == V_LIST || r->kind == V_DICT || r->kind == V_SET;

@@ -528,6 +528,10 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         eq(q, "torch.enable_grad") || eq(q, "torch.manual_seed") || eq(q, "torch.set_default_device") ||
         eq(q, "torch.save") || eq(q, "torch.load") || eq(q, "torch.get_default_dtype"))
         return vk(V_UNKNOWN);
+    if (starts(q, "torch.") && !strchr(q + 6, '.') &&
+        (starts(q + 6, "is_") || starts(q + 6, "get_") || starts(q + 6, "are_") || starts(q + 6, "has_") ||
+         starts(q + 6, "set_") || starts(q + 6, "use_")))
+        return vk(V_NUMBER);   /* torch.is_autocast_enabled(), torch.get_default_dtype()...: host values */
     if (starts(q, "torch.") && !strchr(q + 6, '.')) {
         /* torch.<op>: a tensor; factories say where */
         py_val r = vtensor(DEV_UNKNOWN);
@@ -604,6 +608,24 @@ static const char *sym_qual(py_ctx *ctx, py_sym s)
 }
 
 static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t len);
+
+/* @torch.compiler.disable, @torch._dynamo.disable, TE's @no_torch_dynamo(...) */
+static int func_skipped_by_dynamo(const py_func *f)
+{
+    TSNode parent = ts_node_parent(f->node);
+    if (ts_node_is_null(parent) || !IS(parent, decorated_definition)) return 0;
+    uint32_t n = ts_node_named_child_count(parent);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = ts_node_named_child(parent, i);
+        size_t len;
+        const char *t = py_text(f->mod, d, &len);
+        if (IS(d, decorator) && (memmem(t, len, "no_torch_dynamo", 15) ||
+                                 ((memmem(t, len, "dynamo", 6) || memmem(t, len, "compiler", 8)) &&
+                                  memmem(t, len, "disable", 7))))
+            return 1;
+    }
+    return 0;
+}
 
 /* @torch.compile / @torch.compile(...) on a def */
 static int func_is_compiled(const py_func *f)
@@ -727,6 +749,42 @@ static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kin
 static void end_region(py_ctx *ctx);
 static void region_begin_context(py_ctx *ctx, py_frame *fr);
 static void scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
+
+/* Could this call, made before a capture, be the warm-up run?  Anything that
+ * runs code counts (a model, a project function, an extension op); building
+ * things and configuring them does not.  Generous on purpose: CG701 prefers
+ * silence. */
+static int is_warmup_call(const py_event *ev, const py_val *callee)
+{
+    static const char *const config[] = { "cuda", "to", "eval", "train", "half", "float", "bfloat16",
+        "double", "requires_grad_", "zero_grad", "parameters", "named_parameters", "buffers", "modules",
+        "wait_stream", "wait_event", "record", "record_event", "synchronize", "manual_seed", "seed",
+        "append", "extend", "update", "items", "keys", "values", "get", "format", "join", "split",
+        "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+        "load_state_dict", "state_dict", "fill_", "copy_", "zero_", "normal_", "uniform_", NULL };
+    if (callee->kind == V_INSTANCE || callee->kind == V_FUNC || callee->kind == V_MODLIST)
+        return 1;
+    if (callee->kind == V_EXTOBJ) return starts(callee->qual, "torch.nn.");
+    if (ev->method) {
+        for (int i = 0; config[i]; i++) if (eq(ev->method, config[i])) return 0;
+        return ev->recv.kind == V_UNKNOWN || ev->recv.kind == V_INSTANCE || ev->recv.kind == V_EXTOBJ ||
+               ev->recv.kind == V_EXT || ev->recv.kind == V_MODULE;
+    }
+    if (callee->kind == V_EXT && callee->qual) {
+        const char *q = callee->qual, *last = strrchr(q, '.');
+        if (starts(q, "builtins.") || starts(q, "torch.cuda.") || starts(q, "logging.") ||
+            starts(q, "typing.") || starts(q, "os.") || starts(q, "sys.") || py_is_factory(q))
+            return 0;
+        if (last && last[1] >= 'A' && last[1] <= 'Z') return 0;   /* a constructor */
+        static const char *const setup[] = { "torch.no_grad", "torch.inference_mode", "torch.enable_grad",
+            "torch.set_grad_enabled", "torch.autocast", "torch.compile", "torch.manual_seed", "torch.device",
+            "torch.cat", "torch.stack", "torch.zeros_like", "torch.ones_like", "torch.empty_like", NULL };
+        for (int i = 0; setup[i]; i++) if (eq(q, setup[i])) return 0;
+        if (starts(q, "torch.is_") || starts(q, "torch.get_") || starts(q, "torch.set_")) return 0;
+        return !starts(q, "torch.") || starts(q, "torch.nn.functional.") || strchr(q + 6, '.') == NULL;
+    }
+    return 0;
+}
 
 static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
 {
@@ -979,9 +1037,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
 
     /* warm-up bookkeeping outside capture (CG701, CG702, CG706) */
     if (!ctx->active && !ctx->quiet) {
-        if (callee.kind == V_INSTANCE || callee.kind == V_FUNC ||
-            (callee.kind == V_EXTOBJ && starts(callee.qual, "torch.nn.")))
-            fr->warm = 1;
+        if (is_warmup_call(&ev, &callee)) fr->warm = 1;
         if ((ev.method && eq(ev.method, "backward") && !fr->stream_ctx && !fr->eager_backward) ||
             (ev.qual && ends_with(ev.qual, "DistributedDataParallel") && !fr->stream_ctx && !fr->eager_backward)) {
             fr->eager_backward = 1;
@@ -1063,6 +1119,8 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     if (f->analyzing || ctx->depth >= MAX_CALL_DEPTH || ctx->npath >= (int)(sizeof ctx->path / sizeof *ctx->path))
         return vk(V_UNKNOWN);
     if (py_module_ensure(ctx->p, f->mod) != 0) return vk(V_UNKNOWN);
+    /* torch.compile does not trace a function it is told to skip */
+    if (ctx->active && py_region_is_compiled(ctx->region) && func_skipped_by_dynamo(f)) return vk(V_UNKNOWN);
 
     /* memo: one analysis per (function, argument kinds, region) */
     char key[64];
@@ -1095,16 +1153,21 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
             bind(ctx, &fr, nt, nl, sv);
             continue;
         }
+        /* What a parameter holds: the argument's kind when known; else, for
+         * forward() and graphed callables, a tensor only when nothing says
+         * otherwise (no default, no annotation or a Tensor one).  `mask=None`,
+         * `kwargs: dict = None`, `flag: bool` are not tensors. */
         py_val v = vk(V_UNKNOWN);
+        int has_def = !ts_node_is_null(def), has_type = !ts_node_is_null(type);
+        size_t tl = 0;
+        const char *tt = has_type ? py_text(f->mod, type, &tl) : "";
+        int ann_tensor = has_type && memmem(tt, tl, "Tensor", 6) != NULL;
+        int tensor_shaped = !has_def && (!has_type || ann_tensor);
         if (ai < nargs) v = args[ai];
-        else if (params_are_tensors) v = vtensor(DEV_UNKNOWN);
-        if (ai >= nargs && !ts_node_is_null(def) && (IS(def, integer) || IS(def, float_))) v = vk(V_NUMBER);
-        if (!ts_node_is_null(type)) {
-            size_t tl;
-            const char *tt = py_text(f->mod, type, &tl);
-            if (tl >= 6 && memcmp(tt + tl - 6, "Tensor", 6) == 0 && v.kind == V_UNKNOWN) v = vtensor(DEV_UNKNOWN);
-        }
-        if (params_are_tensors && v.kind == V_UNKNOWN && ai < nargs) v = vtensor(DEV_UNKNOWN);
+        else if (params_are_tensors && tensor_shaped) v = vtensor(DEV_UNKNOWN);
+        if (ai >= nargs && has_def && (IS(def, integer) || IS(def, float_))) v = vk(V_NUMBER);
+        if (v.kind == V_UNKNOWN && ann_tensor) v = vtensor(DEV_UNKNOWN);
+        if (params_are_tensors && v.kind == V_UNKNOWN && ai < nargs && tensor_shaped) v = vtensor(DEV_UNKNOWN);
         /* the tensors a reduce-overhead function is given (CG902: mutated inputs) */
         if (ctx->active && ctx->npath == 0 && py_region_is_compiled(ctx->region) && v.kind == V_TENSOR)
             v.flags |= VF_PARAM;
@@ -1227,6 +1290,13 @@ static int guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
         ctx->quiet = 1;
         py_val v = IS(c, call) ? eval(ctx, fr, py_field(c, PY.f_function)) : eval(ctx, fr, c);
         ctx->quiet = q;
+        /* torch.compiler.is_compiling(): true under reduce-overhead, false in a manual capture */
+        if (IS(c, call) && ctx->region &&
+            ((v.kind == V_EXT && (eq(v.qual, "torch.compiler.is_compiling") || eq(v.qual, "torch._dynamo.is_compiling") ||
+                                  eq(v.qual, "torch.compiler.is_dynamo_compiling") ||
+                                  ends_with(v.qual, ".is_torchdynamo_compiling"))) ||
+             (v.kind == V_FUNC && (eq(v.fn->name, "is_torchdynamo_compiling") || eq(v.fn->name, "is_compiling")))))
+            return py_region_is_compiled(ctx->region) ? 1 : -1;
         if (IS(c, call) && v.kind == V_EXT &&
             (eq(v.qual, "torch.cuda.is_current_stream_capturing") ||
              eq(v.qual, "torch.cuda.graphs.is_current_stream_capturing") ||
@@ -1960,6 +2030,12 @@ static int exec_block(py_ctx *ctx, py_frame *fr, TSNode block)
     int terminated = 0;
     for (uint32_t i = 0; i < k && !terminated; i++) {
         TSNode st = ts_node_named_child(block, i);
+        /* a simple statement tree-sitter could not parse is not evaluated:
+         * its recovered tree is not the code the user wrote */
+        if (ts_node_has_error(st) && (IS(st, expression_statement) || IS(st, return_statement) ||
+                                      IS(st, assert_statement) || IS(st, raise_statement) ||
+                                      strcmp(ts_node_type(st), "ERROR") == 0))
+            continue;
         int was_active = ctx->active;
         exec_stmt(ctx, fr, st, &terminated);
         /* a capture that ended inside a statement (capture_end) leaves the rest outside */

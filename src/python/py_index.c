@@ -343,6 +343,7 @@ int py_module_ensure(py_project *p, py_module *m)
     pthread_mutex_lock(&m->lock);
     if (m->state == 0) {
         m->state = -1;
+        if (getenv("CGLINT_TRACE_PARSE")) fprintf(stderr, "cglint: parse %s%s\n", m->file->path, m->has_marker ? "" : " (reached)");
         if (!m->src.text) {
             char err[512];
             if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {

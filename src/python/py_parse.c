@@ -132,11 +132,13 @@ int py_parse_module(py_project *p, py_module *m)
         first_error(root, &e, 0);
         TSPoint pt = ts_node_start_point(e);
         uint32_t line = pt.row + 1, col = cg_source_column(&m->src, line, pt.column);
+        /* The file is still analysed: tree-sitter recovers around the error,
+         * and a construct its grammar does not know (valid Python it cannot
+         * parse) must not hide every hazard in the rest of the file.  The run
+         * still ends with exit status 2: this file was not wholly analysed. */
         cg_report_notice(p->report, CG_ERROR, m->file->path, line, col,
-                         "cannot parse as Python 3 (%s); file skipped",
+                         "cannot parse as Python 3 (%s); the rest of the file was analysed",
                          ts_node_is_missing(e) ? "a token is missing here" : "syntax error here");
-        ts_tree_delete(tree);
-        return -1;
     }
     m->tree = tree;
     return 0;

@@ -15,16 +15,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Does the text mention a capture API?  Deliberately generous: a false hit
- * costs one parse, a miss loses findings. */
+/* Does the text mention a capture API?  Generous enough that a miss is
+ * unlikely (a false hit costs one parse, a miss loses findings), specific
+ * enough that "cuda" and "computational graph" in one file are not a hit. */
 static int mentions_capture(const char *t, size_t n)
 {
-    if (memmem(t, n, "capture_begin", 13) || memmem(t, n, "make_graphed_callables", 22) ||
-        memmem(t, n, "reduce-overhead", 15) || memmem(t, n, "triton.cudagraphs", 17) ||
-        memmem(t, n, "CudaGraphManager", 16) || memmem(t, n, "FullCudaGraphWrapper", 20))
+    static const char *const apis[] = { "capture_begin", "make_graphed_callables", "CUDAGraph",
+        "cuda.graph", "reduce-overhead", "triton.cudagraphs", "CudaGraphManager",
+        "FullCudaGraphWrapper", NULL };
+    for (int i = 0; apis[i]; i++)
+        if (memmem(t, n, apis[i], strlen(apis[i]))) return 1;
+    /* `import torch.cuda as tc; tc.graph(g)`, `from torch.cuda import graph` */
+    if (memmem(t, n, "torch.cuda", 10) && (memmem(t, n, ".graph(", 7) || memmem(t, n, "import graph", 12)))
         return 1;
-    if (!memmem(t, n, "cuda", 4)) return 0;
-    return memmem(t, n, "graph", 5) != NULL;
+    return 0;
 }
 
 typedef struct phase1 { py_project *p; int level; size_t done; } phase1;

@@ -207,6 +207,31 @@ static void test_source_valid_multibyte(void **state)
     cg_source_free(&s);
 }
 
+/* PEP 263: a declared legacy encoding is decoded as Python decodes it. */
+static void test_source_coding_cookie(void **state)
+{
+    (void)state;
+    cg_source src;
+    char err[256];
+    const char latin[] = "# -*- coding: latin-1 -*-\ns = 'caf\xe9'\n";
+    assert_int_equal(cg_source_from_buffer(&src, "l.py", latin, sizeof latin - 1, err, sizeof err), CG_SRC_OK);
+    assert_non_null(strstr(src.text, "caf\xc3\xa9"));
+    assert_int_equal(cg_source_column(&src, 2, 10), 10);
+    cg_source_free(&src);
+    /* on line 2, after a shebang */
+    const char koi[] = "#!/usr/bin/env python\n# vim: set fileencoding=koi8-r :\nx = '\xf0'\n";
+    assert_int_equal(cg_source_from_buffer(&src, "k.py", koi, sizeof koi - 1, err, sizeof err), CG_SRC_OK);
+    assert_null(memchr(src.text, 0xf0, src.len));   /* re-encoded: no raw KOI8 byte left */
+    cg_source_free(&src);
+    /* declared, but the bytes do not decode: one clear error naming it */
+    const char bad[] = "# coding: ascii\nx = '\xe9'\n";
+    assert_int_equal(cg_source_from_buffer(&src, "a.py", bad, sizeof bad - 1, err, sizeof err), CG_SRC_EENCODING);
+    assert_non_null(strstr(err, "'ascii'"));
+    /* a cookie after code does not count */
+    const char late[] = "import os\nimport sys\n# coding: latin-1\nx = '\xe9'\n";
+    assert_int_equal(cg_source_from_buffer(&src, "b.py", late, sizeof late - 1, err, sizeof err), CG_SRC_EENCODING);
+}
+
 static void test_source_bom_stripped(void **state)
 {
     (void)state;
@@ -1148,6 +1173,7 @@ int main(void)
         cmocka_unit_test(source_invalid_utf8_column_counts_code_points),
         cmocka_unit_test(test_source_valid_multibyte),
         cmocka_unit_test(test_source_bom_stripped),
+        cmocka_unit_test(test_source_coding_cookie),
         cmocka_unit_test(test_source_crlf_lines),
         cmocka_unit_test(test_source_column_code_points),
         cmocka_unit_test_setup_teardown(test_source_load_regular, tmp_setup, tmp_teardown),
