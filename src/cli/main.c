@@ -5,6 +5,8 @@
  * analysed. */
 #include "driver.h"
 #include "emit/emit.h"
+#include "core/config.h"
+#include "core/path.h"
 #include "core/pool.h"
 #include <ctype.h>
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef CGLINT_VERSION
@@ -38,11 +41,17 @@ static const char usage_text[] =
     "  -q, --quiet             no summary line and no warnings on stderr\n"
     "Rules:\n"
     "      --select CODES      only these rules: ids or prefixes, comma-separated (CG1,CG304,ALL)\n"
+    "      --extend-select CODES  these rules as well as the configured ones\n"
     "      --ignore CODES      not these rules\n"
     "      --list-rules        list every rule and exit\n"
     "      --explain CODE      print a rule's documentation and exit\n"
+    "Configuration:\n"
+    "      --config FILE       use this pyproject.toml or .cglint.toml for every file\n"
+    "      --isolated          ignore all configuration files\n"
+    "      --show-settings     print the settings in force for each PATH and exit\n"
     "Files:\n"
     "      --exclude GLOB      skip paths matching GLOB (repeatable, or comma-separated)\n"
+    "      --no-respect-gitignore  also analyse files that .gitignore excludes\n"
     "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
@@ -112,10 +121,97 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
     return 0;
 }
 
+/* Append a comma-separated list to *acc (malloc'ed). */
+static void append_list(char **acc, const char *more)
+{
+    size_t a = *acc ? strlen(*acc) : 0, b = strlen(more);
+    char *n = realloc(*acc, a + b + 2);
+    if (!n) { fputs("cglint: out of memory\n", stderr); exit(EXIT_TROUBLE); }
+    if (a) n[a++] = ',';
+    memcpy(n + a, more, b + 1);
+    *acc = n;
+}
+
+static void check_codes(const char *opt, const char *list)
+{
+    cg_ruleset scratch;
+    char bad[64];
+    if (cg_ruleset_select(&scratch, list, 1, bad, sizeof bad) != 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s: '%%s' is not a rule code or prefix (like CG1 or CG101); see --list-rules", opt);
+        usage_error(msg, bad);
+    }
+}
+
+static void print_list(const char *key, const cg_strlist *l)
+{
+    printf("  %-18s [", key);
+    for (size_t i = 0; i < l->n; i++) printf("%s\"%s\"", i ? ", " : "", l->items[i]);
+    printf("]\n");
+}
+
+/* --show-settings: what applies to each path, and where it comes from. */
+static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npaths, const cg_rule_cli *cli,
+                         int jobs, const char *format, int respect_gitignore)
+{
+    static const char *const dot[] = { "." };
+    if (!npaths) { paths = dot; npaths = 1; }
+    for (size_t p = 0; p < npaths; p++) {
+        char *abs = cg_path_abs(paths[p]);
+        struct stat st;
+        int is_dir = stat(paths[p], &st) == 0 && S_ISDIR(st.st_mode);
+        char *dir = is_dir ? strdup(abs) : cg_path_dirname(abs);
+        const cg_config *c = NULL;
+        char err[1024];
+        if (cg_configs_find(cfgs, dir, &c, err, sizeof err) < 0) {
+            fprintf(stderr, "cglint: error: %s\n", err);
+            free(abs); free(dir);
+            return EXIT_TROUBLE;
+        }
+        printf("%sSettings for %s\n", p ? "\n" : "", paths[p]);
+        if (c) printf("  %-18s %s%s\n", "config file", c->path, c->in_pyproject ? " [tool.cglint]" : "");
+        else printf("  %-18s none (defaults)\n", "config file");
+        cg_ruleset rs;
+        const char *rel = c ? cg_path_under(abs, c->dir) : NULL;
+        cg_config_rules(c, cli, is_dir ? NULL : rel, &rs);
+        printf("  %-18s", "rules");
+        int any = 0;
+        for (size_t i = 0; i < cg_rule_count; i++)
+            if (rs.on[i]) { printf("%s%s", any ? ", " : " ", cg_rules[i].id); any = 1; }
+        printf("%s\n", any ? "" : " (none)");
+        if (c) {
+            if (c->has_select) print_list("select", &c->select);
+            if (c->extend_select.n) print_list("extend-select", &c->extend_select);
+            if (c->ignore.n) print_list("ignore", &c->ignore);
+            for (size_t i = 0; i < c->npfi; i++) {
+                char k[300];
+                snprintf(k, sizeof k, "per-file-ignores \"%s\"", c->pfi[i].glob);
+                print_list(k, &c->pfi[i].codes);
+            }
+            if (c->has_exclude) print_list("exclude", &c->exclude);
+            if (c->extend_exclude.n) print_list("extend-exclude", &c->extend_exclude);
+        }
+        if (!c || !c->has_exclude)
+            printf("  %-18s __pycache__, node_modules, site-packages, __pypackages__, venv, build, _build, "
+                   "dist, buck-out (defaults), hidden directories, virtualenvs, CMake build trees\n", "exclude");
+        int rg = respect_gitignore >= 0 ? respect_gitignore : !c || c->respect_gitignore != 0;
+        printf("  %-18s %s\n", "respect-gitignore", rg ? "true" : "false");
+        if (jobs) printf("  %-18s %d\n", "jobs", jobs);
+        else printf("  %-18s all cores (%d)\n", "jobs", cg_pool_cores());
+        printf("  %-18s %s\n", "output-format", format);
+        printf("  %-18s %s\n", "cuda-path", c && c->cuda_path ? c->cuda_path : "(not set)");
+        printf("  %-18s %s\n", "compile-commands", c && c->compile_commands ? c->compile_commands : "(not set)");
+        free(abs);
+        free(dir);
+    }
+    return EXIT_CLEAN;
+}
+
 int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
-           O_COLOR, O_MAXSIZE, O_FLOOR };
+           O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
+           O_NO_GITIGNORE };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -125,18 +221,21 @@ int main(int argc, char **argv)
         { "version", no_argument, 0, O_VERSION }, { "help", no_argument, 0, 'h' },
         { "exit-zero", no_argument, 0, O_EXITZERO }, { "exclude", required_argument, 0, O_EXCLUDE },
         { "color", required_argument, 0, O_COLOR }, { "max-file-size", required_argument, 0, O_MAXSIZE },
-        { "bench-floor", required_argument, 0, O_FLOOR }, { 0, 0, 0, 0 },
+        { "bench-floor", required_argument, 0, O_FLOOR },
+        { "extend-select", required_argument, 0, O_EXTEND_SELECT },
+        { "config", required_argument, 0, O_CONFIG }, { "isolated", no_argument, 0, O_ISOLATED },
+        { "show-settings", no_argument, 0, O_SHOW_SETTINGS },
+        { "no-respect-gitignore", no_argument, 0, O_NO_GITIGNORE },
+        { 0, 0, 0, 0 },
     };
-    int fmt = CG_FMT_TEXT, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
+    int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
+    int isolated = 0, show = 0, respect_gitignore = -1;
     long jobs = 0;
-    const char *output = NULL;
+    const char *output = NULL, *config_path = NULL;
     size_t max_size = 8u << 20;
-    cg_ruleset rules;
-    cg_ruleset_all(&rules);
-    int selected = 0;
+    char *sel = NULL, *ext = NULL, *ign = NULL;
     const char **exclude = NULL;
     size_t nexclude = 0;
-    char bad[64];
 
     opterr = 0;
     int c;
@@ -147,15 +246,9 @@ int main(int argc, char **argv)
             if (fmt < 0) usage_error("unknown format '%s' (expected text, json, sarif or github)", optarg);
             break;
         case 'o': output = optarg; break;
-        case O_SELECT:
-            if (cg_ruleset_select(&rules, optarg, !selected, bad, sizeof bad) != 0)
-                usage_error("--select: '%s' is not a rule code or prefix (like CG1 or CG101); see --list-rules", bad);
-            selected = 1;
-            break;
-        case O_IGNORE:
-            if (cg_ruleset_ignore(&rules, optarg, bad, sizeof bad) != 0)
-                usage_error("--ignore: '%s' is not a rule code or prefix (like CG1 or CG101); see --list-rules", bad);
-            break;
+        case O_SELECT: check_codes("--select", optarg); append_list(&sel, optarg); break;
+        case O_EXTEND_SELECT: check_codes("--extend-select", optarg); append_list(&ext, optarg); break;
+        case O_IGNORE: check_codes("--ignore", optarg); append_list(&ign, optarg); break;
         case O_LIST: list_rules(); return EXIT_CLEAN;
         case O_EXPLAIN: {
             int i = cg_rule_index(optarg);
@@ -198,20 +291,69 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "parse") == 0) floor = 2;
             else usage_error("--bench-floor takes read or parse, not '%s'", optarg);
             break;
+        case O_CONFIG: config_path = optarg; break;
+        case O_ISOLATED: isolated = 1; break;
+        case O_SHOW_SETTINGS: show = 1; break;
+        case O_NO_GITIGNORE: respect_gitignore = 0; break;
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]); break;
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
     }
+    if (config_path && isolated)
+        usage_error("%s", "--config and --isolated cannot be used together (--isolated ignores every configuration file)");
+
+    const char *const *paths = (const char *const *)(argv + optind);
+    size_t npaths = (size_t)(argc - optind);
+    char err[1200];
+    cg_configs *cfgs = cg_configs_new(config_path, isolated, err, sizeof err);
+    if (!cfgs) {
+        fprintf(stderr, "cglint: error: %s\n", err);
+        return EXIT_TROUBLE;
+    }
+    /* Run-wide settings (jobs, output-format) come from the configuration of
+     * the current directory, or else of the first path, as ruff takes them
+     * from the project it runs in. */
+    const cg_config *top = NULL;
+    {
+        char *cwd = cg_path_abs(".");
+        int rc = cg_configs_find(cfgs, cwd, &top, err, sizeof err);
+        free(cwd);
+        if (rc == 0 && !top && npaths) {
+            char *abs = cg_path_abs(paths[0]);
+            struct stat st;
+            char *dir = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? strdup(abs) : cg_path_dirname(abs);
+            rc = cg_configs_find(cfgs, dir, &top, err, sizeof err);
+            free(abs);
+            free(dir);
+        }
+        if (rc < 0) {
+            fprintf(stderr, "cglint: error: %s\n", err);
+            cg_configs_free(cfgs);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (fmt < 0) fmt = top && top->output_format ? cg_format_parse(top->output_format) : CG_FMT_TEXT;
+    if (!jobs && top && top->jobs) jobs = top->jobs;
     if (stats && fmt != CG_FMT_TEXT) usage_error("%s", "--statistics works with --format text only");
 
+    cg_rule_cli rule_cli = { sel, ext, ign };
+    if (show) {
+        static const char *const names[] = { "text", "json", "sarif", "github" };
+        int rc = show_settings(cfgs, paths, npaths, &rule_cli, (int)jobs, names[fmt], respect_gitignore);
+        cg_configs_free(cfgs);
+        return rc;
+    }
+
     cg_report report;
-    cg_report_init(&report, &rules);
+    cg_report_init(&report, NULL);
     cg_run_opts ro = {
-        .paths = (const char *const *)(argv + optind), .npaths = (size_t)(argc - optind),
+        .paths = paths, .npaths = npaths,
         .exclude = exclude, .nexclude = nexclude, .jobs = (int)jobs,
         .max_file_size = max_size, .floor = floor,
+        .configs = cfgs, .rule_cli = &rule_cli, .respect_gitignore = respect_gitignore,
+        .context = 1,
     };
-    cg_run(&ro, &report);
+    int run_rc = cg_run(&ro, &report);
 
     /* tool messages: stderr, one line each */
     for (size_t i = 0; i < report.nnotices; i++) {
@@ -225,9 +367,15 @@ int main(int argc, char **argv)
         else
             fprintf(stderr, "cglint: %s: %s\n", lvl, n->message);
     }
+    if (run_rc < 0) {
+        cg_report_free(&report);
+        cg_configs_free(cfgs);
+        return EXIT_TROUBLE;
+    }
     if (floor) {
         fprintf(stderr, "cglint: floor (%s): %zu files\n", floor == 1 ? "read" : "parse", report.files_seen);
         cg_report_free(&report);
+        cg_configs_free(cfgs);
         return EXIT_CLEAN;
     }
 
@@ -248,6 +396,8 @@ int main(int argc, char **argv)
         code = EXIT_FINDINGS;
     }
     cg_report_free(&report);
+    cg_configs_free(cfgs);
     free(exclude);
+    free(sel); free(ext); free(ign);
     return code;
 }

@@ -30,19 +30,22 @@ void cg_report_init(cg_report *self, const cg_ruleset *rules)
 
 static void free_loc_path(cg_loc *l) { free((char *)l->path); }
 
+void cg_finding_free(cg_finding *f)
+{
+    free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind);
+    free_loc_path(&f->loc);
+    if (f->has_capture) free_loc_path(&f->capture);
+    for (size_t k = 0; k < f->npath; k++) {
+        free(f->path[k].function);
+        free_loc_path(&f->path[k].loc);
+    }
+    free(f->path);
+    memset(f, 0, sizeof *f);
+}
+
 void cg_report_free(cg_report *self)
 {
-    for (size_t i = 0; i < self->nfindings; i++) {
-        cg_finding *f = &self->findings[i];
-        free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind);
-        free_loc_path(&f->loc);
-        if (f->has_capture) free_loc_path(&f->capture);
-        for (size_t k = 0; k < f->npath; k++) {
-            free(f->path[k].function);
-            free_loc_path(&f->path[k].loc);
-        }
-        free(f->path);
-    }
+    for (size_t i = 0; i < self->nfindings; i++) cg_finding_free(&self->findings[i]);
     for (size_t i = 0; i < self->nnotices; i++) {
         free(self->notices[i].path);
         free(self->notices[i].message);

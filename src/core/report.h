@@ -58,6 +58,8 @@ typedef struct cg_report {
 } cg_report;
 
 void cg_report_init(cg_report *self, const cg_ruleset *rules);
+/* Free what a finding in a report owns (for code that drops findings). */
+void cg_finding_free(cg_finding *f);
 void cg_report_free(cg_report *self);
 
 /* Copies every string and the path; the caller keeps `f`.  Drops findings of

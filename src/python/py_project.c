@@ -9,6 +9,7 @@
  * rare, which they are. */
 #include "py_int.h"
 #include "core/pool.h"
+#include "core/suppress.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ static void load_one(void *arg, size_t i)
         __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
         return;
     }
+    m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
     m->has_marker = mentions_capture(m->src.text, m->src.len);
     if (memmem(m->src.text, m->src.len, "set_default_device", 18))
         __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
@@ -112,7 +114,7 @@ static void name_module(py_project *p, dircache *dc, py_module *m)
     }
 }
 
-static void project_init(py_project *p, const cg_file *files, size_t n, const cg_py_opts *opts, cg_report *r)
+static void project_init(py_project *p, cg_file *files, size_t n, const cg_py_opts *opts, cg_report *r)
 {
     memset(p, 0, sizeof *p);
     p->opts = opts;
@@ -171,7 +173,7 @@ static void project_free(py_project *p)
     cg_arena_free(p->arena);
 }
 
-void cg_py_analyze(const cg_file *files, size_t n, const cg_py_opts *opts, cg_report *report)
+void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *report)
 {
     char err[256];
     if (py_grammar_init(err, sizeof err) != 0) {
@@ -187,7 +189,7 @@ void cg_py_analyze(const cg_file *files, size_t n, const cg_py_opts *opts, cg_re
     project_free(&p);
 }
 
-size_t cg_py_floor(const cg_file *files, size_t n, const cg_py_opts *opts, int level, cg_report *report)
+size_t cg_py_floor(cg_file *files, size_t n, const cg_py_opts *opts, int level, cg_report *report)
 {
     char err[256];
     if (py_grammar_init(err, sizeof err) != 0) {
