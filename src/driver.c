@@ -152,6 +152,25 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
     (void)report;
 }
 
+/* C, C++ and CUDA files (as pre-commit's types_or passes them) wait for
+ * the CUDA front end: until one claims them, they are left out quietly
+ * rather than parsed as Python. */
+static void drop_unsupported(cg_file *files, size_t *n)
+{
+    static const char *const exts[] = { ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp",
+                                        ".hxx", ".cu", ".cuh", ".inl", ".ipp", ".tpp", NULL };
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        const char *dot = strrchr(files[i].path, '.');
+        int drop = 0;
+        if (dot && !strchr(dot, '/'))
+            for (size_t e = 0; exts[e] && !drop; e++) drop = strcmp(dot, exts[e]) == 0;
+        if (drop) free(files[i].path);
+        else files[k++] = files[i];
+    }
+    *n = k;
+}
+
 /* Step 4: keep findings of rules selected for their file, in reported files. */
 static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
                            cg_ruleset *rules, char *err, size_t errlen)
@@ -226,6 +245,7 @@ int cg_run(const cg_run_opts *o, cg_report *report)
         add_context(&oo, &wo, report, &files, &n);
     }
     cg_gitignore_free(sx.git);
+    drop_unsupported(files, &n);
     if (sx.failed) {
         cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", sx.err);
         cg_walk_free(files, n);
