@@ -8,8 +8,10 @@
  *   3. analyse every file with every rule (a capture in one file reaches
  *      helpers in others whatever their own settings);
  *   4. keep the findings of selected rules in reported files;
- *   5. apply suppression comments, reporting unused ones (CG001). */
+ *   5. apply suppression comments, reporting unused ones (CG001);
+ *   6. hide what the baseline records. */
 #include "driver.h"
+#include "core/baseline.h"
 #include "core/gitignore.h"
 #include "core/hash.h"
 #include "core/path.h"
@@ -105,10 +107,12 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
         char *abs = cg_path_abs(o->paths[i]);
         char *dir = cg_path_dirname(abs);
         char *root = cg_project_root(dir);
+        char *cwd = cg_path_abs(".");
+        /* no marker: the current directory, when the file is below it */
+        if (!root && cg_path_under(abs, cwd)) root = strdup(cwd);
         free(abs);
         free(dir);
-        if (!root) continue;
-        char *cwd = cg_path_abs(".");
+        if (!root) { free(cwd); continue; }
         char *shown = cg_path_relative(root, cwd);
         free(cwd);
         free(root);
@@ -220,6 +224,11 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
     return 0;
 }
 
+static int baseline_analysed(void *ctx, const char *abs_path)
+{
+    return cg_map_get(ctx, abs_path, strlen(abs_path)) != NULL;
+}
+
 int cg_run(const cg_run_opts *o, cg_report *report)
 {
     char cwd[PATH_MAX];
@@ -269,6 +278,24 @@ int cg_run(const cg_run_opts *o, cg_report *report)
         cg_suppress_apply(report, files, n, rules);
     }
     free(rules);
+    if (rc == 0 && o->baseline) {
+        /* entries of files this run did not report on are not "fixed" */
+        cg_map reported;
+        cg_map_init(&reported);
+        char **abs = calloc(n ? n : 1, sizeof *abs);
+        for (size_t i = 0; i < n; i++)
+            if (files[i].report) {
+                abs[i] = cg_path_abs(files[i].path);
+                cg_map_put(&reported, abs[i], strlen(abs[i]), (void *)1);
+            }
+        if (cg_baseline_apply(report, o->baseline, baseline_analysed, &reported, err, sizeof err) < 0) {
+            cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", err);
+            rc = -1;
+        }
+        for (size_t i = 0; i < n; i++) free(abs[i]);
+        free(abs);
+        cg_map_free(&reported);
+    }
     cg_walk_free(files, n);
     cg_report_sort(report);
     return rc;

@@ -6,7 +6,7 @@
  * Files named on the command line (as pre-commit passes them) are analysed
  * with their project around them: the project root is found upward from
  * each file (the closest directory with pyproject.toml, .cglint.toml or
- * .git), walked, and its files are read as context, so a capture in an
+ * .git; else the current directory if the file is below it), walked, and its files are read as context, so a capture in an
  * unchanged file still reaches a helper in a changed one.  Only findings in
  * the named files (and under named directories) are reported; files read for
  * context report nothing, not even read errors. */
@@ -30,6 +30,7 @@ typedef struct cg_run_opts {
     int respect_gitignore;  /* 1 yes, 0 no, -1 as configured (default yes) */
     int context;            /* explicit files: read their project for context */
     int no_suppressions;    /* ignore suppression comments (and CG001) */
+    const char *baseline;   /* --baseline FILE: hide the findings it records */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,

@@ -5,6 +5,7 @@
  * analysed. */
 #include "driver.h"
 #include "emit/emit.h"
+#include "core/baseline.h"
 #include "core/config.h"
 #include "core/path.h"
 #include "core/pool.h"
@@ -53,6 +54,9 @@ static const char usage_text[] =
     "      --exclude GLOB      skip paths matching GLOB (repeatable, or comma-separated)\n"
     "      --no-respect-gitignore  also analyse files that .gitignore excludes\n"
     "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
+    "Adoption:\n"
+    "      --write-baseline FILE  record every current finding in FILE (JSON) and exit 0\n"
+    "      --baseline FILE     report only findings FILE does not record; say which are fixed\n"
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
     "      --exit-zero         exit 0 even when there are findings\n"
@@ -211,7 +215,7 @@ int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
-           O_NO_GITIGNORE };
+           O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -226,12 +230,14 @@ int main(int argc, char **argv)
         { "config", required_argument, 0, O_CONFIG }, { "isolated", no_argument, 0, O_ISOLATED },
         { "show-settings", no_argument, 0, O_SHOW_SETTINGS },
         { "no-respect-gitignore", no_argument, 0, O_NO_GITIGNORE },
+        { "baseline", required_argument, 0, O_BASELINE },
+        { "write-baseline", required_argument, 0, O_WRITE_BASELINE },
         { 0, 0, 0, 0 },
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1;
     long jobs = 0;
-    const char *output = NULL, *config_path = NULL;
+    const char *output = NULL, *config_path = NULL, *baseline = NULL, *write_baseline = NULL;
     size_t max_size = 8u << 20;
     char *sel = NULL, *ext = NULL, *ign = NULL;
     const char **exclude = NULL;
@@ -295,10 +301,15 @@ int main(int argc, char **argv)
         case O_ISOLATED: isolated = 1; break;
         case O_SHOW_SETTINGS: show = 1; break;
         case O_NO_GITIGNORE: respect_gitignore = 0; break;
+        case O_BASELINE: baseline = optarg; break;
+        case O_WRITE_BASELINE: write_baseline = optarg; break;
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]); break;
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
     }
+    if (baseline && write_baseline)
+        usage_error("%s", "--baseline and --write-baseline cannot be used together (--write-baseline records "
+                    "every current finding; run it without --baseline)");
     if (config_path && isolated)
         usage_error("%s", "--config and --isolated cannot be used together (--isolated ignores every configuration file)");
 
@@ -351,7 +362,7 @@ int main(int argc, char **argv)
         .exclude = exclude, .nexclude = nexclude, .jobs = (int)jobs,
         .max_file_size = max_size, .floor = floor,
         .configs = cfgs, .rule_cli = &rule_cli, .respect_gitignore = respect_gitignore,
-        .context = 1,
+        .context = 1, .baseline = baseline,
     };
     int run_rc = cg_run(&ro, &report);
 
@@ -377,6 +388,20 @@ int main(int argc, char **argv)
         cg_report_free(&report);
         cg_configs_free(cfgs);
         return EXIT_CLEAN;
+    }
+
+    if (write_baseline) {
+        int code = cg_report_errors(&report) ? EXIT_TROUBLE : EXIT_CLEAN;
+        if (cg_baseline_write(&report, write_baseline, CGLINT_VERSION, err, sizeof err) != 0) {
+            fprintf(stderr, "cglint: error: %s\n", err);
+            code = EXIT_TROUBLE;
+        } else if (!quiet) {
+            fprintf(stderr, "cglint: wrote %zu finding%s to the baseline %s\n", report.nfindings,
+                    report.nfindings == 1 ? "" : "s", write_baseline);
+        }
+        cg_report_free(&report);
+        cg_configs_free(cfgs);
+        return code;
     }
 
     if (color < 0) {
