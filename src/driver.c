@@ -224,6 +224,11 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
     return 0;
 }
 
+cg_syntax_check_fn cg_syntax_checker(const char *path)
+{
+    return cg_lang_of(path) == CG_LANG_PY ? cg_py_syntax_errors : NULL;
+}
+
 static int baseline_analysed(void *ctx, const char *abs_path)
 {
     return cg_map_get(ctx, abs_path, strlen(abs_path)) != NULL;

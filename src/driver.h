@@ -38,6 +38,11 @@ typedef struct cg_run_opts {
  * (the reason is a run-wide CG_ERROR notice: print it, exit 2). */
 int cg_run(const cg_run_opts *opts, cg_report *report);
 
+/* The syntax check --fix runs on a fixed file of this path's language, or
+ * NULL when there is none (see core/fix.h). */
+#include "core/fix.h"
+cg_syntax_check_fn cg_syntax_checker(const char *path);
+
 /* The project root above `abs_dir`: the closest directory holding
  * pyproject.toml, .cglint.toml or .git.  Malloc'ed, or NULL when none. */
 char *cg_project_root(const char *abs_dir);

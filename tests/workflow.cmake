@@ -4,6 +4,7 @@
 # end of tests/CMakeLists.txt.
 #
 #   unit.config            TOML layer, config loader, rule layering, suppression scanner (cmocka)
+#   unit.fix               applying fixes: refusals, overlaps, atomic writes (cmocka)
 #   workflow.<name>        tests/workflow/<name>.sh against the built cglint
 
 add_executable(test_config ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_config.c)
@@ -20,3 +21,7 @@ foreach(script IN LISTS CGLINT_WORKFLOW_TESTS)
     SKIP_RETURN_CODE 77 TIMEOUT 300
     ENVIRONMENT "SARIF_MULTITOOL=${CGLINT_SARIF_MULTITOOL};NO_COLOR=1")
 endforeach()
+
+add_executable(test_fix ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_fix.c)
+target_link_libraries(test_fix PRIVATE cglint_driver PkgConfig::CMOCKA)
+add_test(NAME unit.fix COMMAND test_fix)

@@ -54,6 +54,10 @@ static const char usage_text[] =
     "      --exclude GLOB      skip paths matching GLOB (repeatable, or comma-separated)\n"
     "      --no-respect-gitignore  also analyse files that .gitignore excludes\n"
     "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
+    "Fixes:\n"
+    "      --fix               apply the mechanical fixes that are safe, then report what is left\n"
+    "      --unsafe-fixes      with --fix or --diff, also the fixes that need a review\n"
+    "      --diff              print the fixes as a unified diff and write nothing\n"
     "Adoption:\n"
     "      --write-baseline FILE  record every current finding in FILE (JSON) and exit 0\n"
     "      --baseline FILE     report only findings FILE does not record; say which are fixed\n"
@@ -215,7 +219,7 @@ int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
-           O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE };
+           O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -232,10 +236,12 @@ int main(int argc, char **argv)
         { "no-respect-gitignore", no_argument, 0, O_NO_GITIGNORE },
         { "baseline", required_argument, 0, O_BASELINE },
         { "write-baseline", required_argument, 0, O_WRITE_BASELINE },
+        { "fix", no_argument, 0, O_FIX }, { "diff", no_argument, 0, O_DIFF },
+        { "unsafe-fixes", no_argument, 0, O_UNSAFE_FIXES },
         { 0, 0, 0, 0 },
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
-    int isolated = 0, show = 0, respect_gitignore = -1;
+    int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
     long jobs = 0;
     const char *output = NULL, *config_path = NULL, *baseline = NULL, *write_baseline = NULL;
     size_t max_size = 8u << 20;
@@ -250,6 +256,7 @@ int main(int argc, char **argv)
         case 'f':
             fmt = cg_format_parse(optarg);
             if (fmt < 0) usage_error("unknown format '%s' (expected text, json, sarif or github)", optarg);
+            fmt_given = 1;
             break;
         case 'o': output = optarg; break;
         case O_SELECT: check_codes("--select", optarg); append_list(&sel, optarg); break;
@@ -303,6 +310,9 @@ int main(int argc, char **argv)
         case O_NO_GITIGNORE: respect_gitignore = 0; break;
         case O_BASELINE: baseline = optarg; break;
         case O_WRITE_BASELINE: write_baseline = optarg; break;
+        case O_FIX: fix = 1; break;
+        case O_DIFF: diff = 1; break;
+        case O_UNSAFE_FIXES: unsafe = 1; break;
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]); break;
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
@@ -310,6 +320,11 @@ int main(int argc, char **argv)
     if (baseline && write_baseline)
         usage_error("%s", "--baseline and --write-baseline cannot be used together (--write-baseline records "
                     "every current finding; run it without --baseline)");
+    if (diff && (fmt_given || output || stats))
+        usage_error("%s", "--diff prints the fixes as a diff instead of a report: it cannot be combined with "
+                    "--format, --output or --statistics");
+    if (diff && write_baseline)
+        usage_error("%s", "--diff and --write-baseline cannot be used together");
     if (config_path && isolated)
         usage_error("%s", "--config and --isolated cannot be used together (--isolated ignores every configuration file)");
 
@@ -388,6 +403,33 @@ int main(int argc, char **argv)
         cg_report_free(&report);
         cg_configs_free(cfgs);
         return EXIT_CLEAN;
+    }
+
+    if (diff || fix) {
+        cg_fix_opts fo = { .unsafe = unsafe, .write = !diff, .diff = diff ? stdout : NULL,
+                           .checker = cg_syntax_checker };
+        cg_fix_result fr;
+        size_t notices_before = report.nnotices;
+        cg_fix_apply(&report, &fo, &fr);
+        for (size_t i = notices_before; i < report.nnotices; i++) {
+            const cg_notice *n = &report.notices[i];
+            if (n->level < CG_ERROR && quiet) continue;
+            fprintf(stderr, "cglint: %s: %s: %s\n", n->level == CG_ERROR ? "error" : "warning",
+                    n->path ? n->path : "-", n->message);
+        }
+        if (diff) {
+            int code = cg_report_errors(&report) ? EXIT_TROUBLE : fr.files ? EXIT_FINDINGS : EXIT_CLEAN;
+            if (!quiet)
+                fprintf(stderr, "cglint: %zu fix%s in %zu file%s would be applied by --fix\n", fr.findings,
+                        fr.findings == 1 ? "" : "es", fr.files, fr.files == 1 ? "" : "s");
+            if (fflush(stdout) != 0) code = EXIT_TROUBLE;
+            cg_report_free(&report);
+            cg_configs_free(cfgs);
+            return code;
+        }
+        if (!quiet && fr.findings)
+            fprintf(stderr, "cglint: fixed %zu finding%s in %zu file%s\n", fr.findings,
+                    fr.findings == 1 ? "" : "s", fr.files, fr.files == 1 ? "" : "s");
     }
 
     if (write_baseline) {

@@ -5,7 +5,13 @@
  * write its checker below, add one row to py_checks[], and add
  * tests/fixtures/py/CGnnn/{positive,negative}.py.  Checkers read the event
  * (py_eval.h) and call py_report(); they never walk the tree.  Reporting is
- * already limited to capture context by the evaluator. */
+ * already limited to capture context by the evaluator.
+ *
+ * A rule whose hazard is a keyword argument with a mechanical fix reports
+ * with py_report_kwfix() instead of py_report(): that one call carries the
+ * edit to --fix, --diff and SARIF `fixes` (CG108's error_if_nonfinite=False
+ * below; cache_enabled=False, capturable=True and preserve_rng_state=False
+ * plug in the same way). */
 #include "py_eval.h"
 #include <string.h>
 
@@ -242,8 +248,11 @@ static void check_library_sync(py_ctx *ctx, const py_event *ev)
     }
     if (((!ev->method && ev->qual && strstr(ev->qual, "clip_grad_norm_")) ||
          (ev->method && eq(ev->method, "clip_grad_norm_"))) && kw_true(ev, "error_if_nonfinite")) {
-        py_report(ctx, ev->mod, ev->node, CG_R_CG108, "pass `error_if_nonfinite=False` (the default) inside the capture",
-                  "`clip_grad_norm_(..., error_if_nonfinite=True)` checks the norm on the host, which synchronizes during graph capture");
+        /* the mechanical fix: the default, which was captured without error */
+        py_report_kwfix(ctx, ev, CG_R_CG108, "error_if_nonfinite", "False", 1,
+                        "pass `error_if_nonfinite=False` (the default) inside the capture",
+                        "`clip_grad_norm_(..., error_if_nonfinite=True)` checks the norm on the host, which "
+                        "synchronizes during graph capture");
         return;
     }
     if (ev->method && (ev->recv.flags & VF_SCALER) && (eq(ev->method, "step") || eq(ev->method, "update")))

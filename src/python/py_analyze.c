@@ -89,14 +89,12 @@ const char *py_snip(py_ctx *ctx, py_module *m, TSNode n)
     return cg_arena_printf(ctx->arena, "%.*s%s", (int)len, t, cut ? "..." : "");
 }
 
-void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix, const char *fmt, ...)
+static void py_vreport(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix,
+                       const cg_edit *edit, int safe, const char *fix_title, const char *fmt, va_list ap)
 {
     if (!ctx->active || ctx->quiet || !ctx->region) return;
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     cg_finding f;
     memset(&f, 0, sizeof f);
     f.rule = rule;
@@ -112,7 +110,77 @@ void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix
     f.capture_kind = (char *)ctx->region->kind;
     f.path = ctx->path;
     f.npath = (size_t)ctx->npath;
+    if (edit) {
+        f.edits = (cg_edit *)edit;
+        f.nedits = 1;
+        f.fix_safe = safe;
+        f.fix_title = (char *)fix_title;
+    }
     cg_report_add(ctx->p->report, &f);
+}
+
+void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    py_vreport(ctx, m, node, rule, fix, NULL, 0, NULL, fmt, ap);
+    va_end(ap);
+}
+
+/* The edit that makes keyword `kw` of the call `ev` equal `value`. */
+static int kw_edit(py_ctx *ctx, const py_event *ev, const char *kw, const char *value, cg_edit *e)
+{
+    py_module *m = ev->mod;
+    TSNode at;
+    int k = py_ev_kw(ev, kw);
+    memset(e, 0, sizeof *e);
+    if (k >= 0) {
+        at = ev->kwn[k];
+        if (py_text_eq(m, at, value)) return -1;     /* already the safe value */
+        e->start = ts_node_start_byte(at);
+        e->end = ts_node_end_byte(at);
+        e->text = cg_arena_strdup(ctx->arena, value);
+    } else {
+        /* `kw=value` after the last argument, or inside empty parentheses */
+        TSNode args = py_field(ev->node, PY.f_arguments);
+        if (ts_node_is_null(args) || !IS(args, argument_list)) return -1;
+        uint32_t n = ts_node_named_child_count(args);
+        TSNode last = n ? ts_node_named_child(args, n - 1) : args;
+        for (uint32_t i = n; i-- > 0;) {
+            TSNode c = ts_node_named_child(args, i);
+            if (!IS(c, comment)) { last = c; break; }
+        }
+        if (n && !IS(last, comment)) {
+            e->start = e->end = ts_node_end_byte(last);
+            e->text = cg_arena_printf(ctx->arena, ", %s=%s", kw, value);
+        } else {
+            e->start = e->end = ts_node_start_byte(args) + 1;   /* after '(' */
+            e->text = cg_arena_printf(ctx->arena, "%s=%s", kw, value);
+        }
+    }
+    e->old_text = cg_arena_strndup(ctx->arena, m->src.text + e->start, e->end - e->start);
+    /* lines and code-point columns of both ends */
+    uint32_t sl = 1, el;
+    while (sl < m->src.nlines && m->src.line_start[sl] <= e->start) sl++;
+    el = sl;
+    while (el < m->src.nlines && m->src.line_start[el] <= e->end) el++;
+    e->line = sl;
+    e->col = cg_source_column(&m->src, sl, e->start - m->src.line_start[sl - 1]);
+    e->end_line = el;
+    e->end_col = cg_source_column(&m->src, el, e->end - m->src.line_start[el - 1]);
+    return 0;
+}
+
+void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, const char *value, int safe,
+                     const char *fix, const char *fmt, ...)
+{
+    cg_edit e;
+    int have = kw_edit(ctx, ev, kw, value, &e) == 0;
+    const char *title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", kw, value);
+    va_list ap;
+    va_start(ap, fmt);
+    py_vreport(ctx, ev->mod, ev->node, rule, fix, have ? &e : NULL, safe, title, fmt, ap);
+    va_end(ap);
 }
 
 int py_ev_kw(const py_event *ev, const char *name)

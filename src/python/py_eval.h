@@ -142,6 +142,15 @@ typedef struct py_event {
  * site and call path.  Does nothing outside capture context. */
 void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix,
                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* py_report with a mechanical fix: keyword `kw` of the call in `ev` becomes
+ * `value` (its value is replaced, or `kw=value` is added when the call does
+ * not pass it).  `safe`: the edit cannot change what the code computes
+ * outside capture, so --fix applies it without --unsafe-fixes.  One call per
+ * rule that has such a fix, e.g.
+ *   py_report_kwfix(ctx, ev, CG_R_CG108, "error_if_nonfinite", "False", 1, fix, "...");
+ */
+void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, const char *value, int safe,
+                     const char *fix, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 /* Short text of a node for messages: at most 60 bytes, one line. */
 const char *py_snip(py_ctx *ctx, py_module *m, TSNode n);
 /* Keyword argument `name` of a call event, or -1. */
