@@ -12,6 +12,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <time.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +129,80 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
         return -1;
     }
     return 0;
+}
+
+/* ---- the progress line ---------------------------------------------------------
+ * On stderr, only when it is a terminal, never with --quiet, and only once a
+ * run has taken a second (CGLINT_PROGRESS_DELAY_MS changes that, for
+ * tests): "cglint: reading files 1200/5000", then "following calls from
+ * captures".  It is one line rewritten in place with \r and erased at the
+ * end, so nothing of it stays in the scrollback or reaches a pipe. */
+typedef struct progress {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int stop, shown;
+    long delay_ms;
+    cg_report *report;
+} progress;
+
+static void *progress_main(void *arg)
+{
+    progress *pr = arg;
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    long wait_ms = pr->delay_ms;
+    pthread_mutex_lock(&pr->lock);
+    while (!pr->stop) {
+        t.tv_sec += wait_ms / 1000;
+        t.tv_nsec += (wait_ms % 1000) * 1000000L;
+        if (t.tv_nsec >= 1000000000L) { t.tv_sec++; t.tv_nsec -= 1000000000L; }
+        if (pthread_cond_timedwait(&pr->cond, &pr->lock, &t) == 0 && pr->stop) break;
+        if (pr->stop) break;
+        size_t total = __atomic_load_n(&pr->report->progress_total, __ATOMIC_RELAXED);
+        size_t done = __atomic_load_n(&pr->report->progress_done, __ATOMIC_RELAXED);
+        int phase = __atomic_load_n(&pr->report->progress_phase, __ATOMIC_RELAXED);
+        if (phase == 0) fprintf(stderr, "\r\x1b[Kcglint: finding files...");
+        else if (phase == 1) fprintf(stderr, "\r\x1b[Kcglint: reading files %zu/%zu", done, total);
+        else fprintf(stderr, "\r\x1b[Kcglint: following calls from captures (%zu files)", total);
+        fflush(stderr);
+        pr->shown = 1;
+        wait_ms = 100;
+    }
+    if (pr->shown) { fputs("\r\x1b[K", stderr); fflush(stderr); }
+    pthread_mutex_unlock(&pr->lock);
+    return NULL;
+}
+
+static int progress_start(progress *pr, cg_report *r, int quiet)
+{
+    memset(pr, 0, sizeof *pr);
+    if (quiet || !isatty(STDERR_FILENO)) return 0;
+    const char *d = getenv("CGLINT_PROGRESS_DELAY_MS");
+    pr->delay_ms = d && *d ? strtol(d, NULL, 10) : 1000;
+    if (pr->delay_ms < 0) return 0;
+    pr->report = r;
+    pthread_mutex_init(&pr->lock, NULL);
+    pthread_cond_init(&pr->cond, NULL);
+    if (pr->delay_ms == 0) {   /* at once: deterministic for tests */
+        fputs("\r\x1b[Kcglint: finding files...", stderr);
+        fflush(stderr);
+        pr->shown = 1;
+    }
+    if (pthread_create(&pr->thread, NULL, progress_main, pr) != 0) return 0;
+    return 1;
+}
+
+static void progress_stop(progress *pr, int started)
+{
+    if (!started) return;
+    pthread_mutex_lock(&pr->lock);
+    pr->stop = 1;
+    pthread_cond_signal(&pr->cond);
+    pthread_mutex_unlock(&pr->lock);
+    pthread_join(pr->thread, NULL);
+    pthread_cond_destroy(&pr->cond);
+    pthread_mutex_destroy(&pr->lock);
 }
 
 /* Append a comma-separated list to *acc (malloc'ed). */
@@ -379,7 +455,10 @@ int main(int argc, char **argv)
         .configs = cfgs, .rule_cli = &rule_cli, .respect_gitignore = respect_gitignore,
         .context = 1, .baseline = baseline,
     };
+    progress pr;
+    int pr_on = progress_start(&pr, &report, quiet || show);
     int run_rc = cg_run(&ro, &report);
+    progress_stop(&pr, pr_on);
 
     /* tool messages: stderr, one line each */
     for (size_t i = 0; i < report.nnotices; i++) {

@@ -71,6 +71,11 @@ typedef struct cg_report {
     const cg_ruleset *rules;   /* selection; NULL means every rule */
     size_t files_seen;         /* files handed to a front end */
     size_t files_analysed;     /* files parsed and analysed */
+    /* Progress, read by the command line's progress line from another
+     * thread (atomically): files to read, files read, and the phase
+     * (0 finding files, 1 reading, 2 following calls from captures). */
+    size_t progress_total, progress_done;
+    int progress_phase;
     char *root;                /* absolute directory that relative paths are under */
 } cg_report;
 

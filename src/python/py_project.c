@@ -31,6 +31,7 @@ static void load_one(void *arg, size_t i)
 {
     phase1 *ph = arg;
     py_project *p = ph->p;
+    __atomic_add_fetch(&p->report->progress_done, 1, __ATOMIC_RELAXED);
     py_module *m = &p->mods[i];
     char err[512];
     if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
@@ -183,8 +184,11 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     py_project p;
     project_init(&p, files, n, opts, report);
     report->files_seen += p.nmods;
+    __atomic_add_fetch(&report->progress_total, p.nmods, __ATOMIC_RELAXED);
+    __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
     phase1 ph = { .p = &p, .level = 0 };
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     py_analyze_project(&p);
     project_free(&p);
 }
