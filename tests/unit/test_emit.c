@@ -358,7 +358,7 @@ static void test_json_golden(void **state)
 
     static const char *const finding[] = {"rule", "name", "category", "severity", "path", "line",
                                           "column", "end_line", "end_column", "message", "fix",
-                                          "capture", "call_path", NULL};
+                                          "capture", "call_path", "autofix", NULL};
     static const char *const capture[] = {"path", "line", "column", "kind", NULL};
     static const char *const step[] = {"function", "path", "line", "column", NULL};
     json_t *findings = json_object_get(doc, "findings");
@@ -366,7 +366,7 @@ static void test_json_golden(void **state)
     size_t i, k, with_capture = 0, steps = 0;
     json_t *f, *st;
     json_array_foreach(findings, i, f) {
-        check_keys(f, finding, "sssssiiiissOa");
+        check_keys(f, finding, "sssssiiiissOaO");
         json_t *c = json_object_get(f, "capture");
         if (json_is_object(c)) { check_keys(c, capture, "siiS"); with_capture++; }
         json_array_foreach(json_object_get(f, "call_path"), k, st) { check_keys(st, step, "ssii"); steps++; }

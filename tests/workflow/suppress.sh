@@ -40,6 +40,17 @@ expect "ignore-file[CG001] silences CG001 in that file" 0 "No findings."
 printf 'x = 1  # cglint: ignore[CG101\n' >other.py
 run "$CGLINT" --format json .
 expect "a malformed suppression is reported in JSON" 1 '"rule": "CG001"' "malformed suppression"
+printf '%s\n' "$out" >"$TMP/cg001.json"
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+    run /usr/bin/python3 - "$SRC/docs/json-schema.md" "$TMP/cg001.json" <<'PYEOF'
+import json, re, sys, jsonschema
+text = open(sys.argv[1], encoding="utf-8").read()
+schema = json.loads(re.search(r"^```json\n(.*?)^```", text.split("\n## JSON Schema\n", 1)[1], re.S | re.M).group(1))
+jsonschema.Draft202012Validator(schema).validate(json.load(open(sys.argv[2])))
+print("schema ok")
+PYEOF
+    expect "a JSON report with CG001 follows docs/json-schema.md" 0 "schema ok"
+fi
 rm other.py
 
 printf '# cglint: ignore-next-line[CG101]\n' >h2 && cat helpers.py | sed 's/  # cglint.*//' >>h2
