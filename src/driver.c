@@ -28,6 +28,8 @@
 typedef struct skip_ctx {
     const cg_run_opts *o;
     cg_gitignore *git;
+    char **ignored_roots;   /* directories named on the command line that git ignores */
+    size_t nignored_roots;
     char err[1024];
     int failed;
 } skip_ctx;
@@ -63,6 +65,11 @@ static int skip_path(void *arg, const char *path, int is_dir, int is_explicit)
     if (!skip && !is_explicit && x->git) {
         int respect = x->o->respect_gitignore;
         if (respect < 0) respect = !c || c->respect_gitignore != 0;
+        /* a directory the user named is walked even if git ignores it, and
+         * then wholly: git (and libgit2) call everything below an ignored
+         * directory ignored, so no finer answer is to be had */
+        for (size_t i = 0; respect && i < x->nignored_roots; i++)
+            if (cg_path_under(abs, x->ignored_roots[i])) respect = 0;
         if (respect) skip = cg_gitignore_check(x->git, abs, is_dir);
     }
 done:
@@ -251,6 +258,17 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     size_t n = 0;
     const char *const *paths = o->npaths ? o->paths : dot;
     size_t npaths = o->npaths ? o->npaths : 1;
+    for (size_t i = 0; sx.git && i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        char *abs = cg_path_abs(paths[i]);
+        if (cg_gitignore_check(sx.git, abs, 1)) {
+            sx.ignored_roots = realloc(sx.ignored_roots, (sx.nignored_roots + 1) * sizeof *sx.ignored_roots);
+            sx.ignored_roots[sx.nignored_roots++] = abs;
+        } else {
+            free(abs);
+        }
+    }
     cg_walk(paths, npaths, &wo, report, &files, &n);
     if (o->context && o->npaths && !sx.failed) {
         cg_run_opts oo = *o;
@@ -259,6 +277,8 @@ int cg_run(const cg_run_opts *o, cg_report *report)
         add_context(&oo, &wo, report, &files, &n);
     }
     cg_gitignore_free(sx.git);
+    for (size_t i = 0; i < sx.nignored_roots; i++) free(sx.ignored_roots[i]);
+    free(sx.ignored_roots);
     drop_unsupported(files, &n);
     if (sx.failed) {
         cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", sx.err);

@@ -36,5 +36,9 @@ expect "respect-gitignore = false in the configuration" 1 "    5  CG104"
 rm pyproject.toml
 run "$CGLINT" generated/t.py
 expect "a file named on the command line is analysed even if ignored" 1 "generated/t.py:10:9"
+run "$CGLINT" generated
+expect "a directory named on the command line is walked even if git ignores it" 1 "generated/t.py:10:9"
+run "$CGLINT" --statistics sub
+expect "a named directory that git does not ignore: .gitignore applies inside" 1 "    1  CG104"
 
 finish
