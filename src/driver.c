@@ -270,7 +270,8 @@ int cg_run(const cg_run_opts *o, cg_report *report)
         }
     }
     cg_walk(paths, npaths, &wo, report, &files, &n);
-    if (o->context && o->npaths && !sx.failed) {
+    drop_unsupported(files, &n);
+    if (o->context && o->npaths && !sx.failed && n) {
         cg_run_opts oo = *o;
         oo.paths = paths;
         oo.npaths = npaths;
@@ -279,7 +280,6 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     cg_gitignore_free(sx.git);
     for (size_t i = 0; i < sx.nignored_roots; i++) free(sx.ignored_roots[i]);
     free(sx.ignored_roots);
-    drop_unsupported(files, &n);
     if (sx.failed) {
         cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", sx.err);
         cg_walk_free(files, n);
