@@ -7,12 +7,18 @@
 #   parse  cglint --bench-floor parse -q DIR   ... and tree-sitter-parse every file
 #   full   cglint -q --exit-zero DIR           the real analysis, all cores
 #   j1     cglint -j1 -q --exit-zero DIR       the real analysis, one core
-#   flake8 flake8 --select=F -j auto DIR       pyflakes checks, all cores
+#   flake8 flake8 --select=F -j auto --extend-exclude=... DIR
+#                                              pyflakes checks, all cores, with
+#                                              the directories cglint prunes
+#                                              excluded too (site-packages, build, ...)
 # and prints a Markdown report (machine, tools, one table) on stdout, and
 # into --out FILE if given.  It installs nothing.
+# flake8 is 10-100x slower than cglint, so it has its own run count
+# (--flake8-runs) and no warm-up: the cglint runs before it have already
+# brought the corpus into the page cache.
 #
-# Usage: bench/run.sh [--runs N] [--warmup N] [--cglint PATH] [--out FILE]
-#                     [--json-dir DIR] [--no-flake8] [DIR...]
+# Usage: bench/run.sh [--runs N] [--warmup N] [--flake8-runs N] [--cglint PATH]
+#                     [--out FILE] [--json-dir DIR] [--no-flake8] [DIR...]
 set -euo pipefail
 
 usage() {
@@ -20,7 +26,8 @@ usage() {
     cat <<'EOF'
 Options:
   --runs N       timed runs per command (default 5)
-  --warmup N     untimed warm-up runs per command (default 1)
+  --warmup N     untimed warm-up runs per cglint command (default 1)
+  --flake8-runs N timed flake8 runs per corpus (default: --runs)
   --cglint PATH  the cglint binary (default: <repo>/build/cglint)
   --out FILE     also write the Markdown report to FILE
   --json-dir DIR keep hyperfine's JSON exports in DIR (default: a temp dir, removed)
@@ -35,7 +42,7 @@ abspath() { # works for paths that do not exist yet (an --out file)
 }
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-RUNS=5 WARMUP=1 CGLINT="$REPO/build/cglint" OUT="" JSONDIR="" FLAKE8=1
+RUNS=5 WARMUP=1 F8RUNS="" CGLINT="$REPO/build/cglint" OUT="" JSONDIR="" FLAKE8=1
 DIRS=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -43,6 +50,8 @@ while [ $# -gt 0 ]; do
     --runs=*) RUNS=${1#*=}; shift ;;
     --warmup) [ $# -ge 2 ] || die "--warmup needs a value"; WARMUP=$2; shift 2 ;;
     --warmup=*) WARMUP=${1#*=}; shift ;;
+    --flake8-runs) [ $# -ge 2 ] || die "--flake8-runs needs a value"; F8RUNS=$2; shift 2 ;;
+    --flake8-runs=*) F8RUNS=${1#*=}; shift ;;
     --cglint) [ $# -ge 2 ] || die "--cglint needs a value"; CGLINT=$(abspath "$2"); shift 2 ;;
     --cglint=*) CGLINT=$(abspath "${1#*=}"); shift ;;
     --out) [ $# -ge 2 ] || die "--out needs a value"; OUT=$(abspath "$2"); shift 2 ;;
@@ -57,6 +66,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "--runs takes a positive integer, not '$RUNS'"
+[ -n "$F8RUNS" ] || F8RUNS=$RUNS
+[[ $F8RUNS =~ ^[1-9][0-9]*$ ]] || die "--flake8-runs takes a positive integer, not '$F8RUNS'"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "--warmup takes a non-negative integer, not '$WARMUP'"
 
 # ---- tools -------------------------------------------------------------------
@@ -94,6 +105,8 @@ CG="$TMP/cglint"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 mem=$(awk '/^MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo 2>/dev/null)
 ts=$(pkg-config --modversion tree-sitter 2>/dev/null || echo "unknown (pkg-config has no tree-sitter)")
+tsdeb=$(dpkg-query -W -f '${Version}' libtree-sitter0 2>/dev/null || true)
+[ -n "$tsdeb" ] && ts="$ts (Debian package libtree-sitter0 $tsdeb)"
 tspy=$(sed -n 's/^set(TSPY_VERSION \(.*\))/\1/p' "$REPO/grammars/CMakeLists.txt" 2>/dev/null || true)
 commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo "?")
 if [ -n "$(git -C "$REPO" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -101,6 +114,11 @@ if [ -n "$(git -C "$REPO" status --porcelain --untracked-files=no 2>/dev/null)" 
 fi
 f8ver=""
 [ "$FLAKE8" = 1 ] && f8ver=$(flake8 --version 2>/dev/null | tr '\n' ' ' | sed 's/ *$//')
+
+# flake8 walks everything but VCS and cache directories; give it the
+# directories cglint's walker prunes, so both read the same files (a Python
+# prefix's lib/python3.X holds site-packages, often 5x the stdlib).
+F8EXCLUDE='.*,__pycache__,node_modules,site-packages,__pypackages__,venv,build,_build,dist,buck-out'
 
 REPORT="$TMP/report.md"
 {
@@ -110,8 +128,8 @@ REPORT="$TMP/report.md"
     echo "- Kernel: $(uname -sr); load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
     echo "- cglint: $("$CG" --version 2>&1 | head -1), commit $commit, binary $CGLINT"
     echo "- tree-sitter (pkg-config): $ts; tree-sitter-python grammar: ${tspy:-unknown}"
-    echo "- hyperfine: $(hyperfine --version | head -1); --warmup $WARMUP --runs $RUNS"
-    [ "$FLAKE8" = 1 ] && echo "- flake8: $f8ver"
+    echo "- hyperfine: $(hyperfine --version | head -1); cglint: --warmup $WARMUP --runs $RUNS; flake8: --warmup 0 --runs $F8RUNS"
+    [ "$FLAKE8" = 1 ] && echo "- flake8: $f8ver; run as \`flake8 --select=F -j auto --extend-exclude=$F8EXCLUDE DIR\`"
     echo "- python3: $(python3 -c 'import sys;print(sys.version.split()[0])')"
     echo
 } >"$REPORT"
@@ -180,46 +198,49 @@ for d in "${DIRS[@]}"; do
     "$CG" -f json --exit-zero -o "$TMP/find.json" "$d" 2>"$TMP/err.txt"
     rc=$?
     set -e
-    read -r nfind nerr nanal < <(python3 - "$TMP/find.json" <<'EOF'
-import json, sys
+    read -r nfind byrule < <(python3 - "$TMP/find.json" <<'EOF'
+import collections, json, sys
 try:
-    s = json.load(open(sys.argv[1]))["summary"]
-    print(s.get("findings", "?"), s.get("errors", "?"), s.get("files_analysed", "?"))
+    d = json.load(open(sys.argv[1]))
+    c = collections.Counter(f["rule"] for f in d["findings"])
+    print(d["summary"]["findings"], ",".join("%s:%d" % kv for kv in sorted(c.items())) or "-")
 except Exception:
-    print("? ? ?")
+    print("? ?")
 EOF
 )
     nmsg=$(grep -c '^cglint: error' "$TMP/err.txt" || true)
     {
-        echo "- **$label** ($d): cglint exit $rc, $nfind findings, $nmsg error message(s) on stderr"
+        echo "- **$label** (\`$d\`): exit status $rc; $nfind findings (by rule: $byrule);" \
+             "$nmsg error message(s) on stderr"
         if [ "$nmsg" -gt 0 ]; then
             grep '^cglint: error' "$TMP/err.txt" | head -5 | sed 's/^/  - `/; s/$/`/'
-            [ "$nmsg" -gt 5 ] && echo "  - ... and $((nmsg - 5)) more"
+            if [ "$nmsg" -gt 5 ]; then echo "  - ... and $((nmsg - 5)) more"; fi
         fi
     } >>"$NOTES"
 
     q=$(printf '%q' "$d")
     cg=$(printf '%q' "$CG")
-    cmds=(
-        "$cg --bench-floor read -q $q"
-        "$cg --bench-floor parse -q $q"
-        "$cg -q --exit-zero $q"
-        "$cg -j1 -q --exit-zero $q"
-    )
-    names=(read parse full j1)
+    base="$JSONDIR/$i-$(basename "$d")"
+    hyperfine --warmup "$WARMUP" --runs "$RUNS" --ignore-failure --style basic \
+        --export-json "$base.cglint.json" \
+        -n read "$cg --bench-floor read -q $q" \
+        -n parse "$cg --bench-floor parse -q $q" \
+        -n full "$cg -q --exit-zero $q" \
+        -n j1 "$cg -j1 -q --exit-zero $q" >&2
+    jsons=("$base.cglint.json")
     if [ "$FLAKE8" = 1 ]; then
-        cmds+=("flake8 --select=F -j auto $q")
-        names+=(flake8)
+        hyperfine --warmup 0 --runs "$F8RUNS" --ignore-failure --style basic \
+            --export-json "$base.flake8.json" \
+            -n flake8 "flake8 --select=F -j auto --extend-exclude=$F8EXCLUDE $q" >&2
+        jsons+=("$base.flake8.json")
     fi
-    hf=(hyperfine --warmup "$WARMUP" --runs "$RUNS" --ignore-failure --style basic
-        --export-json "$JSONDIR/$i-$(basename "$d").json")
-    for k in "${!cmds[@]}"; do hf+=(-n "${names[$k]}" "${cmds[$k]}"); done
-    "${hf[@]}" >&2
 
-    python3 - "$JSONDIR/$i-$(basename "$d").json" "$label" "$nfiles" "$nbytes" "$nhits" "$nfind" >>"$ROWS" <<'EOF'
+    python3 - "$label" "$nfiles" "$nbytes" "$nhits" "$nfind" "${jsons[@]}" >>"$ROWS" <<'EOF'
 import json, sys
-path, label, nfiles, nbytes, nhits, nfind = sys.argv[1:]
-res = {r["command"]: r for r in json.load(open(path))["results"]}
+label, nfiles, nbytes, nhits, nfind = sys.argv[1:6]
+res = {}
+for path in sys.argv[6:]:
+    res.update({r["command"]: r for r in json.load(open(path))["results"]})
 def cell(k):
     r = res.get(k)
     return "n/a" if r is None else "%.3f ± %.3f" % (r["mean"], r["stddev"] or 0.0)
@@ -255,6 +276,8 @@ done
     echo "### What cglint said (one untimed run per corpus)"
     echo
     cat "$NOTES"
+    echo
+    echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)."
 } >>"$REPORT"
 
 cat "$REPORT"

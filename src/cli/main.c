@@ -117,6 +117,10 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
         fprintf(stderr, "cglint: error: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
+    /* mkstemp makes 0600; the report gets what `>` would give it */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "w");
     int rc = f ? cg_emit(f, fmt, r, eo) : -1;
     if (f && fflush(f) != 0) rc = -1;

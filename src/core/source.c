@@ -8,6 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+void cg_format_size(char *out, size_t outlen, size_t bytes)
+{
+    if (bytes < 10 * 1024) snprintf(out, outlen, "%zu bytes", bytes);
+    else if (bytes < 10 * 1024 * 1024) snprintf(out, outlen, "%.1f KiB", bytes / 1024.0);
+    else snprintf(out, outlen, "%.1f MiB", bytes / 1048576.0);
+}
+
 long cg_utf8_invalid_at(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -39,11 +46,13 @@ long cg_utf8_invalid_at(const char *s, size_t len)
     return -1;
 }
 
+/* Line and column (1-based, the column in code points) of byte offset off. */
 static void line_col_of(const char *s, size_t off, size_t *line, size_t *col)
 {
     size_t l = 1, c = 1;
     for (size_t i = 0; i < off; i++) {
-        if (s[i] == '\n') { l++; c = 1; } else c++;
+        if (s[i] == '\n') { l++; c = 1; }
+        else if (((unsigned char)s[i] & 0xC0) != 0x80) c++;
     }
     *line = l; *col = c;
 }
@@ -146,9 +155,11 @@ int cg_source_load(cg_source *out, const char *path, size_t max_size, char *err,
         return CG_SRC_ENOTREG;
     }
     if (max_size && (size_t)st.st_size > max_size) {
-        snprintf(err, errlen,
-                 "file is %.1f MiB, over the %.1f MiB limit (raise it with --max-file-size); skipped",
-                 st.st_size / 1048576.0, max_size / 1048576.0);
+        char have[32], limit[32];
+        cg_format_size(have, sizeof have, (size_t)st.st_size);
+        cg_format_size(limit, sizeof limit, max_size);
+        snprintf(err, errlen, "file is %s, over the %s limit (raise it with --max-file-size); skipped",
+                 have, limit);
         close(fd);
         return CG_SRC_ETOOBIG;
     }

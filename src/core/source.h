@@ -44,6 +44,8 @@ const char *cg_source_line(const cg_source *self, uint32_t line, size_t *len);
 /* 1-based column in Unicode code points of byte offset `byte_col` (0-based)
  * within line `line` (1-based). */
 uint32_t cg_source_column(const cg_source *self, uint32_t line, uint32_t byte_col);
+/* "812 bytes", "34.5 KiB", "50.0 MiB": a size people can act on. */
+void cg_format_size(char *out, size_t outlen, size_t bytes);
 /* Check UTF-8; returns the byte offset of the first invalid sequence or -1. */
 long cg_utf8_invalid_at(const char *s, size_t len);
 #endif

@@ -179,6 +179,16 @@ static void walk_dir(walker *w, const char *dir, int depth)
     free(names);
 }
 
+typedef struct file_ident { dev_t dev; ino_t ino; size_t idx; } file_ident;
+
+static int cmp_ident(const void *pa, const void *pb)
+{
+    const file_ident *a = pa, *b = pb;
+    if (a->dev != b->dev) return a->dev < b->dev ? -1 : 1;
+    if (a->ino != b->ino) return a->ino < b->ino ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
 static int cmp_file(const void *a, const void *b)
 {
     return strcmp(((const cg_file *)a)->path, ((const cg_file *)b)->path);
@@ -212,17 +222,36 @@ int cg_walk(const char *const *paths, size_t npaths, const cg_walk_opts *opts,
         }
     }
     free(w.seen);
-    /* sort and drop duplicates (the same file named twice) */
+    /* sort and drop duplicates: the same file named twice, also under two
+     * spellings (`a.py ./a.py`, a link to it): same device and inode */
     if (w.n) qsort(w.files, w.n, sizeof *w.files, cmp_file);
+    file_ident *ids = calloc(w.n ? w.n : 1, sizeof *ids);
+    unsigned char *drop = calloc(w.n ? w.n : 1, 1);
+    if (!ids || !drop) { fputs("cglint: out of memory\n", stderr); abort(); }
+    size_t nid = 0;
+    for (size_t i = 0; i < w.n; i++) {
+        struct stat st;
+        if (stat(w.files[i].path, &st) == 0) ids[nid++] = (file_ident){ st.st_dev, st.st_ino, i };
+    }
+    qsort(ids, nid, sizeof *ids, cmp_ident);
+    for (size_t i = 1; i < nid; i++)
+        if (ids[i].dev == ids[i - 1].dev && ids[i].ino == ids[i - 1].ino) {
+            /* keep the first spelling in path order; it inherits is_explicit */
+            w.files[ids[i - 1].idx].is_explicit |= w.files[ids[i].idx].is_explicit;
+            drop[ids[i].idx] = 1;
+            ids[i] = ids[i - 1];
+        }
     size_t k = 0;
     for (size_t i = 0; i < w.n; i++) {
-        if (k && strcmp(w.files[k - 1].path, w.files[i].path) == 0) {
-            w.files[k - 1].is_explicit |= w.files[i].is_explicit;
+        if (drop[i] || (k && strcmp(w.files[k - 1].path, w.files[i].path) == 0)) {
+            if (!drop[i]) w.files[k - 1].is_explicit |= w.files[i].is_explicit;
             free(w.files[i].path);
             continue;
         }
         w.files[k++] = w.files[i];
     }
+    free(ids);
+    free(drop);
     *out = w.files;
     *nout = k;
     return 0;

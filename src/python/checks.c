@@ -13,6 +13,7 @@
  * below; cache_enabled=False, capturable=True and preserve_rng_state=False
  * plug in the same way). */
 #include "py_eval.h"
+#include <stdlib.h>
 #include <string.h>
 
 static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
@@ -445,6 +446,7 @@ static void check_cpu_tensor(py_ctx *ctx, const py_event *ev)
 {
     extern int py_is_factory(const char *q);
     if (ev->method || !py_is_factory(ev->qual) || ev->chained_to_device) return;
+    if (kw_true(ev, "pin_memory")) return;   /* CG503 says more */
     if (ctx->p->default_device_set && !eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;
@@ -599,6 +601,7 @@ static void check_unjoined(py_ctx *ctx, const py_event *ev)
 static void check_capture_stream(py_ctx *ctx, const py_event *ev)
 {
     const py_val *v = &ev->val;
+    if (!eq(ctx->region->kind, "torch.cuda.graph") && !eq(ctx->region->kind, "capture_begin")) return;
     if (v->kind == V_EXTOBJ && v->stream_default) {
         py_report(ctx, ev->mod, ev->node, CG_R_CG404, "pass a stream you created: `stream=torch.cuda.Stream()`",
                   "the capture is begun on the legacy default stream, which CUDA refuses");
@@ -611,36 +614,338 @@ static void check_capture_stream(py_ctx *ctx, const py_event *ev)
                   "stream: \"CUDA graphs must be captured on a non-default stream\"");
 }
 
+/* ---- 5 memory ---------------------------------------------------------------------- */
+
+/* CG503: pinning host memory during capture */
+static void check_pin_memory(py_ctx *ctx, const py_event *ev)
+{
+    if ((ev->method && eq(ev->method, "pin_memory") && ev->nargs == 0 && ev->recv.kind != V_EXTOBJ) ||
+        (!ev->method && starts(ev->qual, "torch.") && kw_true(ev, "pin_memory")))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG503, NULL,
+                  "`%s` pins host memory during capture: replays never see new host data "
+                  "(older PyTorch: the capture fails)", expr(ctx, ev));
+}
+
+/* CG504: a static input rebound after the capture */
+static void check_input_rebound(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->after;
+    if (!r || ev->augmented || ev->target_kind == 2) return;
+    if (ev->target_kind == 1 && !(IS(ev->target_base_node, identifier) && py_text_eq(ev->mod, ev->target_base_node, "self")))
+        return;
+    size_t len;
+    const char *t = py_text(ev->mod, ev->node, &len);
+    if (!cg_map_get(&r->inputs, t, len)) return;
+    py_report(ctx, ev->mod, ev->node, CG_R_CG504,
+              "copy into the captured tensor instead: `static_x.copy_(new)`",
+              "`%.*s` is a static input the graph read at capture; rebinding it does not change what "
+              "replay reads (the old storage)", (int)len, t);
+}
+
+/* CG505: a graph output kept across replays */
+static void check_output_kept(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->after;
+    if (!r || ctx->loops == 0) return;
+    static const char *const keep[] = { "append", "extend", "insert", "appendleft", "add", NULL };
+    TSNode n = (TSNode){0};
+    if (ev->kind == PY_EV_CALL && ev->method && one_of(ev->method, keep)) {
+        for (int i = 0; i < ev->nargs; i++)
+            if (IS(ev->argn[i], identifier) && (ev->args[i].flags & VF_OUTPUT)) n = ev->argn[i];
+    } else if (ev->kind == PY_EV_STORE && ev->target_kind == 2 && (ev->val.flags & VF_OUTPUT)) {
+        /* results[i] = static_out: the right-hand side is the output itself */
+        n = ev->node;
+    }
+    if (ts_node_is_null(n)) return;
+    size_t len;
+    const char *t = py_text(ev->mod, ev->kind == PY_EV_CALL ? n : ev->node, &len);
+    (void)t;
+    py_report(ctx, ev->mod, ev->kind == PY_EV_CALL ? ev->node : ev->node, CG_R_CG505,
+              "keep a copy: `.clone()` the output before the next replay",
+              "`%s` keeps a graph output across replays: the next `replay()` overwrites it in place",
+              expr(ctx, ev));
+}
+
+/* ---- 6 state ----------------------------------------------------------------------- */
+
+/* CG601: autocast's cast cache around a capture.  An autocast opened and
+ * closed inside the capture records its casts in the graph: not flagged. */
+static void check_autocast_around(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    if (!r->autocast || py_region_is_compiled(r)) return;
+    py_report_at(ctx, r->autocast_loc, r->autocast_line, CG_R_CG601, "pass `cache_enabled=False`",
+                 "this autocast context caches casts of the weights and encloses the capture at line %u: "
+                 "replays keep using stale casts after the weights change", r->site.line);
+}
+
+/* CG602: a CUDA generator used in capture but never registered with the graph */
+static void check_generator(py_ctx *ctx, const py_event *ev)
+{
+    int k = py_ev_kw(ev, "generator");
+    if (k < 0 || !(ev->kw[k].flags & VF_CUDA_GEN)) return;
+    py_region *r = ctx->region;
+    if (r->mod && memmem(r->mod->src.text, r->mod->src.len, "register_generator_state", 24)) return;
+    if (memmem(ev->mod->src.text, ev->mod->src.len, "register_generator_state", 24)) return;
+    py_report(ctx, ev->mod, ev->kwn[k], CG_R_CG602, "call `g.register_generator_state(gen)` before capturing",
+              "CUDA generator `%s` is used during capture but not registered with the graph",
+              py_snip(ctx, ev->mod, ev->kwn[k]));
+}
+
+/* CG603: seeding inside the capture */
+static void check_seed(py_ctx *ctx, const py_event *ev)
+{
+    static const char *const fns[] = { "torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
+        "torch.random.manual_seed", "torch.cuda.random.manual_seed", "torch.cuda.random.manual_seed_all", NULL };
+    if (!ev->method && one_of(ev->qual, fns))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG603, NULL,
+                  "`%s` runs once, at capture: replays are not reseeded", expr(ctx, ev));
+}
+
+/* CG604: activation checkpointing that saves and restores RNG state */
+static void check_checkpoint(py_ctx *ctx, const py_event *ev)
+{
+    if (ev->method || !(eq(ev->qual, "torch.utils.checkpoint.checkpoint") || eq(ev->qual, "torch.utils.checkpoint")))
+        return;
+    int k = py_ev_kw(ev, "preserve_rng_state");
+    if (k >= 0 && py_text_eq(ev->mod, ev->kwn[k], "False")) return;
+    /* unsafe: recomputation may then draw different dropout masks */
+    py_report_kwfix(ctx, ev, CG_R_CG604, "preserve_rng_state", "False", 0,
+                    "pass `preserve_rng_state=False` inside the capture",
+                    "`checkpoint(...)` saves and restores the CUDA RNG state on the host, which a captured "
+                    "graph cannot replay");
+}
+
+/* CG605: an optimizer step captured without capturable=True */
+static void check_optimizer(py_ctx *ctx, const py_event *ev)
+{
+    if (!ev->method || !eq(ev->method, "step")) return;
+    const py_val *r = &ev->recv;
+    if (r->kind != V_EXTOBJ || !(r->flags & VF_OPTIMIZER) || (r->flags & VF_CAPTURABLE)) return;
+    py_report(ctx, ev->mod, ev->node, CG_R_CG605, "build the optimizer with `capturable=True`",
+              "`%s` steps %s, built without `capturable=True`: PyTorch refuses to capture it",
+              expr(ctx, ev), strrchr(r->qual, '.') + 1);
+}
+
+/* CG606: the learning rate changed on the host after its step was captured */
+static void check_lr_change_call(py_ctx *ctx, const py_event *ev)
+{
+    if (!ctx->after || !ctx->after->steps_optimizer) return;
+    if (ev->method && eq(ev->method, "step") && (ev->recv.flags & VF_SCHEDULER) && !(ev->recv.flags & VF_TENSOR_LR))
+        py_report(ctx, ev->mod, ev->node, CG_R_CG606,
+                  "keep lr in a GPU tensor (`lr=torch.tensor(...)`, `capturable=True`) and update it in place",
+                  "`%s` changes the learning rate on the host, but the captured optimizer step keeps the "
+                  "value it saw at capture", expr(ctx, ev));
+}
+
+static void check_lr_change_store(py_ctx *ctx, const py_event *ev)
+{
+    if (!ctx->after || !ctx->after->steps_optimizer || ev->target_kind != 2 || ev->augmented > 1) return;
+    size_t len;
+    const char *t = py_text(ev->mod, ev->node, &len);
+    if (!(memmem(t, len, "[\"lr\"]", 6) || memmem(t, len, "['lr']", 6))) return;
+    py_report(ctx, ev->mod, ev->node, CG_R_CG606,
+              "keep lr in a GPU tensor and update it with `fill_`",
+              "`%.*s` changes the learning rate as a Python float, but the captured optimizer step keeps "
+              "the value it saw at capture", (int)len, t);
+}
+
+/* ---- 7 setup ----------------------------------------------------------------------- */
+static int manual_capture(const py_region *r)
+{
+    return eq(r->kind, "torch.cuda.graph") || eq(r->kind, "capture_begin");
+}
+
+/* CG701 (no warm-up), CG705 (recapture in a loop), CG708 (pin-memory thread) */
+static void check_capture_setup(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    if (!manual_capture(r) || ev->kind != PY_EV_REGION_BEGIN) return;
+    if (!r->warm)
+        py_report_at(ctx, r->site, NULL, CG_R_CG701,
+                     "run 2-3 eager iterations on a side stream first, then join it",
+                     "the model is built here and captured with no warm-up run before it: cuBLAS/cuDNN "
+                     "handles and autograd state are created during capture, which fails");
+    if (r->in_loop)
+        py_report_at(ctx, r->site, NULL, CG_R_CG705, "capture once before the loop and `replay()` inside it",
+                     "this capture sits in a loop and runs every iteration: re-capturing costs more than "
+                     "running eagerly");
+    if (r->pin_loader_loop && !r->thread_local)   /* thread_local and relaxed both avoid it */
+        py_report_at(ctx, r->site, NULL, CG_R_CG708, "pass `capture_error_mode=\"thread_local\"`",
+                     "a global-mode capture while a DataLoader(pin_memory=True) is being iterated: its "
+                     "pin-memory thread does CUDA work during the capture, which invalidates it");
+}
+
+/* CG702: eager backward or DDP on the default stream before a captured backward */
+static void check_eager_backward(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    if (!manual_capture(r) || !r->has_backward || !r->eager_backward) return;
+    py_report_at(ctx, r->eager_loc, r->eager_line, CG_R_CG702,
+                 "warm up (and build DDP) under `with torch.cuda.stream(side):`",
+                 "this runs on the default stream before the capture at line %u, binding autograd's "
+                 "AccumulateGrad nodes to it: the captured backward then fails", r->site.line);
+}
+
+/* CG703: DDP capture setup */
+static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int depth)
+{
+    if (depth > 60 || ts_node_start_byte(n) >= before) return 0;
+    if (IS(n, for_statement)) {
+        TSNode right = py_field(n, PY.f_right);
+        if (IS(right, call) && py_text_eq(m, py_field(right, PY.f_function), "range")) {
+            TSNode args = py_field(right, PY.f_arguments);
+            if (ts_node_named_child_count(args) == 1 && IS(ts_node_named_child(args, 0), integer)) {
+                size_t len;
+                const char *t = py_text(m, ts_node_named_child(args, 0), &len);
+                *iters = atoi(cg_arena_strndup(m->arena, t, len));
+                if (*iters < 11) return 1;
+            }
+        }
+    }
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (small_warmup(m, ts_node_named_child(n, i), before, iters, depth + 1)) return 1;
+    return 0;
+}
+
+static void check_ddp_setup(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    if (!manual_capture(r) || !r->mod) return;
+    const char *t = r->mod->src.text;
+    size_t n = r->mod->src.len;
+    if (!memmem(t, n, "DistributedDataParallel", 23)) return;
+    if (!memmem(t, n, "NCCL_ASYNC_ERROR_HANDLING", 25))
+        py_report_at(ctx, r->site, NULL, CG_R_CG703, "set `os.environ[\"TORCH_NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"` before init_process_group",
+                     "DDP capture without TORCH_NCCL_ASYNC_ERROR_HANDLING=0: NCCL's watchdog queries "
+                     "events during capture");
+    int iters = 0;
+    if (r->fn && !r->fn->is_module_body && small_warmup(r->mod, r->fn->body, ts_node_start_byte(r->site_node), &iters, 0))
+        py_report_at(ctx, r->site, NULL, CG_R_CG703, "run at least 11 warm-up iterations before capturing under DDP",
+                     "only %d warm-up iterations before a DDP capture: DDP needs 11 to settle its buckets", iters);
+}
+
+/* CG704: make_graphed_callables constraints */
+static void check_graphed_callables(py_ctx *ctx, const py_event *ev)
+{
+    if (ev->kind != PY_EV_REGION_BEGIN || !ev->qual || !strstr(ev->qual, "make_graphed_callables")) return;
+    if (py_ev_kw(ev, "sample_kwargs") >= 0 && starts(ev->qual, "torch.")) {
+        py_report(ctx, ev->mod, ev->kwn[py_ev_kw(ev, "sample_kwargs")], CG_R_CG704, "pass tensors positionally",
+                  "torch.cuda.make_graphed_callables takes positional tensor sample arguments only");
+    }
+    /* sample args: literal non-tensors */
+    TSNode sa = ev->nargs > 1 ? ev->argn[1] : (TSNode){0};
+    int k = py_ev_kw(ev, "sample_args");
+    if (k >= 0) sa = ev->kwn[k];
+    sa = py_unparen(sa);
+    if (!ts_node_is_null(sa) && (IS(sa, tuple) || IS(sa, list))) {
+        uint32_t n = ts_node_named_child_count(sa);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode e = ts_node_named_child(sa, i);
+            if (IS(e, integer) || IS(e, float_) || IS(e, none) || IS(e, string) || IS(e, true_) ||
+                IS(e, false_) || IS(e, dictionary)) {
+                py_report(ctx, ev->mod, e, CG_R_CG704, "pass only tensors as sample arguments",
+                          "sample argument `%s` is not a tensor: make_graphed_callables refuses it",
+                          py_snip(ctx, ev->mod, e));
+            }
+        }
+    }
+    /* hooks registered earlier in the same function on the same module */
+    if (ev->nargs > 0 && ctx->region->fn) {
+        size_t ml;
+        const char *mt = py_text(ev->mod, ev->argn[0], &ml);
+        py_func *f = ctx->region->fn;
+        uint32_t b = ts_node_start_byte(f->node), e = ts_node_start_byte(ev->node);
+        static const char *const hooks[] = { ".register_forward_hook(", ".register_forward_pre_hook(",
+            ".register_full_backward_hook(", ".register_backward_hook(", NULL };
+        for (int i = 0; hooks[i] && e > b; i++) {
+            char needle[256];
+            snprintf(needle, sizeof needle, "%.*s%s", (int)(ml < 200 ? ml : 200), mt, hooks[i]);
+            if (memmem(f->mod->src.text + b, e - b, needle, strlen(needle))) {
+                py_report(ctx, ev->mod, ev->node, CG_R_CG704, "register hooks after graphing",
+                          "`%.*s` has hooks registered before make_graphed_callables: \"Modules must not "
+                          "have hooks registered at the time they are passed\"", (int)ml, mt);
+                break;
+            }
+        }
+    }
+}
+
+/* CG706: a torch.compile'd callable inside a manual capture with no warm-up */
+static void check_compiled_call(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    if (!manual_capture(r) || r->warm || !(ev->callee.flags & VF_COMPILED)) return;
+    py_report(ctx, ev->mod, ev->node, CG_R_CG706, "call the compiled function a few times before capturing",
+              "`%s` calls a torch.compile'd function inside a capture with no warm-up run: compilation "
+              "and autotuning would happen during capture", expr(ctx, ev));
+}
+
+/* ---- 9 perf ---------------------------------------------------------------------- */
+
+/* CG902: in-place mutation of a reduce-overhead function's inputs */
+static void check_mutated_input(py_ctx *ctx, const py_event *ev)
+{
+    if (!py_region_is_compiled(ctx->region) || !ev->method || ctx->npath != 1) return;
+    size_t ml = strlen(ev->method);
+    if (ml < 2 || ev->method[ml - 1] != '_' || ev->method[0] == '_') return;
+    if (!(ev->recv.flags & VF_PARAM)) return;
+    py_report(ctx, ev->mod, ev->node, CG_R_CG902, "work on a copy, or return the new value",
+              "`%s` mutates an input of this reduce-overhead function in place: inductor skips CUDA "
+              "graphs (\"skipping cudagraphs due to mutated inputs\")", expr(ctx, ev));
+}
+
 /* ---- the table ------------------------------------------------------------------- */
+/* {rule, event, phase, checker}: PH_CAPTURE checks run on code that executes
+ * during capture; PH_AFTER checks on the rest of the capturing function. */
 const py_check py_checks[] = {
-    { CG_R_CG101, PY_EV_CALL, check_scalar_read },        /* and CG203 in size position */
-    { CG_R_CG102, PY_EV_CALL, check_d2h },
-    { CG_R_CG103, PY_EV_CALL, check_h2d },
-    { CG_R_CG104, PY_EV_CALL, check_sync },
-    { CG_R_CG105, PY_EV_CALL, check_query },
-    { CG_R_CG107, PY_EV_CALL, check_format_call },
-    { CG_R_CG107, PY_EV_FORMAT, check_format_fstring },
-    { CG_R_CG108, PY_EV_CALL, check_library_sync },
-    { CG_R_CG201, PY_EV_COND, check_condition },          /* and CG108 for t.any()/t.all() */
-    { CG_R_CG202, PY_EV_CALL, check_dynamic_shape_call },
-    { CG_R_CG202, PY_EV_SUBSCRIPT, check_mask_index },
-    { CG_R_CG203, PY_EV_SIZE_USE, check_size_use },
-    { CG_R_CG301, PY_EV_CALL, check_host_io },
-    { CG_R_CG302, PY_EV_CALL, check_host_random },
-    { CG_R_CG303, PY_EV_STORE, check_bookkeeping_store },
-    { CG_R_CG303, PY_EV_CALL, check_bookkeeping_call },
-    { CG_R_CG304, PY_EV_SCALAR_MATH, check_frozen_scalar },
-    { CG_R_CG305, PY_EV_CALL, check_cpu_tensor },
-    { CG_R_CG401, PY_EV_CALL, check_set_default_stream },
-    { CG_R_CG401, PY_EV_CALL, check_stream_calls },       /* waits on the default stream; forks/joins */
-    { CG_R_CG401, PY_EV_STREAM_CTX, check_stream_ctx },   /* and CG403 */
-    { CG_R_CG402, PY_EV_REGION_END, check_unjoined },
-    { CG_R_CG404, PY_EV_REGION_BEGIN, check_capture_stream },
+    { CG_R_CG101, PY_EV_CALL, PH_CAPTURE, check_scalar_read },        /* and CG203 in size position */
+    { CG_R_CG102, PY_EV_CALL, PH_CAPTURE, check_d2h },
+    { CG_R_CG103, PY_EV_CALL, PH_CAPTURE, check_h2d },
+    { CG_R_CG104, PY_EV_CALL, PH_CAPTURE, check_sync },
+    { CG_R_CG105, PY_EV_CALL, PH_CAPTURE, check_query },
+    { CG_R_CG107, PY_EV_CALL, PH_CAPTURE, check_format_call },
+    { CG_R_CG107, PY_EV_FORMAT, PH_CAPTURE, check_format_fstring },
+    { CG_R_CG108, PY_EV_CALL, PH_CAPTURE, check_library_sync },
+    { CG_R_CG201, PY_EV_COND, PH_CAPTURE, check_condition },          /* and CG108 for t.any()/t.all() */
+    { CG_R_CG202, PY_EV_CALL, PH_CAPTURE, check_dynamic_shape_call },
+    { CG_R_CG202, PY_EV_SUBSCRIPT, PH_CAPTURE, check_mask_index },
+    { CG_R_CG203, PY_EV_SIZE_USE, PH_CAPTURE, check_size_use },
+    { CG_R_CG301, PY_EV_CALL, PH_CAPTURE, check_host_io },
+    { CG_R_CG302, PY_EV_CALL, PH_CAPTURE, check_host_random },
+    { CG_R_CG303, PY_EV_STORE, PH_CAPTURE, check_bookkeeping_store },
+    { CG_R_CG303, PY_EV_CALL, PH_CAPTURE, check_bookkeeping_call },
+    { CG_R_CG304, PY_EV_SCALAR_MATH, PH_CAPTURE, check_frozen_scalar },
+    { CG_R_CG305, PY_EV_CALL, PH_CAPTURE, check_cpu_tensor },
+    { CG_R_CG401, PY_EV_CALL, PH_CAPTURE, check_set_default_stream },
+    { CG_R_CG401, PY_EV_CALL, PH_CAPTURE, check_stream_calls },       /* waits on the default stream; forks/joins */
+    { CG_R_CG401, PY_EV_STREAM_CTX, PH_CAPTURE, check_stream_ctx },   /* and CG403 */
+    { CG_R_CG402, PY_EV_REGION_END, PH_CAPTURE, check_unjoined },
+    { CG_R_CG404, PY_EV_REGION_BEGIN, PH_CAPTURE, check_capture_stream },
+    { CG_R_CG503, PY_EV_CALL, PH_CAPTURE, check_pin_memory },
+    { CG_R_CG504, PY_EV_STORE, PH_AFTER, check_input_rebound },
+    { CG_R_CG505, PY_EV_CALL, PH_AFTER, check_output_kept },
+    { CG_R_CG505, PY_EV_STORE, PH_AFTER, check_output_kept },
+    { CG_R_CG601, PY_EV_REGION_BEGIN, PH_CAPTURE, check_autocast_around },
+    { CG_R_CG602, PY_EV_CALL, PH_CAPTURE, check_generator },
+    { CG_R_CG603, PY_EV_CALL, PH_CAPTURE, check_seed },
+    { CG_R_CG604, PY_EV_CALL, PH_CAPTURE, check_checkpoint },
+    { CG_R_CG605, PY_EV_CALL, PH_CAPTURE, check_optimizer },
+    { CG_R_CG606, PY_EV_CALL, PH_AFTER, check_lr_change_call },
+    { CG_R_CG606, PY_EV_STORE, PH_AFTER, check_lr_change_store },
+    { CG_R_CG701, PY_EV_REGION_BEGIN, PH_CAPTURE, check_capture_setup },   /* and CG705, CG708 */
+    { CG_R_CG702, PY_EV_REGION_END, PH_CAPTURE, check_eager_backward },
+    { CG_R_CG703, PY_EV_REGION_BEGIN, PH_CAPTURE, check_ddp_setup },
+    { CG_R_CG704, PY_EV_REGION_BEGIN, PH_CAPTURE, check_graphed_callables },
+    { CG_R_CG706, PY_EV_CALL, PH_CAPTURE, check_compiled_call },
+    { CG_R_CG902, PY_EV_CALL, PH_CAPTURE, check_mutated_input },
 };
 const size_t py_check_count = sizeof py_checks / sizeof *py_checks;
 
 void py_dispatch(py_ctx *ctx, const py_event *ev)
 {
+    int phase = ctx->active ? PH_CAPTURE : ctx->phase;
     for (size_t i = 0; i < py_check_count; i++)
-        if (py_checks[i].on == ev->kind) py_checks[i].fn(ctx, ev);
+        if (py_checks[i].on == ev->kind && py_checks[i].phase == phase) py_checks[i].fn(ctx, ev);
 }

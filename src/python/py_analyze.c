@@ -44,6 +44,12 @@ typedef struct py_frame {
     py_val ret;
     int has_ret;
     int stream_ctx;          /* inside `with torch.cuda.stream(...)` in this function */
+    int built_module;        /* a model/callable was constructed here before the capture */
+    int warm;                /* ...and run (a loop, a side stream, a call) before it */
+    int eager_backward;      /* backward() or DDP(...) on the default stream before the capture */
+    cg_loc eager_loc;
+    char *eager_line;
+    int pin_loader_loop;     /* inside `for batch in DataLoader(pin_memory=True)` */
 } py_frame;
 
 static py_val eval(py_ctx *ctx, py_frame *fr, TSNode n);
@@ -73,6 +79,12 @@ static int starts(const char *s, const char *prefix)
 
 static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t a = s ? strlen(s) : 0, b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
 static int text_is(py_module *m, TSNode n, const char *s) { return py_text_eq(m, n, s); }
 
 /* ---- reporting ----------------------------------------------------------------- */
@@ -89,27 +101,76 @@ const char *py_snip(py_ctx *ctx, py_module *m, TSNode n)
     return cg_arena_printf(ctx->arena, "%.*s%s", (int)len, t, cut ? "..." : "");
 }
 
-static void py_vreport(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix,
-                       const cg_edit *edit, int safe, const char *fix_title, const char *fmt, va_list ap)
+int py_region_is_compiled(const py_region *r) { return r && eq(r->kind, "reduce-overhead"); }
+
+int py_func_mentions(const py_func *f, const char *needle)
 {
-    if (!ctx->active || ctx->quiet || !ctx->region) return;
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    uint32_t b = ts_node_start_byte(f->node), e = ts_node_end_byte(f->node);
+    return memmem(f->mod->src.text + b, e - b, needle, strlen(needle)) != NULL;
+}
+
+/* Under torch.compile(mode="reduce-overhead") a hazard is not a failed
+ * capture but a graph break (CG901) or a reason to skip cudagraphs (CG902).
+ * Returns the rule to report, or -1 for hazards that do not apply there. */
+static int compiled_rule(int rule)
+{
+    switch (rule) {
+    case CG_R_CG101: case CG_R_CG107: case CG_R_CG108: case CG_R_CG201: case CG_R_CG202:
+    case CG_R_CG203: case CG_R_CG301: case CG_R_CG104: case CG_R_CG105:
+        return CG_R_CG901;
+    case CG_R_CG102: case CG_R_CG103: case CG_R_CG305: case CG_R_CG503:
+        return CG_R_CG902;
+    case CG_R_CG901: case CG_R_CG902:
+        return rule;
+    default:
+        return -1;
+    }
+}
+
+static void report_finding(py_ctx *ctx, py_region *r, cg_loc loc, const char *line_text, int rule,
+                           const char *fix, const char *msg, TSNode node, py_module *m,
+                           const cg_edit *edit, int safe, const char *fix_title)
+{
+    char buf[1200];
+    if (py_region_is_compiled(r)) {
+        /* with capture_scalar_outputs=True Dynamo traces .item() without a break */
+        if (rule == CG_R_CG101 && r->mod &&
+            (memmem(r->mod->src.text, r->mod->src.len, "capture_scalar_outputs = True", 29) ||
+             memmem(r->mod->src.text, r->mod->src.len, "capture_scalar_outputs=True", 27)))
+            return;
+        int to = compiled_rule(rule);
+        if (to < 0) return;
+        if (to != rule) {
+            const char *what = m && !ts_node_is_null(node) ? py_snip(ctx, m, node) : "this";
+            if (to == CG_R_CG901)
+                snprintf(buf, sizeof buf,
+                         "`%s` breaks the torch.compile graph of this reduce-overhead function (%s): "
+                         "it runs as several CUDA graphs with eager code between them, slower", what,
+                         cg_rules[rule].name);
+            else
+                snprintf(buf, sizeof buf,
+                         "`%s` puts CPU work in this reduce-overhead function (%s): inductor skips "
+                         "CUDA graphs for it (\"skipping cudagraphs due to cpu device\")", what,
+                         cg_rules[rule].name);
+            msg = buf;
+            fix = NULL;
+            rule = to;
+            edit = NULL;     /* the fix was for the capture rule, not the graph break */
+        }
+    }
     cg_finding f;
     memset(&f, 0, sizeof f);
     f.rule = rule;
     f.level = cg_rules[rule].severity;
-    f.loc = py_loc(m, node);
-    f.message = msg;
+    f.loc = loc;
+    f.message = (char *)msg;
     f.fix = (char *)fix;
-    size_t ll;
-    const char *lt = cg_source_line(&m->src, f.loc.line, &ll);
-    f.line_text = cg_arena_strndup(ctx->arena, lt, ll);
+    f.line_text = (char *)line_text;
     f.has_capture = 1;
-    f.capture = ctx->region->site;
-    f.capture_kind = (char *)ctx->region->kind;
-    f.path = ctx->path;
-    f.npath = (size_t)ctx->npath;
+    f.capture = r->site;
+    f.capture_kind = (char *)r->kind;
+    f.path = ctx->active ? ctx->path : NULL;
+    f.npath = ctx->active ? (size_t)ctx->npath : 0;
     if (edit) {
         f.edits = (cg_edit *)edit;
         f.nedits = 1;
@@ -119,38 +180,66 @@ static void py_vreport(py_ctx *ctx, py_module *m, TSNode node, int rule, const c
     cg_report_add(ctx->p->report, &f);
 }
 
-void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix, const char *fmt, ...)
+static py_region *reporting_region(py_ctx *ctx)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    py_vreport(ctx, m, node, rule, fix, NULL, 0, NULL, fmt, ap);
-    va_end(ap);
+    if (ctx->quiet) return NULL;
+    if (ctx->active) return ctx->region;
+    if (ctx->phase == PH_AFTER) return ctx->after;
+    return NULL;
 }
 
-/* The edit that makes keyword `kw` of the call `ev` equal `value`. */
+void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix, const char *fmt, ...)
+{
+    py_region *r = reporting_region(ctx);
+    if (!r) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cg_loc loc = py_loc(m, node);
+    size_t ll;
+    const char *lt = cg_source_line(&m->src, loc.line, &ll);
+    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, node, m, NULL, 0, NULL);
+}
+
+void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, const char *fix, const char *fmt, ...)
+{
+    py_region *r = reporting_region(ctx);
+    if (!r) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    report_finding(ctx, r, loc, line_text, rule, fix, msg, (TSNode){0}, NULL, NULL, 0, NULL);
+}
+
+/* The edit that makes keyword `kw` of the call `ev` equal `value`: its
+ * value replaced, or `kw=value` added after the last argument (inside empty
+ * parentheses).  -1 when there is nothing to do. */
 static int kw_edit(py_ctx *ctx, const py_event *ev, const char *kw, const char *value, cg_edit *e)
 {
     py_module *m = ev->mod;
-    TSNode at;
     int k = py_ev_kw(ev, kw);
     memset(e, 0, sizeof *e);
     if (k >= 0) {
-        at = ev->kwn[k];
+        TSNode at = ev->kwn[k];
         if (py_text_eq(m, at, value)) return -1;     /* already the safe value */
         e->start = ts_node_start_byte(at);
         e->end = ts_node_end_byte(at);
         e->text = cg_arena_strdup(ctx->arena, value);
     } else {
-        /* `kw=value` after the last argument, or inside empty parentheses */
         TSNode args = py_field(ev->node, PY.f_arguments);
         if (ts_node_is_null(args) || !IS(args, argument_list)) return -1;
         uint32_t n = ts_node_named_child_count(args);
-        TSNode last = n ? ts_node_named_child(args, n - 1) : args;
+        TSNode last = args;
+        int have = 0;
         for (uint32_t i = n; i-- > 0;) {
             TSNode c = ts_node_named_child(args, i);
-            if (!IS(c, comment)) { last = c; break; }
+            if (!IS(c, comment)) { last = c; have = 1; break; }
         }
-        if (n && !IS(last, comment)) {
+        if (have) {
             e->start = e->end = ts_node_end_byte(last);
             e->text = cg_arena_printf(ctx->arena, ", %s=%s", kw, value);
         } else {
@@ -174,13 +263,22 @@ static int kw_edit(py_ctx *ctx, const py_event *ev, const char *kw, const char *
 void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, const char *value, int safe,
                      const char *fix, const char *fmt, ...)
 {
+    py_region *r = reporting_region(ctx);
+    if (!r) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
     cg_edit e;
     int have = kw_edit(ctx, ev, kw, value, &e) == 0;
     const char *title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", kw, value);
-    va_list ap;
-    va_start(ap, fmt);
-    py_vreport(ctx, ev->mod, ev->node, rule, fix, have ? &e : NULL, safe, title, fmt, ap);
-    va_end(ap);
+    py_module *m = ev->mod;
+    cg_loc loc = py_loc(m, ev->node);
+    size_t ll;
+    const char *lt = cg_source_line(&m->src, loc.line, &ll);
+    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, ev->node, m,
+                   have ? &e : NULL, safe, title);
 }
 
 int py_ev_kw(const py_event *ev, const char *name)
@@ -192,8 +290,8 @@ int py_ev_kw(const py_event *ev, const char *name)
 
 static void emit(py_ctx *ctx, const py_event *ev)
 {
-    if (!ctx->active || ctx->quiet) return;
-    py_dispatch(ctx, ev);
+    if (ctx->quiet) return;
+    if (ctx->active || (ctx->phase == PH_AFTER && ctx->after)) py_dispatch(ctx, ev);
 }
 
 /* ---- environment ------------------------------------------------------------------ */
@@ -213,7 +311,25 @@ static void bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val
         v.ofn = fr->fn;
         v.omod = fr->mod;
     }
+    /* a name bound inside the capture, in the capturing function: a graph output */
+    if (ctx->active && !ctx->quiet && ctx->region && fr->fn == ctx->region->fn && v.kind == V_TENSOR) {
+        slot->flags |= VF_OUTPUT;
+        char *k = cg_arena_strndup(ctx->arena, name, len);
+        cg_map_put(&ctx->region->outputs, k, len, (void *)1);
+    }
     *slot = v;
+    if (ctx->active && ctx->region && fr->fn == ctx->region->fn && v.kind == V_TENSOR) slot->flags |= VF_OUTPUT;
+}
+
+/* A tensor the capture reads in its own function: a static input (CG504). */
+static void note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
+{
+    if (!ctx->active || ctx->quiet || !ctx->region || fr->fn != ctx->region->fn || v->kind != V_TENSOR) return;
+    if (v->flags & VF_OUTPUT) return;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    if (!cg_map_get(&ctx->region->inputs, t, len))
+        cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)1);
 }
 
 static void frame_init(py_frame *fr, py_func *fn, py_module *mod)
@@ -327,7 +443,6 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         if (eq(b, "enumerate") && ev->nargs > 0) {
             /* keep what is enumerated: `for i, layer in enumerate(self.layers)` */
             py_val r = ev->args[0];
-            r.qual = "builtins.enumerate";
             r.flags |= VF_ENUMERATE;
             return r;
         }
@@ -348,6 +463,9 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
     if (eq(q, "torch.cuda.graph") || eq(q, "torch.cuda.graphs.graph")) {
         py_val r = vk(V_EXTOBJ);
         r.qual = "torch.cuda.graph";
+        int tk = py_ev_kw(ev, "capture_error_mode");
+        if (tk >= 0 && !text_is(fr->mod, ev->kwn[tk], "\"global\"") && !text_is(fr->mod, ev->kwn[tk], "'global'"))
+            r.flags |= VF_THREAD_LOCAL;   /* thread_local or relaxed: other threads may use CUDA */
         int k = py_ev_kw(ev, "stream");
         if (k >= 0) {
             const py_val *s = &ev->kw[k];
@@ -411,6 +529,56 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
                 for (int k = 0; k < a->nelems && r.nelems < 4; k++) r.elems[r.nelems++] = a->elems[k];
         }
         return r;
+    }
+    if (eq(q, "torch.autocast") || eq(q, "torch.cuda.amp.autocast") || eq(q, "torch.amp.autocast") ||
+        eq(q, "torch.cuda.amp.autocast_mode.autocast") || eq(q, "torch.amp.autocast_mode.autocast")) {
+        py_val r = vk(V_EXTOBJ);
+        r.qual = "torch.autocast";
+        int k = py_ev_kw(ev, "cache_enabled");
+        int cache = !(k >= 0 && text_is(fr->mod, ev->kwn[k], "False"));
+        /* torch.autocast("cpu") does not touch CUDA graphs */
+        int dk = py_ev_kw(ev, "device_type");
+        TSNode dn = dk >= 0 ? ev->kwn[dk] : ev->nargs > 0 ? ev->argn[0] : (TSNode){0};
+        if (!ts_node_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CPU) cache = 0;
+        if (cache) r.flags |= VF_AUTOCAST;
+        return r;
+    }
+    if (eq(q, "torch.Generator")) {
+        py_val r = vk(V_EXTOBJ);
+        r.qual = q;
+        int k = py_ev_kw(ev, "device");
+        TSNode dn = k >= 0 ? ev->kwn[k] : ev->nargs > 0 ? ev->argn[0] : (TSNode){0};
+        if (!ts_node_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CUDA) r.flags |= VF_CUDA_GEN;
+        return r;
+    }
+    if (eq(q, "torch.utils.data.DataLoader") || eq(q, "torch.utils.data.dataloader.DataLoader")) {
+        py_val r = vk(V_EXTOBJ);
+        r.qual = "torch.utils.data.DataLoader";
+        int k = py_ev_kw(ev, "pin_memory");
+        if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= VF_PINNED;
+        return r;
+    }
+    if (starts(q, "torch.optim.lr_scheduler.")) {
+        py_val r = vk(V_EXTOBJ); r.qual = q; r.flags = VF_SCHEDULER;
+        /* a scheduler over a capturable optimizer with a tensor lr updates it in place */
+        if (ev->nargs > 0 && (ev->args[0].flags & VF_TENSOR_LR) && (ev->args[0].flags & VF_CAPTURABLE))
+            r.flags |= VF_TENSOR_LR;
+        return r;
+    }
+    if (starts(q, "torch.optim.")) {
+        /* optimizers that refuse capture unless built with capturable=True */
+        static const char *const capt[] = { "Adam", "AdamW", "Adamax", "ASGD", "NAdam", "RAdam",
+            "Adadelta", "Rprop", "RMSprop", NULL };
+        const char *last = strrchr(q, '.') + 1;
+        py_val r = vk(V_EXTOBJ);
+        r.qual = q;
+        for (int i = 0; capt[i]; i++) if (eq(last, capt[i])) r.flags |= VF_OPTIMIZER;
+        int k = py_ev_kw(ev, "capturable");
+        if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= VF_CAPTURABLE;
+        k = py_ev_kw(ev, "lr");
+        if (k >= 0 && ev->kw[k].kind == V_TENSOR) r.flags |= VF_TENSOR_LR;
+        if (last[0] >= 'A' && last[0] <= 'Z') return r;
+        return vk(V_UNKNOWN);
     }
     if (starts(q, "math.") || eq(q, "random.random") || eq(q, "random.uniform") || eq(q, "random.randint") ||
         starts(q, "time.")) return vk(V_NUMBER);
@@ -511,10 +679,30 @@ static const char *sym_qual(py_ctx *ctx, py_sym s)
 
 static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t len);
 
+/* @torch.compile / @torch.compile(...) on a def */
+static int func_is_compiled(const py_func *f)
+{
+    TSNode parent = ts_node_parent(f->node);
+    if (ts_node_is_null(parent) || !IS(parent, decorated_definition)) return 0;
+    uint32_t n = ts_node_named_child_count(parent);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = ts_node_named_child(parent, i);
+        size_t len;
+        const char *t = py_text(f->mod, d, &len);
+        if (IS(d, decorator) && memmem(t, len, "compile", 7)) return 1;
+    }
+    return 0;
+}
+
 static py_val val_of_sym(py_ctx *ctx, py_sym s, const char *name, size_t len)
 {
     switch (s.kind) {
-    case PY_SYM_FUNC: { py_val v = vk(V_FUNC); v.fn = s.func; return v; }
+    case PY_SYM_FUNC: {
+        py_val v = vk(V_FUNC);
+        v.fn = s.func;
+        if (func_is_compiled(s.func)) v.flags |= VF_COMPILED;
+        return v;
+    }
     case PY_SYM_CLASS: { py_val v = vk(V_CLASS); v.cls = s.cls; return v; }
     case PY_SYM_MODULE: { py_val v = vk(V_MODULE); v.mod = s.mod; return v; }
     case PY_SYM_EXTERNAL: return vext(s.qual);
@@ -611,6 +799,7 @@ static py_val call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c,
 
 static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kind, const char *stream);
 static void end_region(py_ctx *ctx);
+static void region_begin_context(py_ctx *ctx, py_frame *fr);
 static void scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
 
 static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
@@ -666,6 +855,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         callee = eval(ctx, fr, fn);
     }
     if (callee.kind == V_EXT) ev.qual = callee.qual;
+    ev.callee = callee;
 
     /* arguments */
     int sizes = takes_sizes(ev.qual, ev.method);
@@ -755,6 +945,11 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         if (!ctx->active && !ctx->quiet) {
             emit(ctx, &ev);
             start_region(ctx, fr, call, "capture_begin", NULL);
+            int tk = py_ev_kw(&ev, "capture_error_mode");
+            if (tk >= 0 && !py_text_eq(fr->mod, ev.kwn[tk], "\"global\"") &&
+                !py_text_eq(fr->mod, ev.kwn[tk], "'global'"))
+                ctx->region->thread_local = 1;
+            region_begin_context(ctx, fr);
             py_event rb;
             memset(&rb, 0, sizeof rb);
             rb.kind = PY_EV_REGION_BEGIN;
@@ -783,8 +978,42 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         if (ctx->active && !ctx->quiet && ctx->region && eq(ctx->region->kind, "capture_begin")) end_region(ctx);
         return vk(V_NONE);
     }
+    /* torch.compile: mode="reduce-overhead" (or options={"triton.cudagraphs": True})
+     * captures the compiled function with CUDA graphs */
+    if (ev.qual && (eq(ev.qual, "torch.compile") || eq(ev.qual, "torch._dynamo.optimize"))) {
+        py_val target = ev.nargs > 0 ? ev.args[0] : vk(V_UNKNOWN);
+        int mk = py_ev_kw(&ev, "mode"), ok = py_ev_kw(&ev, "options");
+        size_t ml = 0, ol = 0;
+        const char *mt = mk >= 0 ? py_text(fr->mod, ev.kwn[mk], &ml) : "";
+        const char *ot = ok >= 0 ? py_text(fr->mod, ev.kwn[ok], &ol) : "";
+        int cudagraphs = memmem(mt, ml, "reduce-overhead", 15) ||
+                         (memmem(ot, ol, "triton.cudagraphs", 17) && memmem(ot, ol, "True", 4));
+        if (cudagraphs && !ctx->active && !ctx->quiet && (target.kind == V_FUNC || target.kind == V_INSTANCE)) {
+            start_region(ctx, fr, call, "reduce-overhead", NULL);
+            py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
+            if (target.kind == V_INSTANCE) call_instance(ctx, fr, call, target.cls, &target, targs, 4);
+            else call_function(ctx, fr, call, target.fn, NULL, targs, 4, 1);
+            end_region(ctx);
+            ctx->phase = PH_OUTSIDE;
+        }
+        target.flags |= VF_COMPILED;
+        return target;
+    }
+    /* Megatron-LM's FullCudaGraphWrapper(fn, ...) captures fn */
+    if (ev.qual && ends_with(ev.qual, ".FullCudaGraphWrapper") && !ctx->active && !ctx->quiet && ev.nargs > 0 &&
+        (ev.args[0].kind == V_FUNC || ev.args[0].kind == V_INSTANCE)) {
+        start_region(ctx, fr, call, "FullCudaGraphWrapper", NULL);
+        py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
+        if (ev.args[0].kind == V_INSTANCE) call_instance(ctx, fr, call, ev.args[0].cls, &ev.args[0], targs, 4);
+        else call_function(ctx, fr, call, ev.args[0].fn, NULL, targs, 4, 1);
+        end_region(ctx);
+        ctx->phase = PH_OUTSIDE;
+        return vk(V_UNKNOWN);
+    }
     if (ev.qual && (eq(ev.qual, "torch.cuda.make_graphed_callables") ||
-                    eq(ev.qual, "torch.cuda.graphs.make_graphed_callables")) && !ctx->active && !ctx->quiet) {
+                    eq(ev.qual, "torch.cuda.graphs.make_graphed_callables") ||
+                    (starts(ev.qual, "transformer_engine.") && ends_with(ev.qual, ".make_graphed_callables"))) &&
+        !ctx->active && !ctx->quiet) {
         if (ev.nargs > 0) {
             py_val c = ev.args[0];
             py_val items[8];
@@ -800,17 +1029,55 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
                 }
             } else items[n++] = c;
             for (int i = 0; i < n; i++) {
-                start_region(ctx, fr, call, "make_graphed_callables", NULL);
+                start_region(ctx, fr, call, starts(ev.qual, "transformer_engine.") ?
+                             "te.make_graphed_callables" : "make_graphed_callables", NULL);
+                region_begin_context(ctx, fr);
+                if (i == 0) {
+                    /* constraints on the call itself (CG704) are checked once, in capture context */
+                    py_event mc = ev;
+                    mc.kind = PY_EV_REGION_BEGIN;
+                    mc.val = items[0];
+                    emit(ctx, &mc);
+                }
                 py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
                 if (items[i].kind == V_INSTANCE) call_instance(ctx, fr, call, items[i].cls, &items[i], targs, 4);
                 else if (items[i].kind == V_FUNC) call_function(ctx, fr, call, items[i].fn, NULL, targs, 4, 1);
                 end_region(ctx);
+                ctx->phase = PH_OUTSIDE;
             }
         }
         return vk(V_UNKNOWN);
     }
 
     emit(ctx, &ev);
+
+    /* warm-up bookkeeping outside capture (CG701, CG702, CG706) */
+    if (!ctx->active && !ctx->quiet) {
+        if (callee.kind == V_INSTANCE || callee.kind == V_FUNC ||
+            (callee.kind == V_EXTOBJ && starts(callee.qual, "torch.nn.")))
+            fr->warm = 1;
+        if ((ev.method && eq(ev.method, "backward") && !fr->stream_ctx && !fr->eager_backward) ||
+            (ev.qual && ends_with(ev.qual, "DistributedDataParallel") && !fr->stream_ctx && !fr->eager_backward)) {
+            fr->eager_backward = 1;
+            fr->eager_loc = py_loc(fr->mod, call);
+            size_t ll;
+            const char *lt = cg_source_line(&fr->mod->src, fr->eager_loc.line, &ll);
+            fr->eager_line = cg_arena_strndup(ctx->arena, lt, ll);
+        }
+    }
+    if (ctx->active && ctx->region) {
+        if (ev.method && eq(ev.method, "backward")) ctx->region->has_backward = 1;
+        if (ev.method && eq(ev.method, "step") && (ev.recv.kind == V_EXTOBJ && starts(ev.recv.qual, "torch.optim.")))
+            ctx->region->steps_optimizer = 1;
+        if (ev.method && eq(ev.method, "step") && (ev.recv.flags & VF_SCALER)) ctx->region->steps_optimizer = 1;
+    }
+    /* checkpoint(fn, *args) runs fn: follow it */
+    if (ev.qual && (eq(ev.qual, "torch.utils.checkpoint.checkpoint") || eq(ev.qual, "torch.utils.checkpoint")) &&
+        ev.nargs > 0 && ctx->active) {
+        if (ev.args[0].kind == V_FUNC) call_function(ctx, fr, call, ev.args[0].fn, NULL, ev.args + 1, ev.nargs - 1, 0);
+        else if (ev.args[0].kind == V_INSTANCE) call_instance(ctx, fr, call, ev.args[0].cls, &ev.args[0], ev.args + 1, ev.nargs - 1);
+        return vtensor(DEV_UNKNOWN);
+    }
 
     /* the call's result, following project code in capture context */
     switch (callee.kind) {
@@ -845,7 +1112,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     if (ev.method) {
         const py_val *r = &ev.recv;
         if (r->kind == V_TENSOR || r->kind == V_UNKNOWN || r->kind == V_NDARRAY) return tensor_method_result(ctx, fr, &ev);
-        if (r->kind == V_INSTANCE || (r->kind == V_EXTOBJ && starts(r->qual, "torch.nn."))) {
+        if (r->kind == V_INSTANCE || r->kind == V_MODLIST || (r->kind == V_EXTOBJ && starts(r->qual, "torch.nn."))) {
             if (eq(ev.method, "cuda") || eq(ev.method, "to") || eq(ev.method, "eval") || eq(ev.method, "train") ||
                 eq(ev.method, "half") || eq(ev.method, "float") || eq(ev.method, "bfloat16") ||
                 eq(ev.method, "requires_grad_") || eq(ev.method, "cpu"))
@@ -912,7 +1179,9 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
             if (tl >= 6 && memcmp(tt + tl - 6, "Tensor", 6) == 0 && v.kind == V_UNKNOWN) v = vtensor(DEV_UNKNOWN);
         }
         if (params_are_tensors && v.kind == V_UNKNOWN && ai < nargs) v = vtensor(DEV_UNKNOWN);
-        /* a parameter is not a reassignable local for CG304: keep its origin */
+        /* the tensors a reduce-overhead function is given (CG902: mutated inputs) */
+        if (ctx->active && ctx->npath == 0 && py_region_is_compiled(ctx->region) && v.kind == V_TENSOR)
+            v.flags |= VF_PARAM;
         bind(ctx, &fr, nt, nl, v);
         ai++;
     }
@@ -923,7 +1192,13 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     f->analyzing = 1;
     ctx->depth++;
     if (quiet_call) ctx->quiet = 1;
+    int saved_loops = ctx->loops, saved_conds = ctx->conds_in_loop, saved_phase = ctx->phase;
+    py_region *saved_after = ctx->after;
     if (!ts_node_is_null(f->body)) exec_block(ctx, &fr, f->body);
+    ctx->loops = saved_loops;
+    ctx->conds_in_loop = saved_conds;
+    ctx->phase = saved_phase;
+    ctx->after = saved_after;
     ctx->quiet = saved_quiet;
     ctx->depth--;
     f->analyzing = 0;
@@ -941,6 +1216,11 @@ static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kin
 {
     py_region *r = cg_arena_alloc(ctx->arena, sizeof *r);
     r->site = py_loc(fr->mod, site);
+    r->site_node = site;
+    r->mod = fr->mod;
+    r->fn = fr->fn;
+    cg_map_init(&r->inputs);
+    cg_map_init(&r->outputs);
     r->kind = kind;
     /* capture_begin captures on the current stream; torch.cuda.graph on its own side stream */
     if (stream) r->capture_stream = stream;
@@ -948,7 +1228,33 @@ static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kin
     else r->capture_stream = cg_arena_printf(ctx->arena, "<capture@%u>", r->site.line);
     ctx->region = r;
     ctx->active = 1;
+    ctx->phase = PH_CAPTURE;
     ctx->cur_stream = r->capture_stream;
+    /* every region's maps, freed with the analysis */
+    if (ctx->nregions < 4096) ctx->regions[ctx->nregions++] = r;
+}
+
+/* What the function did before the capture decides CG601, CG701, CG702,
+ * CG705, CG708: handed to the REGION_BEGIN checks through the context. */
+static void region_begin_context(py_ctx *ctx, py_frame *fr)
+{
+    py_region *r = ctx->region;
+    r->warm = fr->warm || !fr->built_module;
+    /* re-capturing every iteration: the capture and a replay share a loop body
+     * with no condition around the capture (one graph per bucket replays later) */
+    r->in_loop = 0;
+    if (ctx->loops > 0 && ctx->conds_in_loop == 0 && !ts_node_is_null(ctx->loop_node)) {
+        size_t len;
+        const char *t = py_text(fr->mod, ctx->loop_node, &len);
+        r->in_loop = memmem(t, len, ".replay(", 8) != NULL;
+    }
+    r->pin_loader_loop = fr->pin_loader_loop;
+    r->eager_backward = fr->eager_backward;
+    r->eager_loc = fr->eager_loc;
+    r->eager_line = fr->eager_line;
+    r->autocast = ctx->autocast;
+    r->autocast_loc = ctx->autocast_loc;
+    r->autocast_line = ctx->autocast_line;
 }
 
 static void end_region(py_ctx *ctx)
@@ -959,6 +1265,9 @@ static void end_region(py_ctx *ctx)
     ev.kind = PY_EV_REGION_END;
     emit(ctx, &ev);
     ctx->active = 0;
+    /* the rest of the capturing function is its aftermath: the replay loop */
+    ctx->after = ctx->region;
+    ctx->phase = PH_AFTER;
     ctx->region = NULL;
     ctx->cur_stream = NULL;
 }
@@ -1110,7 +1419,9 @@ static py_val eval_attribute(py_ctx *ctx, py_frame *fr, TSNode n)
         if (py_class_lookup_method_owner(ctx->p, o.cls, name, &m)) {
             py_val v = vk(V_FUNC); v.fn = m; v.cls = o.cls; return v;
         }
-        return val_of_attr(ctx, o.cls, &o, name);
+        py_val av = val_of_attr(ctx, o.cls, &o, name);
+        if (IS(obj, identifier) && fr->self_name && text_is(fr->mod, obj, "self")) note_input(ctx, fr, n, &av);
+        return av;
     }
     case V_TENSOR:
         if ((al == 1 && a[0] == 'T') || (al == 2 && memcmp(a, "mT", 2) == 0) ||
@@ -1176,7 +1487,7 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
         size_t len;
         const char *t = py_text(fr->mod, n, &len);
         py_val *v = cg_map_get(&fr->env, t, len);
-        if (v) return *v;
+        if (v) { note_input(ctx, fr, n, v); return *v; }
         if (fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0) return fr->self;
         return val_of_sym(ctx, py_resolve_name(ctx->p, fr->mod, t, len), t, len);
     }
@@ -1437,6 +1748,12 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
     py_val v = ts_node_is_null(right) ? vk(V_UNKNOWN)
                : IS(right, assignment) ? (exec_assignment(ctx, fr, right), vk(V_UNKNOWN))
                : eval(ctx, fr, right);
+    /* a model built here, before any capture: it needs warm-up here too (CG701) */
+    if (!ctx->active && !ctx->quiet && !fr->warm && !IS(right, assignment) &&
+        (v.kind == V_INSTANCE || v.kind == V_MODLIST ||
+         (v.kind == V_EXTOBJ && starts(v.qual, "torch.nn.") && !(v.flags & VF_OPTIMIZER))) &&
+        IS(py_unparen(right), call))
+        fr->built_module = 1;
     if (aug) {
         /* x += y reads x too */
         py_val old = eval(ctx, fr, left);
@@ -1451,7 +1768,7 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
     for (int i = 0; i < nt; i++) {
         TSNode t = targets[i];
         if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
-        else if (IS(t, identifier) && ctx->active) store_event(ctx, fr, t, v, 0);
+        else if (IS(t, identifier) && (ctx->active || ctx->phase == PH_AFTER)) store_event(ctx, fr, t, v, 0);
         if (!aug) bind_target(ctx, fr, t, nt > 1 ? (v.kind == V_TENSOR ? vtensor(v.dev) : vk(V_UNKNOWN)) : v);
     }
 }
@@ -1464,7 +1781,7 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
     uint32_t k = ts_node_named_child_count(st);
     for (uint32_t i = 0; i < k; i++)
         if (IS(ts_node_named_child(st, i), with_clause)) clause = ts_node_named_child(st, i);
-    int began = 0, stream_ctx = 0;
+    int began = 0, stream_ctx = 0, autocast_ctx = 0;
     const char *saved_stream = ctx->cur_stream;
     if (!ts_node_is_null(clause)) {
         uint32_t ni = ts_node_named_child_count(clause);
@@ -1484,6 +1801,8 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
                 bind_target(ctx, fr, ts_node_named_child(alias, 0), v);
             if (v.kind == V_EXTOBJ && eq(v.qual, "torch.cuda.graph") && !ctx->active && !ctx->quiet) {
                 start_region(ctx, fr, st, "torch.cuda.graph", v.stream);
+                if (v.flags & VF_THREAD_LOCAL) ctx->region->thread_local = 1;
+                region_begin_context(ctx, fr);
                 began = 1;
                 py_event rb;
                 memset(&rb, 0, sizeof rb);
@@ -1493,7 +1812,24 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
                 rb.val = v;
                 rb.augmented = 1;   /* torch.cuda.graph picks its own side stream */
                 emit(ctx, &rb);
+            } else if (v.kind == V_EXTOBJ && (v.flags & VF_AUTOCAST)) {
+                if (!ctx->autocast) {
+                    ctx->autocast_loc = py_loc(fr->mod, item);
+                    size_t ll;
+                    const char *lt = cg_source_line(&fr->mod->src, ctx->autocast_loc.line, &ll);
+                    ctx->autocast_line = cg_arena_strndup(ctx->arena, lt, ll);
+                }
+                ctx->autocast++;
+                autocast_ctx++;
+                py_event we;
+                memset(&we, 0, sizeof we);
+                we.kind = PY_EV_WITH;
+                we.mod = fr->mod;
+                we.node = item;
+                we.val = v;
+                emit(ctx, &we);
             } else if (v.kind == V_EXTOBJ && eq(v.qual, "torch.cuda.stream")) {
+                fr->warm = 1;  /* a side stream before the capture: the usual warm-up */
                 stream_ctx = 1;
                 fr->stream_ctx++;
                 if (v.stream) {
@@ -1511,6 +1847,7 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
     }
     TSNode body = py_field(st, PY.f_body);
     if (!ts_node_is_null(body)) *terminated = exec_block(ctx, fr, body);
+    ctx->autocast -= autocast_ctx;
     if (began && ctx->active) end_region(ctx);
     if (stream_ctx) { fr->stream_ctx--; ctx->cur_stream = saved_stream; }
     if (began) ctx->cur_stream = saved_stream;
@@ -1528,7 +1865,16 @@ static int block_terminates(TSNode block)
     return 0;
 }
 
+static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated);
+
 static void exec_if(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    ctx->conds_in_loop++;
+    exec_if_inner(ctx, fr, st, terminated);
+    ctx->conds_in_loop--;
+}
+
+static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
     TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
     int g = ctx->active ? guard_polarity(ctx, fr, cond) : 0;
@@ -1589,7 +1935,7 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         TSNode left = py_field(st, PY.f_left);
         int enumerated = (it.flags & VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
                          ts_node_named_child_count(left) == 2;
-        it.flags &= (uint16_t)~VF_ENUMERATE;
+        it.flags &= ~(uint32_t)VF_ENUMERATE;
         if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
         else if (it.kind == V_MODLIST) el = it;   /* several classes: a call reaches each */
         else if (it.kind == V_EXTOBJ && eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
@@ -1601,13 +1947,34 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
             bind_target(ctx, fr, left, el);
         }
         TSNode body = py_field(st, PY.f_body);
+        int saved_conds = ctx->conds_in_loop, saved_pin = fr->pin_loader_loop;
+        if (it.kind == V_EXTOBJ && eq(it.qual, "torch.utils.data.DataLoader") && (it.flags & VF_PINNED))
+            fr->pin_loader_loop = 1;
+        TSNode saved_loop = ctx->loop_node;
+        ctx->loop_node = st;
+        ctx->loops++;
+        ctx->conds_in_loop = 0;
+        if (!ctx->active) fr->warm = 1;   /* a loop before the capture: warm-up iterations */
         if (!ts_node_is_null(body)) exec_block(ctx, fr, body);
+        ctx->loops--;
+        ctx->loop_node = saved_loop;
+        ctx->conds_in_loop = saved_conds;
+        fr->pin_loader_loop = saved_pin;
         TSNode alt = py_field(st, PY.f_alternative);
         if (!ts_node_is_null(alt)) exec_block(ctx, fr, py_field(alt, PY.f_body));
     } else if (s == PY.while_statement) {
         eval_cond(ctx, fr, py_field(st, PY.f_condition));
         TSNode body = py_field(st, PY.f_body);
+        int saved_conds = ctx->conds_in_loop;
+        TSNode saved_loop = ctx->loop_node;
+        ctx->loop_node = st;
+        ctx->loops++;
+        ctx->conds_in_loop = 0;
+        if (!ctx->active) fr->warm = 1;
         if (!ts_node_is_null(body)) exec_block(ctx, fr, body);
+        ctx->loops--;
+        ctx->loop_node = saved_loop;
+        ctx->conds_in_loop = saved_conds;
     } else if (s == PY.try_statement) {
         uint32_t k = ts_node_named_child_count(st);
         for (uint32_t i = 0; i < k; i++) {
@@ -1683,7 +2050,8 @@ static int func_mentions_capture(py_func *f)
     uint32_t s = ts_node_start_byte(f->node), e = ts_node_end_byte(f->node);
     const char *t = f->mod->src.text + s;
     size_t n = e - s;
-    return memmem(t, n, "graph", 5) || memmem(t, n, "capture_begin", 13);
+    return memmem(t, n, "graph", 5) || memmem(t, n, "capture_begin", 13) ||
+           memmem(t, n, "reduce-overhead", 15) || memmem(t, n, "cudagraphs", 10) || memmem(t, n, "CudaGraph", 9);
 }
 
 static void scan_function(py_ctx *ctx, py_func *f)
@@ -1705,12 +2073,76 @@ static void scan_function(py_ctx *ctx, py_func *f)
     }
     ctx->active = 0;
     ctx->region = NULL;
+    ctx->after = NULL;
+    ctx->phase = PH_OUTSIDE;
     ctx->cur_stream = NULL;
     ctx->npath = 0;
     ctx->depth = 0;
+    ctx->loops = ctx->conds_in_loop = ctx->autocast = 0;
     if (!ts_node_is_null(f->body)) exec_block(ctx, &fr, f->body);
     if (ctx->active) end_region(ctx);   /* capture_begin with no capture_end in this function */
+    ctx->after = NULL;
+    ctx->phase = PH_OUTSIDE;
     frame_free(&fr);
+}
+
+/* Captures that no statement spells out: a def decorated with
+ * @torch.compile(mode="reduce-overhead"), and a module whose __init__ attaches
+ * Megatron-LM's CudaGraphManager (its forward is captured by the manager). */
+static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const char *kind)
+{
+    py_frame fr;
+    frame_init(&fr, f->mod->body, f->mod);
+    ctx->active = 0;
+    ctx->region = NULL;
+    ctx->after = NULL;
+    ctx->phase = PH_OUTSIDE;
+    ctx->npath = 0;
+    ctx->depth = 0;
+    start_region(ctx, &fr, site, kind, NULL);
+    py_val self = vk(V_INSTANCE);
+    self.cls = f->cls;
+    py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
+    call_function(ctx, &fr, site, f, f->cls ? &self : NULL, targs, 4, 1);
+    end_region(ctx);
+    ctx->after = NULL;
+    ctx->phase = PH_OUTSIDE;
+    frame_free(&fr);
+}
+
+static void scan_implicit_regions(py_ctx *ctx, py_module *m)
+{
+    for (size_t k = 0; k < m->nall_funcs; k++) {
+        py_func *f = m->all_funcs[k];
+        TSNode parent = ts_node_parent(f->node);
+        if (ts_node_is_null(parent) || !IS(parent, decorated_definition)) continue;
+        uint32_t n = ts_node_named_child_count(parent);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode d = ts_node_named_child(parent, i);
+            if (!IS(d, decorator)) continue;
+            size_t len;
+            const char *t = py_text(m, d, &len);
+            if (memmem(t, len, "compile", 7) &&
+                (memmem(t, len, "reduce-overhead", 15) || memmem(t, len, "triton.cudagraphs", 17)))
+                analyze_implicit_region(ctx, f, d, "reduce-overhead");
+        }
+    }
+    for (size_t i = 0; i < m->classes.cap; i++) {
+        if (!m->classes.keys[i]) continue;
+        py_class *c = m->classes.vals[i];
+        for (size_t a = 0; a < c->attrs.cap; a++) {
+            if (!c->attrs.keys[a]) continue;
+            py_attr *at = c->attrs.vals[a];
+            if (ts_node_is_null(at->value) || !IS(at->value, call)) continue;
+            size_t len;
+            const char *t = py_text(m, py_field(at->value, PY.f_function), &len);
+            if (len >= 16 && memcmp(t + len - 16, "CudaGraphManager", 16) == 0) {
+                py_func *fwd = NULL;
+                if (py_class_lookup_method_owner(ctx->p, c, "forward", &fwd) && fwd->mod == m)
+                    analyze_implicit_region(ctx, fwd, at->value, "CudaGraphManager");
+            }
+        }
+    }
 }
 
 void py_analyze_project(py_project *p)
@@ -1719,6 +2151,7 @@ void py_analyze_project(py_project *p)
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
     ctx.arena = cg_arena_new();
+    ctx.regions = calloc(4096, sizeof *ctx.regions);
     cg_map_init(&ctx.memo);
     for (size_t i = 0; i < p->nmods; i++) {
         py_module *m = &p->mods[i];
@@ -1726,7 +2159,13 @@ void py_analyze_project(py_project *p)
         scan_function(&ctx, m->body);
         for (size_t k = 0; k < m->nall_funcs; k++)
             if (func_mentions_capture(m->all_funcs[k])) scan_function(&ctx, m->all_funcs[k]);
+        scan_implicit_regions(&ctx, m);
     }
+    for (int i = 0; i < ctx.nregions; i++) {
+        cg_map_free(&ctx.regions[i]->inputs);
+        cg_map_free(&ctx.regions[i]->outputs);
+    }
+    free(ctx.regions);
     cg_map_free(&ctx.memo);
     cg_arena_free(ctx.arena);
 }

@@ -39,13 +39,23 @@ enum {
     VF_HOST_IO = 1 << 7,      /* file, progress bar, metric writer */
     VF_GRAPH = 1 << 8,        /* torch.cuda.CUDAGraph */
     VF_ENUMERATE = 1 << 9,    /* enumerate(x): iterating gives (int, element of x) */
+    VF_OPTIMIZER = 1 << 10,   /* a torch.optim optimizer that has a `capturable` flag */
+    VF_CAPTURABLE = 1 << 11,  /* ... built with capturable=True */
+    VF_SCHEDULER = 1 << 12,   /* a torch.optim.lr_scheduler */
+    VF_CUDA_GEN = 1 << 13,    /* torch.Generator(device="cuda") */
+    VF_COMPILED = 1 << 14,    /* made by torch.compile */
+    VF_AUTOCAST = 1 << 15,    /* an autocast context with its cast cache enabled */
+    VF_TENSOR_LR = 1 << 16,   /* optimizer built with lr=<tensor> */
+    VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
+    VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
+    VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
 };
 
 enum { O_NONE = 0, O_LOCAL, O_SELF_ATTR, O_GLOBAL };
 
 typedef struct py_val {
     uint8_t kind, dev, origin, nelems;
-    uint16_t flags;
+    uint32_t flags;
     const char *qual;
     py_class *cls;
     py_func *fn;
@@ -71,6 +81,24 @@ typedef struct py_stream_state {
 
 typedef struct py_region {
     cg_loc site;
+    TSNode site_node;
+    py_module *mod;             /* where the capture site is */
+    py_func *fn;                /* the function that holds the capture site */
+    cg_map inputs;              /* tensors the capture reads in fn: "static_x", "self.static_x" */
+    cg_map outputs;             /* names fn binds inside the capture: graph outputs */
+    int steps_optimizer;        /* an optimizer step is captured */
+    int thread_local;           /* capture_error_mode="thread_local" */
+    /* what the capturing function did before the capture */
+    int warm;                   /* ran the model first (or built none here) */
+    int in_loop;                /* the capture sits in a loop with no condition around it */
+    int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True) */
+    int eager_backward;         /* backward()/DDP() on the default stream before it */
+    cg_loc eager_loc;
+    char *eager_line;
+    int autocast;               /* inside `with autocast(...)` that caches casts */
+    cg_loc autocast_loc;
+    char *autocast_line;
+    int has_backward;           /* the capture runs backward() */
     const char *kind;           /* "torch.cuda.graph", "capture_begin", "make_graphed_callables" */
     const char *capture_stream; /* identity of the capturing stream */
     py_stream_state streams[16];
@@ -79,11 +107,20 @@ typedef struct py_region {
     int nrecorded;
 } py_region;
 
+enum { PH_OUTSIDE = 0, PH_CAPTURE = 1, PH_AFTER = 2 };
+
 typedef struct py_ctx {
     py_project *p;
     cg_arena *arena;
     py_region *region;     /* the capture being analysed, or NULL */
     int active;            /* code being walked runs during capture */
+    int phase;             /* PH_AFTER: the rest of a function after its capture */
+    py_region *after;      /* the capture whose aftermath is walked (PH_AFTER) */
+    int loops;             /* for/while bodies around the statement, in this function */
+    int conds;             /* if bodies around the statement, in this function */
+    int autocast;          /* enclosing `with autocast(...)` contexts that cache casts */
+    cg_loc autocast_loc;   /* the outermost of them */
+    char *autocast_line;
     const char *cur_stream;
     cg_step path[24];
     int npath;
@@ -92,6 +129,10 @@ typedef struct py_ctx {
     int size_arg;          /* evaluating an argument that is a size */
     int quiet;             /* evaluating for a type only: no events */
     cg_map memo;           /* (function, argument kinds) -> return value */
+    int conds_in_loop;     /* if bodies between the innermost loop and here */
+    TSNode loop_node;      /* the innermost loop around the statement, in this function */
+    py_region **regions;   /* every region made, to free their maps */
+    int nregions;
 } py_ctx;
 
 /* ---- events ------------------------------------------------------------------ */
@@ -106,6 +147,7 @@ typedef enum {
     PY_EV_STREAM_CTX,    /* `with torch.cuda.stream(s):` */
     PY_EV_REGION_BEGIN,
     PY_EV_REGION_END,
+    PY_EV_WITH,          /* any other `with` context: val is the context object */
     PY_EV_KIND_COUNT
 } py_event_kind;
 
@@ -119,6 +161,7 @@ typedef struct py_event {
     const char *method;        /* method name when called on a value, else NULL */
     py_val recv;
     TSNode recv_node;
+    py_val callee;             /* what is called, when it is a value (a project or compiled function) */
     int nargs;
     py_val args[PY_MAX_ARGS];
     TSNode argn[PY_MAX_ARGS];
@@ -151,6 +194,13 @@ void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix
  */
 void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, const char *value, int safe,
                      const char *fix, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+/* The same for a place known only as a location (a capture site). */
+void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, const char *fix,
+                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Is the region a torch.compile(mode="reduce-overhead") function? */
+int py_region_is_compiled(const py_region *r);
+/* Text search in a function's source. */
+int py_func_mentions(const py_func *f, const char *needle);
 /* Short text of a node for messages: at most 60 bytes, one line. */
 const char *py_snip(py_ctx *ctx, py_module *m, TSNode n);
 /* Keyword argument `name` of a call event, or -1. */
@@ -162,7 +212,9 @@ int py_is_non_tensor(const py_val *v);
 
 /* ---- checks.c ---------------------------------------------------------------- */
 typedef void (*py_check_fn)(py_ctx *ctx, const py_event *ev);
-typedef struct py_check { int rule; py_event_kind on; py_check_fn fn; } py_check;
+/* `phase`: PH_CAPTURE for code that runs during capture, PH_AFTER for the
+ * rest of the capturing function (the replay loop). */
+typedef struct py_check { int rule; py_event_kind on; int phase; py_check_fn fn; } py_check;
 extern const py_check py_checks[];
 extern const size_t py_check_count;
 void py_dispatch(py_ctx *ctx, const py_event *ev);

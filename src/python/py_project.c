@@ -20,7 +20,10 @@
  * costs one parse, a miss loses findings. */
 static int mentions_capture(const char *t, size_t n)
 {
-    if (memmem(t, n, "capture_begin", 13) || memmem(t, n, "make_graphed_callables", 22)) return 1;
+    if (memmem(t, n, "capture_begin", 13) || memmem(t, n, "make_graphed_callables", 22) ||
+        memmem(t, n, "reduce-overhead", 15) || memmem(t, n, "triton.cudagraphs", 17) ||
+        memmem(t, n, "CudaGraphManager", 16) || memmem(t, n, "FullCudaGraphWrapper", 20))
+        return 1;
     if (!memmem(t, n, "cuda", 4)) return 0;
     return memmem(t, n, "graph", 5) != NULL;
 }
