@@ -208,9 +208,14 @@ static void text_summary(FILE *out, const cg_report *r)
     text_count(out, by_level[1], "warning", &first);
     text_count(out, by_level[0], "note", &first);
     fprintf(out, ") in %zu file%s.", files, files == 1 ? "" : "s");
-    size_t fixable = 0;
-    for (size_t i = 0; i < r->nfindings; i++) fixable += r->findings[i].nedits && r->findings[i].fix_safe;
-    if (fixable) fprintf(out, " %zu fixable with --fix.", fixable);
+    size_t fixable = 0, unsafe = 0;
+    for (size_t i = 0; i < r->nfindings; i++) {
+        fixable += r->findings[i].nedits && r->findings[i].fix_safe;
+        unsafe += r->findings[i].nedits && !r->findings[i].fix_safe;
+    }
+    if (fixable && unsafe) fprintf(out, " %zu fixable with --fix (%zu more with --unsafe-fixes).", fixable, unsafe);
+    else if (fixable) fprintf(out, " %zu fixable with --fix.", fixable);
+    else if (unsafe) fprintf(out, " %zu fixable with --fix --unsafe-fixes.", unsafe);
     text_skipped(out, r);
     fputc('\n', out);
 }

@@ -215,30 +215,36 @@ void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, cons
     report_finding(ctx, r, loc, line_text, rule, fix, msg, (TSNode){0}, NULL, NULL, 0, NULL);
 }
 
-/* The edit that makes keyword `kw` of the call `ev` equal `value`: its
- * value replaced, or `kw=value` added after the last argument (inside empty
- * parentheses).  -1 when there is nothing to do. */
-static int kw_edit(py_ctx *ctx, const py_event *ev, const char *kw, const char *value, cg_edit *e)
+/* The edit that makes keyword `kw` of call node `call` (in m) equal
+ * `value`: its value replaced, or `kw=value` added after the last argument
+ * (inside empty parentheses).  -1 when there is nothing to do. */
+static int call_kw_edit(py_ctx *ctx, py_module *m, TSNode call, const char *kw, const char *value, cg_edit *e)
 {
-    py_module *m = ev->mod;
-    int k = py_ev_kw(ev, kw);
     memset(e, 0, sizeof *e);
-    if (k >= 0) {
-        TSNode at = ev->kwn[k];
-        if (py_text_eq(m, at, value)) return -1;     /* already the safe value */
-        e->start = ts_node_start_byte(at);
-        e->end = ts_node_end_byte(at);
-        e->text = cg_arena_strdup(ctx->arena, value);
-    } else {
-        TSNode args = py_field(ev->node, PY.f_arguments);
-        if (ts_node_is_null(args) || !IS(args, argument_list)) return -1;
-        uint32_t n = ts_node_named_child_count(args);
-        TSNode last = args;
-        int have = 0;
-        for (uint32_t i = n; i-- > 0;) {
-            TSNode c = ts_node_named_child(args, i);
-            if (!IS(c, comment)) { last = c; have = 1; break; }
+    call = py_unparen(call);
+    if (ts_node_is_null(call) || !IS(call, call)) return -1;
+    TSNode args = py_field(call, PY.f_arguments);
+    if (ts_node_is_null(args) || !IS(args, argument_list)) return -1;
+    uint32_t n = ts_node_named_child_count(args);
+    TSNode last = args;
+    int have = 0, found = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(args, i);
+        if (IS(c, comment)) continue;
+        last = c;
+        have = 1;
+        if (IS(c, keyword_argument) && py_text_eq(m, py_field(c, PY.f_name), kw)) {
+            TSNode v = py_field(c, PY.f_value);
+            if (py_text_eq(m, v, value)) return -1;     /* already the safe value */
+            e->start = ts_node_start_byte(v);
+            e->end = ts_node_end_byte(v);
+            e->text = cg_arena_strdup(ctx->arena, value);
+            found = 1;
         }
+    }
+    if (!found) {
+        /* after **kwargs a keyword would be a duplicate if kwargs held it: leave it */
+        if (have && IS(last, dictionary_splat)) return -1;
         if (have) {
             e->start = e->end = ts_node_end_byte(last);
             e->text = cg_arena_printf(ctx->arena, ", %s=%s", kw, value);
@@ -260,6 +266,24 @@ static int kw_edit(py_ctx *ctx, const py_event *ev, const char *kw, const char *
     return 0;
 }
 
+void py_report_at_kwfix(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, py_module *m, TSNode call,
+                        const char *kw, const char *value, int safe, const char *fix, const char *fmt, ...)
+{
+    py_region *r = reporting_region(ctx);
+    if (!r) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cg_edit e;
+    /* the edit must be in the finding's own file */
+    int have = m && loc.path && strcmp(loc.path, m->file->path) == 0 &&
+               call_kw_edit(ctx, m, call, kw, value, &e) == 0;
+    const char *title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", kw, value);
+    report_finding(ctx, r, loc, line_text, rule, fix, msg, (TSNode){0}, NULL, have ? &e : NULL, safe, title);
+}
+
 void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, const char *value, int safe,
                      const char *fix, const char *fmt, ...)
 {
@@ -271,7 +295,7 @@ void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, 
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     cg_edit e;
-    int have = kw_edit(ctx, ev, kw, value, &e) == 0;
+    int have = call_kw_edit(ctx, ev->mod, ev->node, kw, value, &e) == 0;
     const char *title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", kw, value);
     py_module *m = ev->mod;
     cg_loc loc = py_loc(m, ev->node);
@@ -573,6 +597,10 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         py_val r = vk(V_EXTOBJ);
         r.qual = q;
         for (int i = 0; capt[i]; i++) if (eq(last, capt[i])) r.flags |= VF_OPTIMIZER;
+        /* where it is built, for CG605's fix */
+        r.omod = fr->mod;
+        r.cstart = ts_node_start_byte(ev->node);
+        r.cend = ts_node_end_byte(ev->node);
         int k = py_ev_kw(ev, "capturable");
         if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= VF_CAPTURABLE;
         k = py_ev_kw(ev, "lr");
@@ -1255,6 +1283,8 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
     r->autocast = ctx->autocast;
     r->autocast_loc = ctx->autocast_loc;
     r->autocast_line = ctx->autocast_line;
+    r->autocast_mod = ctx->autocast_mod;
+    r->autocast_node = ctx->autocast_node;
 }
 
 static void end_region(py_ctx *ctx)
@@ -1815,6 +1845,8 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
             } else if (v.kind == V_EXTOBJ && (v.flags & VF_AUTOCAST)) {
                 if (!ctx->autocast) {
                     ctx->autocast_loc = py_loc(fr->mod, item);
+                    ctx->autocast_mod = fr->mod;
+                    ctx->autocast_node = IS(item, with_item) ? py_field(item, PY.f_value) : item;
                     size_t ll;
                     const char *lt = cg_source_line(&fr->mod->src, ctx->autocast_loc.line, &ll);
                     ctx->autocast_line = cg_arena_strndup(ctx->arena, lt, ll);

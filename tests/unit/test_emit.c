@@ -256,7 +256,7 @@ static void test_text_golden(void **state)
     assert_null(strchr(s, '\x1b'));
     /* The caret line keeps the tab and puts one space per code point. */
     assert_non_null(strstr(s, "\n  | \t                 ^^^^^^^^\n"));
-    assert_non_null(strstr(s, "\nFound 10 findings (8 errors, 1 warning, 1 note) in 6 files. 1 fixable with --fix. 1 input could not be analysed (see the messages above).\n"));
+    assert_non_null(strstr(s, "\nFound 10 findings (8 errors, 1 warning, 1 note) in 6 files. 1 fixable with --fix (1 more with --unsafe-fixes). 1 input could not be analysed (see the messages above).\n"));
     free(s);
 }
 

@@ -75,6 +75,23 @@ head -c 3 crlf.py | od -An -tx1 | grep -q "ef bb bf" && ok "--fix keeps a BOM" |
 [ "$(grep -c $'\r$' crlf.py)" = "$(wc -l <step.orig)" ] && grep -q "error_if_nonfinite=False)"$'\r' crlf.py &&
     ok "--fix keeps CRLF line endings" || nok "--fix keeps CRLF line endings" "$(od -c crlf.py | head)"
 
+# the keyword fixes of the other rules: CG601 cache_enabled=False and CG605
+# capturable=True (safe), CG604 preserve_rng_state=False (unsafe); CG605's
+# edit is at the optimizer's constructor, not at the finding
+mkdir -p kw && for r in CG601 CG604 CG605; do cp "$SRC/tests/fixtures/py/$r/positive.py" "kw/$r.py"; done
+run "$CGLINT" --isolated --select CG601,CG604,CG605 kw
+expect "safe and unsafe fixes are counted apart" 1 "8 fixable with --fix (3 more with --unsafe-fixes)."
+run "$CGLINT" --isolated --select CG601,CG604,CG605 --fix kw
+expect "--fix applies only the safe ones" 1 "fixed 8 findings in 2 files" "[CG604]"
+grep -q "capturable=True" kw/CG605.py && grep -q "cache_enabled=False" kw/CG601.py &&
+    ok "capturable=True and cache_enabled=False were written" || nok "capturable=True and cache_enabled=False were written"
+run "$CGLINT" --isolated --select CG601,CG604,CG605 --fix --unsafe-fixes kw
+expect "--unsafe-fixes applies the rest" 0 "fixed 3 findings in 1 file" "No findings."
+run "$CGLINT" --isolated --select CG601,CG604,CG605 --diff --unsafe-fixes kw
+expect "nothing left to fix" 0 "0 fixes in 0 files"
+run "$CGLINT" --isolated kw
+refute "the fixed files have no new findings of other rules from the edits" "[CG601]" "[CG604]" "[CG605]"
+
 # conflicting flags
 run "$CGLINT" --diff --format json .
 one_error "--diff with --format" "--diff prints the fixes as a diff instead of a report"
