@@ -163,9 +163,10 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
     (void)report;
 }
 
-/* C, C++ and CUDA files (as pre-commit's types_or passes them) wait for
- * the CUDA front end: until one claims them, they are left out quietly
- * rather than parsed as Python. */
+/* C, C++ and CUDA files (as pre-commit's types_or passes them) that no
+ * front end claims (cg_lang_of says none) are left out quietly rather than
+ * parsed as Python; once the CUDA front end claims the extensions this
+ * drops nothing. */
 static void drop_unsupported(cg_file *files, size_t *n)
 {
     static const char *const exts[] = { ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp",
@@ -174,7 +175,7 @@ static void drop_unsupported(cg_file *files, size_t *n)
     for (size_t i = 0; i < *n; i++) {
         const char *dot = strrchr(files[i].path, '.');
         int drop = 0;
-        if (dot && !strchr(dot, '/'))
+        if (dot && !strchr(dot, '/') && cg_lang_of(files[i].path) == CG_LANG_NONE)
             for (size_t e = 0; exts[e] && !drop; e++) drop = strcmp(dot, exts[e]) == 0;
         if (drop) free(files[i].path);
         else files[k++] = files[i];
