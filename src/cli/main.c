@@ -209,6 +209,14 @@ static void progress_stop(progress *pr, int started)
     pthread_mutex_destroy(&pr->lock);
 }
 
+static void free_opts(const char **exclude, char *sel, char *ext, char *ign)
+{
+    free(exclude);
+    free(sel);
+    free(ext);
+    free(ign);
+}
+
 /* Append a comma-separated list to *acc (malloc'ed). */
 static void append_list(char **acc, const char *more)
 {
@@ -363,7 +371,7 @@ int main(int argc, char **argv)
         case 'h': fputs(usage_text, stdout); return EXIT_CLEAN;
         case O_EXITZERO: exit_zero = 1; break;
         case O_EXCLUDE: {
-            char *s = strdup(optarg), *save = NULL;
+            char *s = optarg, *save = NULL;   /* argv strings may be split in place */
             for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
                 exclude = realloc(exclude, (nexclude + 1) * sizeof *exclude);
                 exclude[nexclude++] = t;
@@ -414,6 +422,7 @@ int main(int argc, char **argv)
     cg_configs *cfgs = cg_configs_new(config_path, isolated, err, sizeof err);
     if (!cfgs) {
         fprintf(stderr, "cglint: error: %s\n", err);
+        free_opts(exclude, sel, ext, ign);
         return EXIT_TROUBLE;
     }
     /* Run-wide settings (jobs, output-format) come from the configuration of
@@ -435,6 +444,7 @@ int main(int argc, char **argv)
         if (rc < 0) {
             fprintf(stderr, "cglint: error: %s\n", err);
             cg_configs_free(cfgs);
+            free_opts(exclude, sel, ext, ign);
             return EXIT_TROUBLE;
         }
     }
@@ -447,6 +457,7 @@ int main(int argc, char **argv)
         static const char *const names[] = { "text", "json", "sarif", "github" };
         int rc = show_settings(cfgs, paths, npaths, &rule_cli, (int)jobs, names[fmt], respect_gitignore);
         cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
         return rc;
     }
 
@@ -479,12 +490,14 @@ int main(int argc, char **argv)
     if (run_rc < 0) {
         cg_report_free(&report);
         cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
         return EXIT_TROUBLE;
     }
     if (floor) {
         fprintf(stderr, "cglint: floor (%s): %zu files\n", floor == 1 ? "read" : "parse", report.files_seen);
         cg_report_free(&report);
         cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
         return EXIT_CLEAN;
     }
 
@@ -508,6 +521,7 @@ int main(int argc, char **argv)
             if (fflush(stdout) != 0) code = EXIT_TROUBLE;
             cg_report_free(&report);
             cg_configs_free(cfgs);
+            free_opts(exclude, sel, ext, ign);
             return code;
         }
         if (!quiet && fr.findings)
@@ -526,6 +540,7 @@ int main(int argc, char **argv)
         }
         cg_report_free(&report);
         cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
         return code;
     }
 
@@ -547,7 +562,6 @@ int main(int argc, char **argv)
     }
     cg_report_free(&report);
     cg_configs_free(cfgs);
-    free(exclude);
-    free(sel); free(ext); free(ign);
+    free_opts(exclude, sel, ext, ign);
     return code;
 }
