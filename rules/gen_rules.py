@@ -33,7 +33,7 @@ KEYS = ("id", "name", "category", "severity", "languages", "status", "since",
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead",
             "Measured", "References")
 
-CATEGORIES = {1: "sync", 2: "dynamic", 3: "cpu", 4: "stream", 5: "memory",
+CATEGORIES = {0: "meta", 1: "sync", 2: "dynamic", 3: "cpu", 4: "stream", 5: "memory",
               6: "state", 7: "setup", 8: "launch", 9: "perf"}
 CATEGORY_NUMBER = {name: num for num, name in CATEGORIES.items()}
 
@@ -44,7 +44,7 @@ LANGUAGES = ("py", "cu")          # canonical order
 
 SUMMARY_MAX = 100
 
-ID_RE = re.compile(r"^CG[1-9][0-9]{2}$")
+ID_RE = re.compile(r"^CG[0-9]{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 VERSION_RE = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
 KEY_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:(.*)$")
@@ -215,7 +215,7 @@ def validate_fields(rule, errors):
     if rid is not None:
         if not ID_RE.match(rid):
             errors.add(path, ln["id"], "id '%s' is not of the form CGnnn (CG, "
-                       "then three digits, the first 1-9)" % rid)
+                       "then three digits, the first being the category)" % rid)
         elif rid != stem:
             errors.add(path, ln["id"], "id '%s' does not match the file name "
                        "'%s' (expected %s.md)"

@@ -1,28 +1,328 @@
 /* driver.c - see driver.h.  The front-end table is the one place a new
- * language is added. */
+ * language is added.
+ *
+ * The order of a run:
+ *   1. walk the paths (and, for named files, their project root as context),
+ *      skipping what the closest configuration, --exclude and .gitignore say;
+ *   2. give each file the rules its configuration selects;
+ *   3. analyse every file with every rule (a capture in one file reaches
+ *      helpers in others whatever their own settings);
+ *   4. keep the findings of selected rules in reported files;
+ *   5. apply suppression comments, reporting unused ones (CG001);
+ *   6. hide what the baseline records. */
 #include "driver.h"
+#include "core/baseline.h"
+#include "core/gitignore.h"
+#include "core/hash.h"
+#include "core/path.h"
+#include "core/suppress.h"
 #include "core/walk.h"
 #include "python/py.h"
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+typedef struct skip_ctx {
+    const cg_run_opts *o;
+    cg_gitignore *git;
+    char **ignored_roots;   /* directories named on the command line that git ignores */
+    size_t nignored_roots;
+    char err[1024];
+    int failed;
+} skip_ctx;
+
+static int skip_path(void *arg, const char *path, int is_dir, int is_explicit)
+{
+    skip_ctx *x = arg;
+    if (x->failed) return 1;
+    cg_walk_opts cli = { .exclude = x->o->exclude, .nexclude = x->o->nexclude };
+    if (cg_walk_excluded(&cli, path)) return 1;
+    char *abs = cg_path_abs(path);
+    char *dir = cg_path_dirname(abs);
+    const cg_config *c = NULL;
+    int skip = 0;
+    if (x->o->configs && cg_configs_find(x->o->configs, dir, &c, x->err, sizeof x->err) < 0) {
+        x->failed = 1;
+        skip = 1;
+        goto done;
+    }
+    const char *base = strrchr(abs, '/') + 1;
+    const char *rel = c ? cg_path_under(abs, c->dir) : NULL;
+    if (c && rel) {
+        if (c->has_exclude) {
+            for (size_t i = 0; i < c->exclude.n && !skip; i++) skip = cg_config_glob(c->exclude.items[i], rel);
+        } else if (is_dir) {
+            skip = cg_walk_default_excluded(base);
+        }
+        for (size_t i = 0; i < c->extend_exclude.n && !skip; i++)
+            skip = cg_config_glob(c->extend_exclude.items[i], rel);
+    } else if (is_dir) {
+        skip = cg_walk_default_excluded(base);
+    }
+    if (!skip && !is_explicit && x->git) {
+        int respect = x->o->respect_gitignore;
+        if (respect < 0) respect = !c || c->respect_gitignore != 0;
+        /* a directory the user named is walked even if git ignores it, and
+         * then wholly: git (and libgit2) call everything below an ignored
+         * directory ignored, so no finer answer is to be had */
+        for (size_t i = 0; respect && i < x->nignored_roots; i++)
+            if (cg_path_under(abs, x->ignored_roots[i])) respect = 0;
+        if (respect) skip = cg_gitignore_check(x->git, abs, is_dir);
+    }
+done:
+    free(abs);
+    free(dir);
+    return skip;
+}
+
+char *cg_project_root(const char *abs_dir)
+{
+    static const char *const markers[] = { "pyproject.toml", ".cglint.toml", ".git" };
+    char *dir = strdup(abs_dir);
+    for (;;) {
+        for (size_t i = 0; i < 3; i++) {
+            char probe[PATH_MAX + 32];
+            snprintf(probe, sizeof probe, "%s/%s", strcmp(dir, "/") ? dir : "", markers[i]);
+            if (access(probe, F_OK) == 0) return dir;
+        }
+        if (strcmp(dir, "/") == 0) break;
+        char *up = cg_path_dirname(dir);
+        free(dir);
+        dir = up;
+    }
+    free(dir);
+    return NULL;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    return strcmp(((const cg_file *)a)->path, ((const cg_file *)b)->path);
+}
+
+/* Named files: add their projects' other files as context (report = 0). */
+static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report *report,
+                        cg_file **files, size_t *n)
+{
+    char **roots = NULL;
+    size_t nroots = 0;
+    for (size_t i = 0; i < o->npaths; i++) {
+        struct stat st;
+        if (stat(o->paths[i], &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        char *abs = cg_path_abs(o->paths[i]);
+        char *dir = cg_path_dirname(abs);
+        char *root = cg_project_root(dir);
+        char *cwd = cg_path_abs(".");
+        /* no marker: the current directory, when the file is below it */
+        if (!root && cg_path_under(abs, cwd)) root = strdup(cwd);
+        free(abs);
+        free(dir);
+        if (!root) { free(cwd); continue; }
+        char *shown = cg_path_relative(root, cwd);
+        free(cwd);
+        free(root);
+        int dup = 0;
+        for (size_t k = 0; k < nroots && !dup; k++) dup = strcmp(roots[k], shown) == 0;
+        if (dup) { free(shown); continue; }
+        roots = realloc(roots, (nroots + 1) * sizeof *roots);
+        roots[nroots++] = shown;
+    }
+    if (!nroots) return;
+    cg_report scratch;   /* problems in context files are not this run's */
+    cg_report_init(&scratch, NULL);
+    cg_file *ctx = NULL;
+    size_t nctx = 0;
+    cg_walk((const char *const *)roots, nroots, wo, &scratch, &ctx, &nctx);
+    cg_report_free(&scratch);
+    /* the same file twice (named, and found under the root): the named entry stays */
+    struct stat *ids = calloc(*n ? *n : 1, sizeof *ids);
+    for (size_t i = 0; i < *n; i++)
+        if (stat((*files)[i].path, &ids[i]) != 0) memset(&ids[i], 0, sizeof ids[i]);
+    cg_file *all = realloc(*files, (*n + nctx) * sizeof *all);
+    size_t m = *n;
+    for (size_t i = 0; i < nctx; i++) {
+        struct stat st;
+        int dup = 0;
+        if (stat(ctx[i].path, &st) == 0)
+            for (size_t k = 0; k < *n && !dup; k++)
+                dup = ids[k].st_ino == st.st_ino && ids[k].st_dev == st.st_dev;
+        for (size_t k = 0; k < *n && !dup; k++) dup = strcmp(all[k].path, ctx[i].path) == 0;
+        if (dup) { free(ctx[i].path); continue; }
+        ctx[i].report = 0;
+        all[m++] = ctx[i];
+    }
+    free(ctx);
+    free(ids);
+    qsort(all, m, sizeof *all, cmp_file);
+    *files = all;
+    *n = m;
+    for (size_t i = 0; i < nroots; i++) free(roots[i]);
+    free(roots);
+    (void)report;
+}
+
+/* C, C++ and CUDA files (as pre-commit's types_or passes them) that no
+ * front end claims (cg_lang_of says none) are left out quietly rather than
+ * parsed as Python; once the CUDA front end claims the extensions this
+ * drops nothing. */
+static void drop_unsupported(cg_file *files, size_t *n)
+{
+    static const char *const exts[] = { ".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp",
+                                        ".hxx", ".cu", ".cuh", ".inl", ".ipp", ".tpp", NULL };
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        const char *dot = strrchr(files[i].path, '.');
+        int drop = 0;
+        if (dot && !strchr(dot, '/') && cg_lang_of(files[i].path) == CG_LANG_NONE)
+            for (size_t e = 0; exts[e] && !drop; e++) drop = strcmp(dot, exts[e]) == 0;
+        if (drop) free(files[i].path);
+        else files[k++] = files[i];
+    }
+    *n = k;
+}
+
+/* Step 4: keep findings of rules selected for their file, in reported files. */
+static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
+                           cg_ruleset *rules, char *err, size_t errlen)
+{
+    cg_map by_path;
+    cg_map_init(&by_path);
+    for (size_t i = 0; i < n; i++) cg_map_put(&by_path, files[i].path, strlen(files[i].path), (void *)(i + 1));
+    for (size_t i = 0; i < n; i++) {
+        const cg_config *c = NULL;
+        char *abs = cg_path_abs(files[i].path);
+        char *dir = cg_path_dirname(abs);
+        int rc = o->configs ? cg_configs_find(o->configs, dir, &c, err, errlen) : 0;
+        free(dir);
+        if (rc < 0) { free(abs); cg_map_free(&by_path); return -1; }
+        cg_config_rules(c, o->rule_cli, c ? cg_path_under(abs, c->dir) : NULL, &rules[i]);
+        free(abs);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < r->nfindings; i++) {
+        cg_finding *f = &r->findings[i];
+        size_t idx = f->loc.path ? (size_t)cg_map_get(&by_path, f->loc.path, strlen(f->loc.path)) : 0;
+        int keep = 1;
+        if (idx) keep = files[idx - 1].report && rules[idx - 1].on[f->rule];
+        else if (o->rule_cli || o->configs) {
+            cg_ruleset rs;
+            cg_config_rules(NULL, o->rule_cli, NULL, &rs);
+            keep = rs.on[f->rule];
+        }
+        if (keep) r->findings[k++] = *f;
+        else cg_finding_free(f);
+    }
+    r->nfindings = k;
+    /* tool messages about context files are not this run's business */
+    k = 0;
+    for (size_t i = 0; i < r->nnotices; i++) {
+        cg_notice *no = &r->notices[i];
+        size_t idx = no->path ? (size_t)cg_map_get(&by_path, no->path, strlen(no->path)) : 0;
+        if (idx && !files[idx - 1].report) {
+            free(no->path);
+            free(no->message);
+            continue;
+        }
+        r->notices[k++] = *no;
+    }
+    r->nnotices = k;
+    cg_map_free(&by_path);
+    return 0;
+}
+
+cg_syntax_check_fn cg_syntax_checker(const char *path)
+{
+    return cg_lang_of(path) == CG_LANG_PY ? cg_py_syntax_errors : NULL;
+}
+
+static int baseline_analysed(void *ctx, const char *abs_path)
+{
+    return cg_map_get(ctx, abs_path, strlen(abs_path)) != NULL;
+}
 
 int cg_run(const cg_run_opts *o, cg_report *report)
 {
     char cwd[PATH_MAX];
     if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
     static const char *const dot[] = { "." };
+    skip_ctx sx = { .o = o };
     cg_walk_opts wo = { .exclude = o->exclude, .nexclude = o->nexclude };
+    int managed = o->configs || o->respect_gitignore >= 0;
+    if (managed) {
+        if (o->respect_gitignore != 0) sx.git = cg_gitignore_new();
+        wo.skip = skip_path;
+        wo.skip_ctx = &sx;
+    }
     cg_file *files = NULL;
     size_t n = 0;
-    cg_walk(o->npaths ? o->paths : dot, o->npaths ? o->npaths : 1, &wo, report, &files, &n);
+    const char *const *paths = o->npaths ? o->paths : dot;
+    size_t npaths = o->npaths ? o->npaths : 1;
+    for (size_t i = 0; sx.git && i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        char *abs = cg_path_abs(paths[i]);
+        if (cg_gitignore_check(sx.git, abs, 1)) {
+            sx.ignored_roots = realloc(sx.ignored_roots, (sx.nignored_roots + 1) * sizeof *sx.ignored_roots);
+            sx.ignored_roots[sx.nignored_roots++] = abs;
+        } else {
+            free(abs);
+        }
+    }
+    cg_walk(paths, npaths, &wo, report, &files, &n);
+    drop_unsupported(files, &n);
+    if (o->context && o->npaths && !sx.failed && n) {
+        cg_run_opts oo = *o;
+        oo.paths = paths;
+        oo.npaths = npaths;
+        add_context(&oo, &wo, report, &files, &n);
+    }
+    cg_gitignore_free(sx.git);
+    for (size_t i = 0; i < sx.nignored_roots; i++) free(sx.ignored_roots[i]);
+    free(sx.ignored_roots);
+    if (sx.failed) {
+        cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", sx.err);
+        cg_walk_free(files, n);
+        return -1;
+    }
 
     cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size };
-    if (o->floor) cg_py_floor(files, n, &po, o->floor, report);
-    else cg_py_analyze(files, n, &po, report);
+    if (o->floor) {
+        cg_py_floor(files, n, &po, o->floor, report);
+        cg_walk_free(files, n);
+        return 0;
+    }
+    cg_py_analyze(files, n, &po, report);
 
+    cg_ruleset *rules = calloc(n ? n : 1, sizeof *rules);
+    char err[1024];
+    int rc = select_findings(o, report, files, n, rules, err, sizeof err);
+    if (rc < 0) {
+        cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", err);
+    } else if (!o->no_suppressions) {
+        cg_suppress_apply(report, files, n, rules);
+    }
+    free(rules);
+    if (rc == 0 && o->baseline) {
+        /* entries of files this run did not report on are not "fixed" */
+        cg_map reported;
+        cg_map_init(&reported);
+        char **abs = calloc(n ? n : 1, sizeof *abs);
+        for (size_t i = 0; i < n; i++)
+            if (files[i].report) {
+                abs[i] = cg_path_abs(files[i].path);
+                cg_map_put(&reported, abs[i], strlen(abs[i]), (void *)1);
+            }
+        if (cg_baseline_apply(report, o->baseline, baseline_analysed, &reported, err, sizeof err) < 0) {
+            cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", err);
+            rc = -1;
+        }
+        for (size_t i = 0; i < n; i++) free(abs[i]);
+        free(abs);
+        cg_map_free(&reported);
+    }
     cg_walk_free(files, n);
     cg_report_sort(report);
-    return 0;
+    return rc;
 }

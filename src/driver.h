@@ -1,9 +1,19 @@
 /* driver.h - one cglint run: walk the paths, hand each language's files to
- * its front end, fill the report.  The command line (cli/main.c) and the
- * tests call this; it prints nothing. */
+ * its front end, then turn the raw findings into the report: the rules each
+ * file's configuration selects, suppression comments, the baseline.  The
+ * command line (cli/main.c) and the tests call this; it prints nothing.
+ *
+ * Files named on the command line (as pre-commit passes them) are analysed
+ * with their project around them: the project root is found upward from
+ * each file (the closest directory with pyproject.toml, .cglint.toml or
+ * .git; else the current directory if the file is below it), walked, and its files are read as context, so a capture in an
+ * unchanged file still reaches a helper in a changed one.  Only findings in
+ * the named files (and under named directories) are reported; files read for
+ * context report nothing, not even read errors. */
 #ifndef CG_DRIVER_H
 #define CG_DRIVER_H
 #include <stddef.h>
+#include "core/config.h"
 #include "core/report.h"
 #include "core/rules.h"
 
@@ -15,9 +25,25 @@ typedef struct cg_run_opts {
     int jobs;               /* <= 0: all cores */
     size_t max_file_size;   /* 0: no limit */
     int floor;              /* benchmarks: 1 read only, 2 read and parse; 0 analyse */
+    cg_configs *configs;    /* configuration discovery; NULL: defaults everywhere */
+    const cg_rule_cli *rule_cli; /* --select/--extend-select/--ignore; NULL: none */
+    int respect_gitignore;  /* 1 yes, 0 no, -1 as configured (default yes) */
+    int context;            /* explicit files: read their project for context */
+    int no_suppressions;    /* ignore suppression comments (and CG001) */
+    const char *baseline;   /* --baseline FILE: hide the findings it records */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,
- * or -1 when the run could not start (the reason is a notice). */
+ * or -1 when the run could not start or a configuration file is invalid
+ * (the reason is a run-wide CG_ERROR notice: print it, exit 2). */
 int cg_run(const cg_run_opts *opts, cg_report *report);
+
+/* The syntax check --fix runs on a fixed file of this path's language, or
+ * NULL when there is none (see core/fix.h). */
+#include "core/fix.h"
+cg_syntax_check_fn cg_syntax_checker(const char *path);
+
+/* The project root above `abs_dir`: the closest directory holding
+ * pyproject.toml, .cglint.toml or .git.  Malloc'ed, or NULL when none. */
+char *cg_project_root(const char *abs_dir);
 #endif

@@ -5,10 +5,15 @@
  * analysed. */
 #include "driver.h"
 #include "emit/emit.h"
+#include "core/baseline.h"
+#include "core/config.h"
+#include "core/path.h"
 #include "core/pool.h"
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <time.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,12 +44,25 @@ static const char usage_text[] =
     "  -q, --quiet             no summary line and no warnings on stderr\n"
     "Rules:\n"
     "      --select CODES      only these rules: ids or prefixes, comma-separated (CG1,CG304,ALL)\n"
+    "      --extend-select CODES  these rules as well as the configured ones\n"
     "      --ignore CODES      not these rules\n"
     "      --list-rules        list every rule and exit\n"
     "      --explain CODE      print a rule's documentation and exit\n"
+    "Configuration:\n"
+    "      --config FILE       use this pyproject.toml or .cglint.toml for every file\n"
+    "      --isolated          ignore all configuration files\n"
+    "      --show-settings     print the settings in force for each PATH and exit\n"
     "Files:\n"
     "      --exclude GLOB      skip paths matching GLOB (repeatable, or comma-separated)\n"
+    "      --no-respect-gitignore  also analyse files that .gitignore excludes\n"
     "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
+    "Fixes:\n"
+    "      --fix               apply the mechanical fixes that are safe, then report what is left\n"
+    "      --unsafe-fixes      with --fix or --diff, also the fixes that need a review\n"
+    "      --diff              print the fixes as a unified diff and write nothing\n"
+    "Adoption:\n"
+    "      --write-baseline FILE  record every current finding in FILE (JSON) and exit 0\n"
+    "      --baseline FILE     report only findings FILE does not record; say which are fixed\n"
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
     "      --exit-zero         exit 0 even when there are findings\n"
@@ -117,10 +135,179 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
     return 0;
 }
 
+/* ---- the progress line ---------------------------------------------------------
+ * On stderr, only when it is a terminal, never with --quiet, and only once a
+ * run has taken a second (CGLINT_PROGRESS_DELAY_MS changes that, for
+ * tests): "cglint: reading files 1200/5000", then "following calls from
+ * captures".  It is one line rewritten in place with \r and erased at the
+ * end, so nothing of it stays in the scrollback or reaches a pipe. */
+typedef struct progress {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int stop, shown;
+    long delay_ms;
+    cg_report *report;
+} progress;
+
+static void *progress_main(void *arg)
+{
+    progress *pr = arg;
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    long wait_ms = pr->delay_ms;
+    pthread_mutex_lock(&pr->lock);
+    while (!pr->stop) {
+        t.tv_sec += wait_ms / 1000;
+        t.tv_nsec += (wait_ms % 1000) * 1000000L;
+        if (t.tv_nsec >= 1000000000L) { t.tv_sec++; t.tv_nsec -= 1000000000L; }
+        if (pthread_cond_timedwait(&pr->cond, &pr->lock, &t) == 0 && pr->stop) break;
+        if (pr->stop) break;
+        size_t total = __atomic_load_n(&pr->report->progress_total, __ATOMIC_RELAXED);
+        size_t done = __atomic_load_n(&pr->report->progress_done, __ATOMIC_RELAXED);
+        int phase = __atomic_load_n(&pr->report->progress_phase, __ATOMIC_RELAXED);
+        if (phase == 0) fprintf(stderr, "\r\x1b[Kcglint: finding files...");
+        else if (phase == 1) fprintf(stderr, "\r\x1b[Kcglint: reading files %zu/%zu", done, total);
+        else fprintf(stderr, "\r\x1b[Kcglint: following calls from captures (%zu files)", total);
+        fflush(stderr);
+        pr->shown = 1;
+        wait_ms = 100;
+    }
+    if (pr->shown) { fputs("\r\x1b[K", stderr); fflush(stderr); }
+    pthread_mutex_unlock(&pr->lock);
+    return NULL;
+}
+
+static int progress_start(progress *pr, cg_report *r, int quiet)
+{
+    memset(pr, 0, sizeof *pr);
+    if (quiet || !isatty(STDERR_FILENO)) return 0;
+    const char *d = getenv("CGLINT_PROGRESS_DELAY_MS");
+    pr->delay_ms = d && *d ? strtol(d, NULL, 10) : 1000;
+    if (pr->delay_ms < 0) return 0;
+    pr->report = r;
+    pthread_mutex_init(&pr->lock, NULL);
+    pthread_cond_init(&pr->cond, NULL);
+    if (pr->delay_ms == 0) {   /* at once: deterministic for tests */
+        fputs("\r\x1b[Kcglint: finding files...", stderr);
+        fflush(stderr);
+        pr->shown = 1;
+    }
+    if (pthread_create(&pr->thread, NULL, progress_main, pr) != 0) return 0;
+    return 1;
+}
+
+static void progress_stop(progress *pr, int started)
+{
+    if (!started) return;
+    pthread_mutex_lock(&pr->lock);
+    pr->stop = 1;
+    pthread_cond_signal(&pr->cond);
+    pthread_mutex_unlock(&pr->lock);
+    pthread_join(pr->thread, NULL);
+    pthread_cond_destroy(&pr->cond);
+    pthread_mutex_destroy(&pr->lock);
+}
+
+static void free_opts(const char **exclude, char *sel, char *ext, char *ign)
+{
+    free(exclude);
+    free(sel);
+    free(ext);
+    free(ign);
+}
+
+/* Append a comma-separated list to *acc (malloc'ed). */
+static void append_list(char **acc, const char *more)
+{
+    size_t a = *acc ? strlen(*acc) : 0, b = strlen(more);
+    char *n = realloc(*acc, a + b + 2);
+    if (!n) { fputs("cglint: out of memory\n", stderr); exit(EXIT_TROUBLE); }
+    if (a) n[a++] = ',';
+    memcpy(n + a, more, b + 1);
+    *acc = n;
+}
+
+static void check_codes(const char *opt, const char *list)
+{
+    cg_ruleset scratch;
+    char bad[64];
+    if (cg_ruleset_select(&scratch, list, 1, bad, sizeof bad) != 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "%s: '%%s' is not a rule code or prefix (like CG1 or CG101); see --list-rules", opt);
+        usage_error(msg, bad);
+    }
+}
+
+static void print_list(const char *key, const cg_strlist *l)
+{
+    printf("  %-18s [", key);
+    for (size_t i = 0; i < l->n; i++) printf("%s\"%s\"", i ? ", " : "", l->items[i]);
+    printf("]\n");
+}
+
+/* --show-settings: what applies to each path, and where it comes from. */
+static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npaths, const cg_rule_cli *cli,
+                         int jobs, const char *format, int respect_gitignore)
+{
+    static const char *const dot[] = { "." };
+    if (!npaths) { paths = dot; npaths = 1; }
+    for (size_t p = 0; p < npaths; p++) {
+        char *abs = cg_path_abs(paths[p]);
+        struct stat st;
+        int is_dir = stat(paths[p], &st) == 0 && S_ISDIR(st.st_mode);
+        char *dir = is_dir ? strdup(abs) : cg_path_dirname(abs);
+        const cg_config *c = NULL;
+        char err[1024];
+        if (cg_configs_find(cfgs, dir, &c, err, sizeof err) < 0) {
+            fprintf(stderr, "cglint: error: %s\n", err);
+            free(abs); free(dir);
+            return EXIT_TROUBLE;
+        }
+        printf("%sSettings for %s\n", p ? "\n" : "", paths[p]);
+        if (c) printf("  %-18s %s%s\n", "config file", c->path, c->in_pyproject ? " [tool.cglint]" : "");
+        else printf("  %-18s none (defaults)\n", "config file");
+        cg_ruleset rs;
+        const char *rel = c ? cg_path_under(abs, c->dir) : NULL;
+        cg_config_rules(c, cli, is_dir ? NULL : rel, &rs);
+        printf("  %-18s", "rules");
+        int any = 0;
+        for (size_t i = 0; i < cg_rule_count; i++)
+            if (rs.on[i]) { printf("%s%s", any ? ", " : " ", cg_rules[i].id); any = 1; }
+        printf("%s\n", any ? "" : " (none)");
+        if (c) {
+            if (c->has_select) print_list("select", &c->select);
+            if (c->extend_select.n) print_list("extend-select", &c->extend_select);
+            if (c->ignore.n) print_list("ignore", &c->ignore);
+            for (size_t i = 0; i < c->npfi; i++) {
+                char k[300];
+                snprintf(k, sizeof k, "per-file-ignores \"%s\"", c->pfi[i].glob);
+                print_list(k, &c->pfi[i].codes);
+            }
+            if (c->has_exclude) print_list("exclude", &c->exclude);
+            if (c->extend_exclude.n) print_list("extend-exclude", &c->extend_exclude);
+        }
+        if (!c || !c->has_exclude)
+            printf("  %-18s __pycache__, node_modules, site-packages, __pypackages__, venv, build, _build, "
+                   "dist, buck-out (defaults), hidden directories, virtualenvs, CMake build trees\n", "exclude");
+        int rg = respect_gitignore >= 0 ? respect_gitignore : !c || c->respect_gitignore != 0;
+        printf("  %-18s %s\n", "respect-gitignore", rg ? "true" : "false");
+        if (jobs) printf("  %-18s %d\n", "jobs", jobs);
+        else printf("  %-18s all cores (%d)\n", "jobs", cg_pool_cores());
+        printf("  %-18s %s\n", "output-format", format);
+        printf("  %-18s %s\n", "cuda-path", c && c->cuda_path ? c->cuda_path : "(not set)");
+        printf("  %-18s %s\n", "compile-commands", c && c->compile_commands ? c->compile_commands : "(not set)");
+        free(abs);
+        free(dir);
+    }
+    return EXIT_CLEAN;
+}
+
 int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
-           O_COLOR, O_MAXSIZE, O_FLOOR };
+           O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
+           O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -130,18 +317,25 @@ int main(int argc, char **argv)
         { "version", no_argument, 0, O_VERSION }, { "help", no_argument, 0, 'h' },
         { "exit-zero", no_argument, 0, O_EXITZERO }, { "exclude", required_argument, 0, O_EXCLUDE },
         { "color", required_argument, 0, O_COLOR }, { "max-file-size", required_argument, 0, O_MAXSIZE },
-        { "bench-floor", required_argument, 0, O_FLOOR }, { 0, 0, 0, 0 },
+        { "bench-floor", required_argument, 0, O_FLOOR },
+        { "extend-select", required_argument, 0, O_EXTEND_SELECT },
+        { "config", required_argument, 0, O_CONFIG }, { "isolated", no_argument, 0, O_ISOLATED },
+        { "show-settings", no_argument, 0, O_SHOW_SETTINGS },
+        { "no-respect-gitignore", no_argument, 0, O_NO_GITIGNORE },
+        { "baseline", required_argument, 0, O_BASELINE },
+        { "write-baseline", required_argument, 0, O_WRITE_BASELINE },
+        { "fix", no_argument, 0, O_FIX }, { "diff", no_argument, 0, O_DIFF },
+        { "unsafe-fixes", no_argument, 0, O_UNSAFE_FIXES },
+        { 0, 0, 0, 0 },
     };
-    int fmt = CG_FMT_TEXT, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
+    int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
+    int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
     long jobs = 0;
-    const char *output = NULL;
+    const char *output = NULL, *config_path = NULL, *baseline = NULL, *write_baseline = NULL;
     size_t max_size = 8u << 20;
-    cg_ruleset rules;
-    cg_ruleset_all(&rules);
-    int selected = 0;
+    char *sel = NULL, *ext = NULL, *ign = NULL;
     const char **exclude = NULL;
     size_t nexclude = 0;
-    char bad[64];
 
     opterr = 0;
     int c;
@@ -150,17 +344,12 @@ int main(int argc, char **argv)
         case 'f':
             fmt = cg_format_parse(optarg);
             if (fmt < 0) usage_error("unknown format '%s' (expected text, json, sarif or github)", optarg);
+            fmt_given = 1;
             break;
         case 'o': output = optarg; break;
-        case O_SELECT:
-            if (cg_ruleset_select(&rules, optarg, !selected, bad, sizeof bad) != 0)
-                usage_error("--select: '%s' is not a rule code or prefix (like CG1 or CG101); see --list-rules", bad);
-            selected = 1;
-            break;
-        case O_IGNORE:
-            if (cg_ruleset_ignore(&rules, optarg, bad, sizeof bad) != 0)
-                usage_error("--ignore: '%s' is not a rule code or prefix (like CG1 or CG101); see --list-rules", bad);
-            break;
+        case O_SELECT: check_codes("--select", optarg); append_list(&sel, optarg); break;
+        case O_EXTEND_SELECT: check_codes("--extend-select", optarg); append_list(&ext, optarg); break;
+        case O_IGNORE: check_codes("--ignore", optarg); append_list(&ign, optarg); break;
         case O_LIST: list_rules(); return EXIT_CLEAN;
         case O_EXPLAIN: {
             int i = cg_rule_index(optarg);
@@ -182,7 +371,7 @@ int main(int argc, char **argv)
         case 'h': fputs(usage_text, stdout); return EXIT_CLEAN;
         case O_EXITZERO: exit_zero = 1; break;
         case O_EXCLUDE: {
-            char *s = strdup(optarg), *save = NULL;
+            char *s = optarg, *save = NULL;   /* argv strings may be split in place */
             for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
                 exclude = realloc(exclude, (nexclude + 1) * sizeof *exclude);
                 exclude[nexclude++] = t;
@@ -203,20 +392,88 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "parse") == 0) floor = 2;
             else usage_error("--bench-floor takes read or parse, not '%s'", optarg);
             break;
+        case O_CONFIG: config_path = optarg; break;
+        case O_ISOLATED: isolated = 1; break;
+        case O_SHOW_SETTINGS: show = 1; break;
+        case O_NO_GITIGNORE: respect_gitignore = 0; break;
+        case O_BASELINE: baseline = optarg; break;
+        case O_WRITE_BASELINE: write_baseline = optarg; break;
+        case O_FIX: fix = 1; break;
+        case O_DIFF: diff = 1; break;
+        case O_UNSAFE_FIXES: unsafe = 1; break;
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]); break;
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
     }
+    if (baseline && write_baseline)
+        usage_error("%s", "--baseline and --write-baseline cannot be used together (--write-baseline records "
+                    "every current finding; run it without --baseline)");
+    if (diff && (fmt_given || output || stats))
+        usage_error("%s", "--diff prints the fixes as a diff instead of a report: it cannot be combined with "
+                    "--format, --output or --statistics");
+    if (diff && write_baseline)
+        usage_error("%s", "--diff and --write-baseline cannot be used together");
+    if (config_path && isolated)
+        usage_error("%s", "--config and --isolated cannot be used together (--isolated ignores every configuration file)");
+
+    const char *const *paths = (const char *const *)(argv + optind);
+    size_t npaths = (size_t)(argc - optind);
+    char err[1200];
+    cg_configs *cfgs = cg_configs_new(config_path, isolated, err, sizeof err);
+    if (!cfgs) {
+        fprintf(stderr, "cglint: error: %s\n", err);
+        free_opts(exclude, sel, ext, ign);
+        return EXIT_TROUBLE;
+    }
+    /* Run-wide settings (jobs, output-format) come from the configuration of
+     * the current directory, or else of the first path, as ruff takes them
+     * from the project it runs in. */
+    const cg_config *top = NULL;
+    {
+        char *cwd = cg_path_abs(".");
+        int rc = cg_configs_find(cfgs, cwd, &top, err, sizeof err);
+        free(cwd);
+        if (rc == 0 && !top && npaths) {
+            char *abs = cg_path_abs(paths[0]);
+            struct stat st;
+            char *dir = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? strdup(abs) : cg_path_dirname(abs);
+            rc = cg_configs_find(cfgs, dir, &top, err, sizeof err);
+            free(abs);
+            free(dir);
+        }
+        if (rc < 0) {
+            fprintf(stderr, "cglint: error: %s\n", err);
+            cg_configs_free(cfgs);
+            free_opts(exclude, sel, ext, ign);
+            return EXIT_TROUBLE;
+        }
+    }
+    if (fmt < 0) fmt = top && top->output_format ? cg_format_parse(top->output_format) : CG_FMT_TEXT;
+    if (!jobs && top && top->jobs) jobs = top->jobs;
     if (stats && fmt != CG_FMT_TEXT) usage_error("%s", "--statistics works with --format text only");
 
+    cg_rule_cli rule_cli = { sel, ext, ign };
+    if (show) {
+        static const char *const names[] = { "text", "json", "sarif", "github" };
+        int rc = show_settings(cfgs, paths, npaths, &rule_cli, (int)jobs, names[fmt], respect_gitignore);
+        cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
+        return rc;
+    }
+
     cg_report report;
-    cg_report_init(&report, &rules);
+    cg_report_init(&report, NULL);
     cg_run_opts ro = {
-        .paths = (const char *const *)(argv + optind), .npaths = (size_t)(argc - optind),
+        .paths = paths, .npaths = npaths,
         .exclude = exclude, .nexclude = nexclude, .jobs = (int)jobs,
         .max_file_size = max_size, .floor = floor,
+        .configs = cfgs, .rule_cli = &rule_cli, .respect_gitignore = respect_gitignore,
+        .context = 1, .baseline = baseline,
     };
-    cg_run(&ro, &report);
+    progress pr;
+    int pr_on = progress_start(&pr, &report, quiet || show);
+    int run_rc = cg_run(&ro, &report);
+    progress_stop(&pr, pr_on);
 
     /* tool messages: stderr, one line each */
     for (size_t i = 0; i < report.nnotices; i++) {
@@ -230,10 +487,61 @@ int main(int argc, char **argv)
         else
             fprintf(stderr, "cglint: %s: %s\n", lvl, n->message);
     }
+    if (run_rc < 0) {
+        cg_report_free(&report);
+        cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
+        return EXIT_TROUBLE;
+    }
     if (floor) {
         fprintf(stderr, "cglint: floor (%s): %zu files\n", floor == 1 ? "read" : "parse", report.files_seen);
         cg_report_free(&report);
+        cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
         return EXIT_CLEAN;
+    }
+
+    if (diff || fix) {
+        cg_fix_opts fo = { .unsafe = unsafe, .write = !diff, .diff = diff ? stdout : NULL,
+                           .checker = cg_syntax_checker };
+        cg_fix_result fr;
+        size_t notices_before = report.nnotices;
+        cg_fix_apply(&report, &fo, &fr);
+        for (size_t i = notices_before; i < report.nnotices; i++) {
+            const cg_notice *n = &report.notices[i];
+            if (n->level < CG_ERROR && quiet) continue;
+            fprintf(stderr, "cglint: %s: %s: %s\n", n->level == CG_ERROR ? "error" : "warning",
+                    n->path ? n->path : "-", n->message);
+        }
+        if (diff) {
+            int code = cg_report_errors(&report) ? EXIT_TROUBLE : fr.files ? EXIT_FINDINGS : EXIT_CLEAN;
+            if (!quiet)
+                fprintf(stderr, "cglint: %zu fix%s in %zu file%s would be applied by --fix\n", fr.findings,
+                        fr.findings == 1 ? "" : "es", fr.files, fr.files == 1 ? "" : "s");
+            if (fflush(stdout) != 0) code = EXIT_TROUBLE;
+            cg_report_free(&report);
+            cg_configs_free(cfgs);
+            free_opts(exclude, sel, ext, ign);
+            return code;
+        }
+        if (!quiet && fr.findings)
+            fprintf(stderr, "cglint: fixed %zu finding%s in %zu file%s\n", fr.findings,
+                    fr.findings == 1 ? "" : "s", fr.files, fr.files == 1 ? "" : "s");
+    }
+
+    if (write_baseline) {
+        int code = cg_report_errors(&report) ? EXIT_TROUBLE : EXIT_CLEAN;
+        if (cg_baseline_write(&report, write_baseline, CGLINT_VERSION, err, sizeof err) != 0) {
+            fprintf(stderr, "cglint: error: %s\n", err);
+            code = EXIT_TROUBLE;
+        } else if (!quiet) {
+            fprintf(stderr, "cglint: wrote %zu finding%s to the baseline %s\n", report.nfindings,
+                    report.nfindings == 1 ? "" : "s", write_baseline);
+        }
+        cg_report_free(&report);
+        cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
+        return code;
     }
 
     if (color < 0) {
@@ -253,6 +561,7 @@ int main(int argc, char **argv)
         code = EXIT_FINDINGS;
     }
     cg_report_free(&report);
-    free(exclude);
+    cg_configs_free(cfgs);
+    free_opts(exclude, sel, ext, ign);
     return code;
 }

@@ -30,19 +30,28 @@ void cg_report_init(cg_report *self, const cg_ruleset *rules)
 
 static void free_loc_path(cg_loc *l) { free((char *)l->path); }
 
+void cg_finding_free(cg_finding *f)
+{
+    free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind);
+    free_loc_path(&f->loc);
+    if (f->has_capture) free_loc_path(&f->capture);
+    for (size_t k = 0; k < f->npath; k++) {
+        free(f->path[k].function);
+        free_loc_path(&f->path[k].loc);
+    }
+    free(f->path);
+    for (size_t k = 0; k < f->nedits; k++) {
+        free(f->edits[k].text);
+        free(f->edits[k].old_text);
+    }
+    free(f->edits);
+    free(f->fix_title);
+    memset(f, 0, sizeof *f);
+}
+
 void cg_report_free(cg_report *self)
 {
-    for (size_t i = 0; i < self->nfindings; i++) {
-        cg_finding *f = &self->findings[i];
-        free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind);
-        free_loc_path(&f->loc);
-        if (f->has_capture) free_loc_path(&f->capture);
-        for (size_t k = 0; k < f->npath; k++) {
-            free(f->path[k].function);
-            free_loc_path(&f->path[k].loc);
-        }
-        free(f->path);
-    }
+    for (size_t i = 0; i < self->nfindings; i++) cg_finding_free(&self->findings[i]);
     for (size_t i = 0; i < self->nnotices; i++) {
         free(self->notices[i].path);
         free(self->notices[i].message);
@@ -95,6 +104,16 @@ void cg_report_add(cg_report *self, const cg_finding *f)
         for (size_t k = 0; k < f->npath; k++) {
             d->path[k].function = xstrdup(f->path[k].function);
             d->path[k].loc = copy_loc(f->path[k].loc);
+        }
+    }
+    d->edits = NULL;
+    d->fix_title = xstrdup(f->fix_title);
+    if (f->nedits) {
+        d->edits = xrealloc(NULL, f->nedits * sizeof *d->edits);
+        for (size_t k = 0; k < f->nedits; k++) {
+            d->edits[k] = f->edits[k];
+            d->edits[k].text = xstrdup(f->edits[k].text ? f->edits[k].text : "");
+            d->edits[k].old_text = xstrdup(f->edits[k].old_text ? f->edits[k].old_text : "");
         }
     }
     pthread_mutex_unlock(&self->lock);

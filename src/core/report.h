@@ -24,6 +24,18 @@ typedef struct cg_step {
     cg_loc loc;         /* the call expression in the caller */
 } cg_step;
 
+/* One text edit of a mechanical fix: bytes [start, end) of the finding's
+ * file (after a UTF-8 BOM, as cg_source holds it) become `text`.  The same
+ * span as lines and code-point columns is what SARIF's deletedRegion says;
+ * an insertion has start == end.  `old_text` is what the bytes were when the
+ * finding was made: a fix is refused if the file no longer holds them. */
+typedef struct cg_edit {
+    uint32_t start, end;
+    uint32_t line, col, end_line, end_col;
+    char *text;
+    char *old_text;
+} cg_edit;
+
 typedef struct cg_finding {
     int rule;           /* index into cg_rules */
     cg_severity level;  /* usually the rule's default */
@@ -36,6 +48,11 @@ typedef struct cg_finding {
     char *capture_kind; /* "torch.cuda.graph", "capture_begin", ... */
     cg_step *path;      /* callers from the capture site to here, outermost first */
     size_t npath;
+    cg_edit *edits;     /* a mechanical fix (--fix, --diff, SARIF fixes), or NULL */
+    size_t nedits;
+    int fix_safe;       /* the fix cannot change what the code computes: --fix applies it
+                           (unsafe ones only with --unsafe-fixes) */
+    char *fix_title;    /* what the edit does, one sentence: "Pass `error_if_nonfinite=False`." */
 } cg_finding;
 
 typedef enum { CG_NOTE = 0, CG_WARN = 1, CG_ERROR = 2 } cg_level;
@@ -54,13 +71,20 @@ typedef struct cg_report {
     const cg_ruleset *rules;   /* selection; NULL means every rule */
     size_t files_seen;         /* files handed to a front end */
     size_t files_analysed;     /* files parsed and analysed */
+    /* Progress, read by the command line's progress line from another
+     * thread (atomically): files to read, files read, and the phase
+     * (0 finding files, 1 reading, 2 following calls from captures). */
+    size_t progress_total, progress_done;
+    int progress_phase;
     char *root;                /* absolute directory that relative paths are under */
 } cg_report;
 
 void cg_report_init(cg_report *self, const cg_ruleset *rules);
+/* Free what a finding in a report owns (for code that drops findings). */
+void cg_finding_free(cg_finding *f);
 void cg_report_free(cg_report *self);
 
-/* Copies every string and the path; the caller keeps `f`.  Drops findings of
+/* Copies every string, the path and the edits; the caller keeps `f`.  Drops findings of
  * rules that are not selected and exact duplicates (same rule and span). */
 void cg_report_add(cg_report *self, const cg_finding *f);
 void cg_report_notice(cg_report *self, cg_level level, const char *path,

@@ -25,23 +25,27 @@ cg_lang cg_lang_of(const char *path)
     return CG_LANG_NONE;
 }
 
+int cg_walk_glob(const char *pat, const char *path)
+{
+    /* the whole path, then every tail starting at a component */
+    for (const char *p = path; p; ) {
+        if (fnmatch(pat, p, 0) == 0) return 1;
+        const char *s = strchr(p, '/');
+        p = s ? s + 1 : NULL;
+    }
+    /* a directory pattern matches everything below it: "build" excludes build/x.py */
+    size_t pl = strlen(pat);
+    for (const char *p = path; *p; p++)
+        if ((p == path || p[-1] == '/') && strncmp(p, pat, pl) == 0 && p[pl] == '/') return 1;
+    return 0;
+}
+
 int cg_walk_excluded(const cg_walk_opts *opts, const char *path)
 {
     if (!opts) return 0;
     while (path[0] == '.' && path[1] == '/') path += 2;
-    for (size_t i = 0; i < opts->nexclude; i++) {
-        const char *pat = opts->exclude[i];
-        /* the whole path, then every tail starting at a component */
-        for (const char *p = path; p; ) {
-            if (fnmatch(pat, p, 0) == 0) return 1;
-            const char *s = strchr(p, '/');
-            p = s ? s + 1 : NULL;
-        }
-        /* a directory pattern matches everything below it: "build" excludes build/x.py */
-        size_t pl = strlen(pat);
-        for (const char *p = path; *p; p++)
-            if ((p == path || p[-1] == '/') && strncmp(p, pat, pl) == 0 && p[pl] == '/') return 1;
-    }
+    for (size_t i = 0; i < opts->nexclude; i++)
+        if (cg_walk_glob(opts->exclude[i], path)) return 1;
     return 0;
 }
 
@@ -55,19 +59,29 @@ static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit)
     w->files[w->n].path = strdup(path);
     w->files[w->n].lang = lang;
     w->files[w->n].is_explicit = is_explicit;
+    w->files[w->n].report = 1;
+    w->files[w->n].directives = 0;
     w->n++;
 }
 
-/* Directories a project never wants linted: VCS, caches, virtualenvs, builds. */
-static int skip_dir(const char *dirpath, const char *name)
+int cg_walk_default_excluded(const char *name)
 {
     static const char *const names[] = {
         "__pycache__", "node_modules", "site-packages", "__pypackages__", "venv",
         "build", "_build", "dist", "buck-out",
     };
-    if (name[0] == '.') return 1;   /* .git .venv .tox .mypy_cache ... */
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(name, names[i]) == 0) return 1;
+    return 0;
+}
+
+/* Directories a project never wants linted: VCS, caches, virtualenvs, builds. */
+static int skip_dir(const walker *w, const char *dirpath, const char *name)
+{
+    if (name[0] == '.') return 1;   /* .git .venv .tox .mypy_cache ... */
+    if (!w->opts || !w->opts->skip) {
+        if (cg_walk_default_excluded(name)) return 1;
+    }
     /* a virtualenv under any name, or a CMake build tree */
     char probe[4200];
     snprintf(probe, sizeof probe, "%s/pyvenv.cfg", dirpath);
@@ -75,6 +89,12 @@ static int skip_dir(const char *dirpath, const char *name)
     snprintf(probe, sizeof probe, "%s/CMakeCache.txt", dirpath);
     if (access(probe, F_OK) == 0) return 1;
     return 0;
+}
+
+static int path_skipped(const walker *w, const char *path, int is_dir, int is_explicit)
+{
+    if (w->opts && w->opts->skip) return w->opts->skip(w->opts->skip_ctx, path, is_dir, is_explicit);
+    return cg_walk_excluded(w->opts, path);
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -135,12 +155,12 @@ static void walk_dir(walker *w, const char *dir, int depth)
         cg_lang lang = cg_lang_of(names[i]);
         if (!ok) {
             /* Only links that would be analysed matter to the user. */
-            if (is_link && lang != CG_LANG_NONE && !cg_walk_excluded(w->opts, path))
+            if (is_link && lang != CG_LANG_NONE && !path_skipped(w, path, 0, 0))
                 cg_report_notice(w->report, CG_ERROR, path, 0, 0, "%s; skipped",
                                  errno == ELOOP ? "symbolic link loop" :
                                  "broken symbolic link (its target does not exist)");
         } else if (S_ISDIR(st.st_mode)) {
-            if (!skip_dir(path, names[i]) && !cg_walk_excluded(w->opts, path)) {
+            if (!skip_dir(w, path, names[i]) && !path_skipped(w, path, 1, 0)) {
                 if (seen_dir(w, &st)) {
                     if (is_link)
                         cg_report_notice(w->report, CG_WARN, path, 0, 0,
@@ -151,7 +171,7 @@ static void walk_dir(walker *w, const char *dir, int depth)
                     walk_dir(w, path, depth + 1);
                 }
             }
-        } else if (lang != CG_LANG_NONE && !cg_walk_excluded(w->opts, path)) {
+        } else if (lang != CG_LANG_NONE && !path_skipped(w, path, 0, 0)) {
             add_file(w, path, lang, 0);
         }
         free(names[i]);
@@ -196,7 +216,7 @@ int cg_walk(const char *const *paths, size_t npaths, const cg_walk_opts *opts,
         }
         if (S_ISDIR(st.st_mode)) {
             if (!seen_dir(&w, &st)) walk_dir(&w, given, 0);
-        } else if (!cg_walk_excluded(opts, given)) {
+        } else if (!path_skipped(&w, given, 0, 1)) {
             cg_lang lang = cg_lang_of(given);
             add_file(&w, given, lang ? lang : CG_LANG_PY, 1);
         }

@@ -87,6 +87,30 @@ static json_t *json_call_path(const cg_finding *f)
     return a;
 }
 
+/* The mechanical fix, or null: {"safe", "title", "edits": [{line, column,
+ * end_line, end_column, replacement}]} (columns as everywhere: code points,
+ * end exclusive; an insertion has an empty span). */
+static json_t *json_autofix(const cg_finding *f)
+{
+    if (!f->nedits) return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "safe", json_boolean(f->fix_safe));
+    json_object_set_new(o, "title", json_str(f->fix_title));
+    json_t *edits = json_array();
+    for (size_t k = 0; k < f->nedits; k++) {
+        const cg_edit *e = &f->edits[k];
+        json_t *x = json_object();
+        json_object_set_new(x, "line", json_integer(e->line));
+        json_object_set_new(x, "column", json_integer(e->col));
+        json_object_set_new(x, "end_line", json_integer(e->end_line));
+        json_object_set_new(x, "end_column", json_integer(e->end_col));
+        json_object_set_new(x, "replacement", json_str(e->text ? e->text : ""));
+        json_array_append_new(edits, x);
+    }
+    json_object_set_new(o, "edits", edits);
+    return o;
+}
+
 static json_t *json_finding(const cg_finding *f)
 {
     const cg_rule *rule = &cg_rules[f->rule];
@@ -104,6 +128,7 @@ static json_t *json_finding(const cg_finding *f)
     json_object_set_new(o, "fix", json_str(f->fix && *f->fix ? f->fix : rule->fix));
     json_object_set_new(o, "capture", json_capture(f));
     json_object_set_new(o, "call_path", json_call_path(f));
+    json_object_set_new(o, "autofix", json_autofix(f));
     return o;
 }
 

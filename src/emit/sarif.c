@@ -360,6 +360,43 @@ static json_t *sarif_code_flows(const sarif_ctx *c, const cg_finding *f, const c
     return flows;
 }
 
+/* The finding's mechanical fix as SARIF `fixes`: one artifactChange with a
+ * replacement per edit (an insertion deletes an empty region).  Viewers
+ * such as the VS Code SARIF viewer offer it as a quick fix. */
+static json_t *sarif_fixes(const sarif_ctx *c, const cg_finding *f)
+{
+    json_t *reps = json_array();
+    for (size_t k = 0; k < f->nedits; k++) {
+        const cg_edit *e = &f->edits[k];
+        json_t *region = json_object();
+        json_object_set_new(region, "startLine", json_integer(e->line));
+        json_object_set_new(region, "startColumn", json_integer(e->col));
+        json_object_set_new(region, "endLine", json_integer(e->end_line));
+        json_object_set_new(region, "endColumn", json_integer(e->end_col));
+        json_t *rep = json_object();
+        json_object_set_new(rep, "deletedRegion", region);
+        json_t *ins = json_object();
+        json_object_set_new(ins, "text", sarif_str(e->text ? e->text : ""));
+        json_object_set_new(rep, "insertedContent", ins);
+        json_array_append_new(reps, rep);
+    }
+    json_t *change = json_object();
+    json_object_set_new(change, "artifactLocation", sarif_artifact_location(c, f->loc.path));
+    json_object_set_new(change, "replacements", reps);
+    json_t *changes = json_array();
+    json_array_append_new(changes, change);
+    json_t *fix = json_object();
+    const char *title = f->fix_title && *f->fix_title ? f->fix_title : "Apply the fix";
+    char *desc = NULL;
+    if (asprintf(&desc, "%s%s", title, f->fix_safe ? "" : " (unsafe: review the change)") < 0) desc = NULL;
+    json_object_set_new(fix, "description", sarif_message(desc ? desc : title));
+    free(desc);
+    json_object_set_new(fix, "artifactChanges", changes);
+    json_t *fixes = json_array();
+    json_array_append_new(fixes, fix);
+    return fixes;
+}
+
 static json_t *sarif_result(const sarif_ctx *c, sarif_occ *occ, const cg_finding *f)
 {
     json_t *o = json_object();
@@ -383,6 +420,7 @@ static json_t *sarif_result(const sarif_ctx *c, sarif_occ *occ, const cg_finding
         json_object_set_new(o, "relatedLocations", related);
         json_object_set_new(o, "codeFlows", sarif_code_flows(c, f, kind));
     }
+    if (f->nedits) json_object_set_new(o, "fixes", sarif_fixes(c, f));
     return o;
 }
 

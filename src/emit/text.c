@@ -153,7 +153,9 @@ static void text_finding(const text_ctx *c, const cg_finding *f)
     if (f->line_text && *f->line_text && f->loc.line) text_snippet(c, f, gutter);
     if (f->has_capture) text_capture_note(out, f, gutter);
     const char *fix = f->fix && *f->fix ? f->fix : rule->fix;
-    if (fix && *fix) fprintf(out, "%*s = help: %s\n", gutter, "", fix);
+    if (fix && *fix)
+        fprintf(out, "%*s = help: %s%s\n", gutter, "", fix,
+                !f->nedits ? "" : f->fix_safe ? " (fixable with --fix)" : " (fixable with --fix --unsafe-fixes)");
 }
 
 static size_t text_distinct_files(const cg_report *r)
@@ -206,6 +208,14 @@ static void text_summary(FILE *out, const cg_report *r)
     text_count(out, by_level[1], "warning", &first);
     text_count(out, by_level[0], "note", &first);
     fprintf(out, ") in %zu file%s.", files, files == 1 ? "" : "s");
+    size_t fixable = 0, unsafe = 0;
+    for (size_t i = 0; i < r->nfindings; i++) {
+        fixable += r->findings[i].nedits && r->findings[i].fix_safe;
+        unsafe += r->findings[i].nedits && !r->findings[i].fix_safe;
+    }
+    if (fixable && unsafe) fprintf(out, " %zu fixable with --fix (%zu more with --unsafe-fixes).", fixable, unsafe);
+    else if (fixable) fprintf(out, " %zu fixable with --fix.", fixable);
+    else if (unsafe) fprintf(out, " %zu fixable with --fix --unsafe-fixes.", unsafe);
     text_skipped(out, r);
     fputc('\n', out);
 }

@@ -5,7 +5,14 @@
  * write its checker below, add one row to py_checks[], and add
  * tests/fixtures/py/CGnnn/{positive,negative}.py.  Checkers read the event
  * (py_eval.h) and call py_report(); they never walk the tree.  Reporting is
- * already limited to capture context by the evaluator. */
+ * already limited to capture context by the evaluator.
+ *
+ * A rule whose hazard is a keyword argument with a mechanical fix reports
+ * with py_report_kwfix() instead of py_report(): that one call carries the
+ * edit to --fix, --diff and SARIF `fixes`: CG108's error_if_nonfinite=False,
+ * CG604's preserve_rng_state=False; py_report_at_kwfix() does the same for
+ * a finding placed elsewhere than the call it fixes (CG601's
+ * cache_enabled=False, CG605's capturable=True). */
 #include "py_eval.h"
 #include <stdlib.h>
 #include <string.h>
@@ -243,8 +250,11 @@ static void check_library_sync(py_ctx *ctx, const py_event *ev)
     }
     if (((!ev->method && ev->qual && strstr(ev->qual, "clip_grad_norm_")) ||
          (ev->method && eq(ev->method, "clip_grad_norm_"))) && kw_true(ev, "error_if_nonfinite")) {
-        py_report(ctx, ev->mod, ev->node, CG_R_CG108, "pass `error_if_nonfinite=False` (the default) inside the capture",
-                  "`clip_grad_norm_(..., error_if_nonfinite=True)` checks the norm on the host, which synchronizes during graph capture");
+        /* the mechanical fix: the default, which was captured without error */
+        py_report_kwfix(ctx, ev, CG_R_CG108, "error_if_nonfinite", "False", 1,
+                        "pass `error_if_nonfinite=False` (the default) inside the capture",
+                        "`clip_grad_norm_(..., error_if_nonfinite=True)` checks the norm on the host, which "
+                        "synchronizes during graph capture");
         return;
     }
     if (ev->method && (ev->recv.flags & VF_SCALER) && (eq(ev->method, "step") || eq(ev->method, "update")))
@@ -669,9 +679,11 @@ static void check_autocast_around(py_ctx *ctx, const py_event *ev)
 {
     py_region *r = ctx->region;
     if (!r->autocast || py_region_is_compiled(r)) return;
-    py_report_at(ctx, r->autocast_loc, r->autocast_line, CG_R_CG601, "pass `cache_enabled=False`",
-                 "this autocast context caches casts of the weights and encloses the capture at line %u: "
-                 "replays keep using stale casts after the weights change", r->site.line);
+    /* safe: without the cache the casts are recomputed, to the same values */
+    py_report_at_kwfix(ctx, r->autocast_loc, r->autocast_line, CG_R_CG601, r->autocast_mod, r->autocast_node,
+                       "cache_enabled", "False", 1, "pass `cache_enabled=False`",
+                       "this autocast context caches casts of the weights and encloses the capture at line %u: "
+                       "replays keep using stale casts after the weights change", r->site.line);
 }
 
 /* CG602: a CUDA generator used in capture but never registered with the graph */
@@ -704,9 +716,11 @@ static void check_checkpoint(py_ctx *ctx, const py_event *ev)
         return;
     int k = py_ev_kw(ev, "preserve_rng_state");
     if (k >= 0 && py_text_eq(ev->mod, ev->kwn[k], "False")) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG604, "pass `preserve_rng_state=False` inside the capture",
-              "`checkpoint(...)` saves and restores the CUDA RNG state on the host, which a captured "
-              "graph cannot replay");
+    /* unsafe: recomputation may then draw different dropout masks */
+    py_report_kwfix(ctx, ev, CG_R_CG604, "preserve_rng_state", "False", 0,
+                    "pass `preserve_rng_state=False` inside the capture",
+                    "`checkpoint(...)` saves and restores the CUDA RNG state on the host, which a captured "
+                    "graph cannot replay");
 }
 
 /* CG605: an optimizer step captured without capturable=True */
@@ -715,9 +729,22 @@ static void check_optimizer(py_ctx *ctx, const py_event *ev)
     if (!ev->method || !eq(ev->method, "step")) return;
     const py_val *r = &ev->recv;
     if (r->kind != V_EXTOBJ || !(r->flags & VF_OPTIMIZER) || (r->flags & VF_CAPTURABLE)) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG605, "build the optimizer with `capturable=True`",
-              "`%s` steps %s, built without `capturable=True`: PyTorch refuses to capture it",
-              expr(ctx, ev), strrchr(r->qual, '.') + 1);
+    /* the fix goes where the optimizer is built, when that is in this file;
+     * safe: capturable=True keeps the step's state on the GPU, same results */
+    TSNode ctor = {0};
+    if (r->omod == ev->mod && r->omod->tree && r->cend > r->cstart) {
+        ctor = ts_node_descendant_for_byte_range(ts_tree_root_node(r->omod->tree), r->cstart, r->cend);
+        while (!ts_node_is_null(ctor) && !(IS(ctor, call) && ts_node_start_byte(ctor) == r->cstart &&
+                                             ts_node_end_byte(ctor) == r->cend))
+            ctor = ts_node_parent(ctor);
+    }
+    size_t ll;
+    cg_loc loc = py_loc(ev->mod, ev->node);
+    const char *lt = cg_source_line(&ev->mod->src, loc.line, &ll);
+    py_report_at_kwfix(ctx, loc, cg_arena_strndup(ctx->arena, lt, ll), CG_R_CG605, ev->mod, ctor,
+                       "capturable", "True", 1, "build the optimizer with `capturable=True`",
+                       "`%s` steps %s, built without `capturable=True`: PyTorch refuses to capture it",
+                       expr(ctx, ev), strrchr(r->qual, '.') + 1);
 }
 
 /* CG606: the learning rate changed on the host after its step was captured */

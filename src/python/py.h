@@ -18,11 +18,16 @@ typedef struct cg_py_opts {
 int cg_py_init(char *err, size_t errlen);
 
 /* Analyse the Python files among `files` (lang == CG_LANG_PY) as one project:
- * calls are followed across them.  Never imports or runs the code. */
-void cg_py_analyze(const cg_file *files, size_t n, const cg_py_opts *opts, cg_report *report);
+ * calls are followed across them.  Never imports or runs the code.  Sets
+ * each file's `directives` from its bytes (suppression comments or not). */
+void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *report);
+
+/* Syntax errors (ERROR and MISSING nodes) in a Python text, or -1 when it
+ * cannot be parsed at all: --fix refuses an edit that makes this worse. */
+long cg_py_syntax_errors(const char *text, size_t len);
 
 /* Benchmark floors over the same files and threads: 1 = read and validate
  * only, 2 = read and parse every file.  Returns the number of files done. */
-size_t cg_py_floor(const cg_file *files, size_t n, const cg_py_opts *opts, int level,
+size_t cg_py_floor(cg_file *files, size_t n, const cg_py_opts *opts, int level,
                    cg_report *report);
 #endif

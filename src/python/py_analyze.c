@@ -128,7 +128,8 @@ static int compiled_rule(int rule)
 }
 
 static void report_finding(py_ctx *ctx, py_region *r, cg_loc loc, const char *line_text, int rule,
-                           const char *fix, const char *msg, TSNode node, py_module *m)
+                           const char *fix, const char *msg, TSNode node, py_module *m,
+                           const cg_edit *edit, int safe, const char *fix_title)
 {
     char buf[1200];
     if (py_region_is_compiled(r)) {
@@ -154,6 +155,7 @@ static void report_finding(py_ctx *ctx, py_region *r, cg_loc loc, const char *li
             msg = buf;
             fix = NULL;
             rule = to;
+            edit = NULL;     /* the fix was for the capture rule, not the graph break */
         }
     }
     cg_finding f;
@@ -169,6 +171,12 @@ static void report_finding(py_ctx *ctx, py_region *r, cg_loc loc, const char *li
     f.capture_kind = (char *)r->kind;
     f.path = ctx->active ? ctx->path : NULL;
     f.npath = ctx->active ? (size_t)ctx->npath : 0;
+    if (edit) {
+        f.edits = (cg_edit *)edit;
+        f.nedits = 1;
+        f.fix_safe = safe;
+        f.fix_title = (char *)fix_title;
+    }
     cg_report_add(ctx->p->report, &f);
 }
 
@@ -192,7 +200,7 @@ void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix
     cg_loc loc = py_loc(m, node);
     size_t ll;
     const char *lt = cg_source_line(&m->src, loc.line, &ll);
-    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, node, m);
+    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, node, m, NULL, 0, NULL);
 }
 
 void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, const char *fix, const char *fmt, ...)
@@ -204,7 +212,97 @@ void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, cons
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    report_finding(ctx, r, loc, line_text, rule, fix, msg, (TSNode){0}, NULL);
+    report_finding(ctx, r, loc, line_text, rule, fix, msg, (TSNode){0}, NULL, NULL, 0, NULL);
+}
+
+/* The edit that makes keyword `kw` of call node `call` (in m) equal
+ * `value`: its value replaced, or `kw=value` added after the last argument
+ * (inside empty parentheses).  -1 when there is nothing to do. */
+static int call_kw_edit(py_ctx *ctx, py_module *m, TSNode call, const char *kw, const char *value, cg_edit *e)
+{
+    memset(e, 0, sizeof *e);
+    call = py_unparen(call);
+    if (ts_node_is_null(call) || !IS(call, call)) return -1;
+    TSNode args = py_field(call, PY.f_arguments);
+    if (ts_node_is_null(args) || !IS(args, argument_list)) return -1;
+    uint32_t n = ts_node_named_child_count(args);
+    TSNode last = args;
+    int have = 0, found = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode c = ts_node_named_child(args, i);
+        if (IS(c, comment)) continue;
+        last = c;
+        have = 1;
+        if (IS(c, keyword_argument) && py_text_eq(m, py_field(c, PY.f_name), kw)) {
+            TSNode v = py_field(c, PY.f_value);
+            if (py_text_eq(m, v, value)) return -1;     /* already the safe value */
+            e->start = ts_node_start_byte(v);
+            e->end = ts_node_end_byte(v);
+            e->text = cg_arena_strdup(ctx->arena, value);
+            found = 1;
+        }
+    }
+    if (!found) {
+        /* after **kwargs a keyword would be a duplicate if kwargs held it: leave it */
+        if (have && IS(last, dictionary_splat)) return -1;
+        if (have) {
+            e->start = e->end = ts_node_end_byte(last);
+            e->text = cg_arena_printf(ctx->arena, ", %s=%s", kw, value);
+        } else {
+            e->start = e->end = ts_node_start_byte(args) + 1;   /* after '(' */
+            e->text = cg_arena_printf(ctx->arena, "%s=%s", kw, value);
+        }
+    }
+    e->old_text = cg_arena_strndup(ctx->arena, m->src.text + e->start, e->end - e->start);
+    /* lines and code-point columns of both ends */
+    uint32_t sl = 1, el;
+    while (sl < m->src.nlines && m->src.line_start[sl] <= e->start) sl++;
+    el = sl;
+    while (el < m->src.nlines && m->src.line_start[el] <= e->end) el++;
+    e->line = sl;
+    e->col = cg_source_column(&m->src, sl, e->start - m->src.line_start[sl - 1]);
+    e->end_line = el;
+    e->end_col = cg_source_column(&m->src, el, e->end - m->src.line_start[el - 1]);
+    return 0;
+}
+
+void py_report_at_kwfix(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, py_module *m, TSNode call,
+                        const char *kw, const char *value, int safe, const char *fix, const char *fmt, ...)
+{
+    py_region *r = reporting_region(ctx);
+    if (!r) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cg_edit e;
+    /* the edit must be in the finding's own file */
+    int have = m && loc.path && strcmp(loc.path, m->file->path) == 0 &&
+               call_kw_edit(ctx, m, call, kw, value, &e) == 0;
+    const char *title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", kw, value);
+    report_finding(ctx, r, loc, line_text, rule, fix, msg, (TSNode){0}, NULL, have ? &e : NULL, safe, title);
+}
+
+void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, const char *value, int safe,
+                     const char *fix, const char *fmt, ...)
+{
+    py_region *r = reporting_region(ctx);
+    if (!r) return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cg_edit e;
+    int have = call_kw_edit(ctx, ev->mod, ev->node, kw, value, &e) == 0;
+    const char *title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", kw, value);
+    py_module *m = ev->mod;
+    cg_loc loc = py_loc(m, ev->node);
+    size_t ll;
+    const char *lt = cg_source_line(&m->src, loc.line, &ll);
+    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, ev->node, m,
+                   have ? &e : NULL, safe, title);
 }
 
 int py_ev_kw(const py_event *ev, const char *name)
@@ -499,6 +597,10 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         py_val r = vk(V_EXTOBJ);
         r.qual = q;
         for (int i = 0; capt[i]; i++) if (eq(last, capt[i])) r.flags |= VF_OPTIMIZER;
+        /* where it is built, for CG605's fix */
+        r.omod = fr->mod;
+        r.cstart = ts_node_start_byte(ev->node);
+        r.cend = ts_node_end_byte(ev->node);
         int k = py_ev_kw(ev, "capturable");
         if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= VF_CAPTURABLE;
         k = py_ev_kw(ev, "lr");
@@ -1244,6 +1346,8 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
     r->autocast = ctx->autocast;
     r->autocast_loc = ctx->autocast_loc;
     r->autocast_line = ctx->autocast_line;
+    r->autocast_mod = ctx->autocast_mod;
+    r->autocast_node = ctx->autocast_node;
 }
 
 static void end_region(py_ctx *ctx)
@@ -1811,6 +1915,8 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
             } else if (v.kind == V_EXTOBJ && (v.flags & VF_AUTOCAST)) {
                 if (!ctx->autocast) {
                     ctx->autocast_loc = py_loc(fr->mod, item);
+                    ctx->autocast_mod = fr->mod;
+                    ctx->autocast_node = IS(item, with_item) ? py_field(item, PY.f_value) : item;
                     size_t ll;
                     const char *lt = cg_source_line(&fr->mod->src, ctx->autocast_loc.line, &ll);
                     ctx->autocast_line = cg_arena_strndup(ctx->arena, lt, ll);

@@ -69,6 +69,8 @@ typedef struct py_val {
     /* torch.cuda.graph(..., stream=s) / torch.cuda.stream(s): the stream */
     const char *stream;
     int stream_default;
+    /* an optimizer: the bytes of the call that built it, in omod (CG605's fix) */
+    uint32_t cstart, cend;
 } py_val;
 
 /* ---- a capture region and its streams -------------------------------------- */
@@ -98,6 +100,8 @@ typedef struct py_region {
     int autocast;               /* inside `with autocast(...)` that caches casts */
     cg_loc autocast_loc;
     char *autocast_line;
+    py_module *autocast_mod;    /* where the autocast call is, for CG601's fix */
+    TSNode autocast_node;
     int has_backward;           /* the capture runs backward() */
     const char *kind;           /* "torch.cuda.graph", "capture_begin", "make_graphed_callables" */
     const char *capture_stream; /* identity of the capturing stream */
@@ -121,6 +125,8 @@ typedef struct py_ctx {
     int autocast;          /* enclosing `with autocast(...)` contexts that cache casts */
     cg_loc autocast_loc;   /* the outermost of them */
     char *autocast_line;
+    py_module *autocast_mod;
+    TSNode autocast_node;
     const char *cur_stream;
     cg_step path[24];
     int npath;
@@ -185,6 +191,15 @@ typedef struct py_event {
  * site and call path.  Does nothing outside capture context. */
 void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix,
                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* py_report with a mechanical fix: keyword `kw` of the call in `ev` becomes
+ * `value` (its value is replaced, or `kw=value` is added when the call does
+ * not pass it).  `safe`: the edit cannot change what the code computes
+ * outside capture, so --fix applies it without --unsafe-fixes.  One call per
+ * rule that has such a fix, e.g.
+ *   py_report_kwfix(ctx, ev, CG_R_CG108, "error_if_nonfinite", "False", 1, fix, "...");
+ */
+void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, const char *value, int safe,
+                     const char *fix, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 /* The same for a place known only as a location (a capture site). */
 void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, const char *fix,
                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
@@ -192,6 +207,11 @@ void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, cons
 int py_region_is_compiled(const py_region *r);
 /* Text search in a function's source. */
 int py_func_mentions(const py_func *f, const char *needle);
+/* py_report_at with the same kind of fix, on call node `call` of module m
+ * (applied only when that is the finding's own file). */
+void py_report_at_kwfix(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, py_module *m, TSNode call,
+                        const char *kw, const char *value, int safe, const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 11, 12)));
 /* Short text of a node for messages: at most 60 bytes, one line. */
 const char *py_snip(py_ctx *ctx, py_module *m, TSNode n);
 /* Keyword argument `name` of a call event, or -1. */

@@ -101,7 +101,7 @@ typedef struct py_import {
 } py_import;
 
 struct py_module {
-    const cg_file *file;
+    cg_file *file;
     const char *name;       /* dotted: "app.layers.block"; scripts: "train" */
     const char *package;    /* for relative imports: "app.layers"; "" at top level */
     const char *root;       /* directory that is the sys.path entry for it */

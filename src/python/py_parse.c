@@ -187,3 +187,27 @@ TSNode py_unparen(TSNode n)
         n = ts_node_named_child(n, 0);
     return n;
 }
+
+static size_t count_errors(TSNode n, int depth)
+{
+    if (!ts_node_has_error(n) || depth > 10000) return 0;
+    if (ts_node_is_missing(n) || strcmp(ts_node_type(n), "ERROR") == 0) return 1;
+    size_t total = 0;
+    uint32_t c = ts_node_child_count(n);
+    for (uint32_t i = 0; i < c; i++) total += count_errors(ts_node_child(n, i), depth + 1);
+    return total;
+}
+
+long cg_py_syntax_errors(const char *text, size_t len)
+{
+    char err[256];
+    if (py_grammar_init(err, sizeof err) != 0) return -1;
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
+    TSTree *t = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+    ts_parser_delete(parser);
+    if (!t) return -1;
+    long n = (long)count_errors(ts_tree_root_node(t), 0);
+    ts_tree_delete(t);
+    return n;
+}

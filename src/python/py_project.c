@@ -9,6 +9,7 @@
  * rare, which they are. */
 #include "py_int.h"
 #include "core/pool.h"
+#include "core/suppress.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +38,7 @@ static void load_one(void *arg, size_t i)
 {
     phase1 *ph = arg;
     py_project *p = ph->p;
+    __atomic_add_fetch(&p->report->progress_done, 1, __ATOMIC_RELAXED);
     py_module *m = &p->mods[i];
     char err[512];
     if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
@@ -55,6 +57,7 @@ static void load_one(void *arg, size_t i)
         __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
         return;
     }
+    m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
     m->has_marker = mentions_capture(m->src.text, m->src.len);
     if (memmem(m->src.text, m->src.len, "set_default_device", 18))
         __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
@@ -119,7 +122,7 @@ static void name_module(py_project *p, dircache *dc, py_module *m)
     }
 }
 
-static void project_init(py_project *p, const cg_file *files, size_t n, const cg_py_opts *opts, cg_report *r)
+static void project_init(py_project *p, cg_file *files, size_t n, const cg_py_opts *opts, cg_report *r)
 {
     memset(p, 0, sizeof *p);
     p->opts = opts;
@@ -178,7 +181,7 @@ static void project_free(py_project *p)
     cg_arena_free(p->arena);
 }
 
-void cg_py_analyze(const cg_file *files, size_t n, const cg_py_opts *opts, cg_report *report)
+void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *report)
 {
     char err[256];
     if (py_grammar_init(err, sizeof err) != 0) {
@@ -188,13 +191,16 @@ void cg_py_analyze(const cg_file *files, size_t n, const cg_py_opts *opts, cg_re
     py_project p;
     project_init(&p, files, n, opts, report);
     report->files_seen += p.nmods;
+    __atomic_add_fetch(&report->progress_total, p.nmods, __ATOMIC_RELAXED);
+    __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
     phase1 ph = { .p = &p, .level = 0 };
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     py_analyze_project(&p);
     project_free(&p);
 }
 
-size_t cg_py_floor(const cg_file *files, size_t n, const cg_py_opts *opts, int level, cg_report *report)
+size_t cg_py_floor(cg_file *files, size_t n, const cg_py_opts *opts, int level, cg_report *report)
 {
     char err[256];
     if (py_grammar_init(err, sizeof err) != 0) {

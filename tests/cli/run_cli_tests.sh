@@ -273,13 +273,13 @@ if list(d) != ["schema_version", "tool", "findings", "errors", "summary"]:
 if d["schema_version"] != 1 or d["tool"]["name"] != "cglint":
     sys.exit("schema_version/tool wrong: %r %r" % (d["schema_version"], d["tool"]))
 fkeys = ["rule", "name", "category", "severity", "path", "line", "column", "end_line",
-         "end_column", "message", "fix", "capture", "call_path"]
+         "end_column", "message", "fix", "capture", "call_path", "autofix"]
 if not d["findings"]:
     sys.exit("no findings")
 for f in d["findings"]:
     if list(f) != fkeys:
         sys.exit("finding keys %s" % list(f))
-    if not re.match(r"^CG[1-9][0-9]{2}$", f["rule"]):
+    if not re.match(r"^CG[0-9]{3}$", f["rule"]):
         sys.exit("rule id %r" % f["rule"])
     if f["capture"] is not None and list(f["capture"]) != ["path", "line", "column", "kind"]:
         sys.exit("capture keys %s" % list(f["capture"]))

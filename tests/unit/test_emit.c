@@ -119,6 +119,34 @@ static void build_report(cg_report *r)
                    "`torch.cuda.synchronize()` waits for the device during capture", NULL,
                    "    torch.cuda.synchronize()", &cap, "torch.cuda.graph", NULL, 0});
 
+    /* A mechanical fix: one replacement (safe), and an insertion that is
+     * not (SARIF fixes, the text help line's "fixable" and the summary). */
+    {
+        cg_edit e = {58, 62, 6, 59, 6, 63, "False", "True"};
+        cg_finding f = {0};
+        f.rule = rule("CG108");
+        f.level = CG_SEV_ERROR;
+        f.loc = (cg_loc){"examples/train.py", 6, 5, 6, 64};
+        f.message = "`clip_grad_norm_(..., error_if_nonfinite=True)` checks the norm on the host";
+        f.line_text = "    torch.nn.utils.clip_grad_norm_(ps, 1.0, error_if_nonfinite=True)";
+        f.has_capture = 1;
+        f.capture = cap;
+        f.capture_kind = "torch.cuda.graph";
+        f.edits = &e;
+        f.nedits = 1;
+        f.fix_safe = 1;
+        f.fix_title = "Pass `error_if_nonfinite=False`.";
+        cg_report_add(r, &f);
+        cg_edit ins = {40, 40, 7, 17, 7, 17, ", capturable=True", ""};
+        f.loc = (cg_loc){"examples/train.py", 7, 5, 7, 18};
+        f.message = "a made-up unsafe insertion, for the formats";
+        f.line_text = "    opt.step(x)";
+        f.edits = &ins;
+        f.fix_safe = 0;
+        f.fix_title = "Pass `capturable=True`.";
+        cg_report_add(r, &f);
+    }
+
     cg_report_notice(r, CG_ERROR, "examples/broken.py", 3, 1, "cannot parse: unexpected indent");
     cg_report_notice(r, CG_WARN, NULL, 0, 0, "--jobs 0 means 100%% of the CPUs: using 16 threads");
     cg_report_sort(r);
@@ -228,7 +256,7 @@ static void test_text_golden(void **state)
     assert_null(strchr(s, '\x1b'));
     /* The caret line keeps the tab and puts one space per code point. */
     assert_non_null(strstr(s, "\n  | \t                 ^^^^^^^^\n"));
-    assert_non_null(strstr(s, "\nFound 8 findings (6 errors, 1 warning, 1 note) in 6 files. 1 input could not be analysed (see the messages above).\n"));
+    assert_non_null(strstr(s, "\nFound 10 findings (8 errors, 1 warning, 1 note) in 6 files. 1 fixable with --fix (1 more with --unsafe-fixes). 1 input could not be analysed (see the messages above).\n"));
     free(s);
 }
 
@@ -330,7 +358,7 @@ static void test_json_golden(void **state)
 
     static const char *const finding[] = {"rule", "name", "category", "severity", "path", "line",
                                           "column", "end_line", "end_column", "message", "fix",
-                                          "capture", "call_path", NULL};
+                                          "capture", "call_path", "autofix", NULL};
     static const char *const capture[] = {"path", "line", "column", "kind", NULL};
     static const char *const step[] = {"function", "path", "line", "column", NULL};
     json_t *findings = json_object_get(doc, "findings");
@@ -338,14 +366,14 @@ static void test_json_golden(void **state)
     size_t i, k, with_capture = 0, steps = 0;
     json_t *f, *st;
     json_array_foreach(findings, i, f) {
-        check_keys(f, finding, "sssssiiiissOa");
+        check_keys(f, finding, "sssssiiiissOaO");
         json_t *c = json_object_get(f, "capture");
         if (json_is_object(c)) { check_keys(c, capture, "siiS"); with_capture++; }
         json_array_foreach(json_object_get(f, "call_path"), k, st) { check_keys(st, step, "ssii"); steps++; }
         /* fix falls back to the rule's */
         assert_true(json_string_length(json_object_get(f, "fix")) > 0);
     }
-    assert_int_equal(with_capture, 7);
+    assert_int_equal(with_capture, 9);
     assert_int_equal(steps, 4);
 
     static const char *const notice[] = {"level", "path", "line", "column", "message", NULL};
@@ -356,7 +384,7 @@ static void test_json_golden(void **state)
     static const char *const summary[] = {"findings", "errors", "files_analysed", NULL};
     json_t *sum = json_object_get(doc, "summary");
     check_keys(sum, summary, "iii");
-    assert_int_equal(json_integer_value(json_object_get(sum, "findings")), 8);
+    assert_int_equal(json_integer_value(json_object_get(sum, "findings")), 10);
     assert_int_equal(json_integer_value(json_object_get(sum, "errors")), 1);
     assert_int_equal(json_integer_value(json_object_get(sum, "files_analysed")), 4);
     json_decref(doc);
@@ -419,6 +447,18 @@ static void test_sarif_golden(void **state)
 
     json_t *results = json_object_get(run, "results"), *res;
     assert_int_equal(json_array_size(results), fx->report.nfindings);
+    /* a finding's edit is a SARIF fix: a replacement of its region */
+    size_t nfixes = 0, j;
+    json_array_foreach(results, j, res) {
+        json_t *fixes = json_object_get(res, "fixes");
+        if (!fixes) continue;
+        nfixes++;
+        json_t *rep = path_get(fixes, "0.artifactChanges.0.replacements.0");
+        assert_non_null(path_get(rep, "deletedRegion.startLine"));
+        assert_non_null(path_get(rep, "insertedContent.text"));
+        assert_non_null(path_get(fixes, "0.description.text"));
+    }
+    assert_int_equal(nfixes, 2);
     size_t i;
     const char *hash42 = NULL, *hash50 = NULL;
     json_array_foreach(results, i, res) {

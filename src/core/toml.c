@@ -1,0 +1,470 @@
+/* toml.c - see toml.h.
+ *
+ * tree-sitter-toml 0.7.0 gives a flat document: top-level `pair`s, then
+ * `table` and `table_array_element` nodes, each a key followed by its pairs.
+ * Keys are `bare_key`, `quoted_key` or a left-nested `dotted_key`.  The
+ * walk below turns that into nested cg_toml tables, TOML 1.0's semantics. */
+#include "toml.h"
+#include "arena.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tree_sitter/api.h>
+
+const TSLanguage *tree_sitter_toml(void);
+
+struct cg_toml_doc {
+    cg_arena *arena;
+    cg_toml *root;
+};
+
+typedef struct toml_ctx {
+    cg_arena *arena;
+    const char *text;
+    char *err;
+    size_t errlen;
+    uint32_t *err_line;
+    int failed;
+} toml_ctx;
+
+static void toml_fail(toml_ctx *c, TSNode n, const char *fmt, const char *arg)
+{
+    if (c->failed) return;
+    c->failed = 1;
+    snprintf(c->err, c->errlen, fmt, arg);
+    if (c->err_line) *c->err_line = ts_node_start_point(n).row + 1;
+}
+
+static const char *toml_node_text(toml_ctx *c, TSNode n, size_t *len)
+{
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    *len = e - s;
+    return c->text + s;
+}
+
+static int toml_is(TSNode n, const char *type) { return strcmp(ts_node_type(n), type) == 0; }
+
+static cg_toml *toml_new(toml_ctx *c, cg_toml_kind kind, TSNode at)
+{
+    cg_toml *v = cg_arena_alloc(c->arena, sizeof *v);
+    v->kind = kind;
+    v->line = ts_node_start_point(at).row + 1;
+    return v;
+}
+
+static void toml_push(toml_ctx *c, cg_toml *t, const char *key, uint32_t line, cg_toml *v)
+{
+    if (t->n == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 8;
+        cg_toml **items = cg_arena_alloc(c->arena, cap * sizeof *items);
+        if (t->n) memcpy(items, t->items, t->n * sizeof *items);
+        t->items = items;
+        if (t->kind == CG_TOML_TABLE) {
+            const char **keys = cg_arena_alloc(c->arena, cap * sizeof *keys);
+            uint32_t *lines = cg_arena_alloc(c->arena, cap * sizeof *lines);
+            if (t->n) {
+                memcpy(keys, t->keys, t->n * sizeof *keys);
+                memcpy(lines, t->key_lines, t->n * sizeof *lines);
+            }
+            t->keys = keys;
+            t->key_lines = lines;
+        }
+        t->cap = cap;
+    }
+    if (t->kind == CG_TOML_TABLE) {
+        t->keys[t->n] = key;
+        t->key_lines[t->n] = line;
+    }
+    t->items[t->n++] = v;
+}
+
+const cg_toml *cg_toml_get(const cg_toml *t, const char *key, uint32_t *line)
+{
+    if (!t || t->kind != CG_TOML_TABLE) return NULL;
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->keys[i], key) == 0) {
+            if (line) *line = t->key_lines[i];
+            return t->items[i];
+        }
+    return NULL;
+}
+
+const char *cg_toml_kind_name(cg_toml_kind kind)
+{
+    switch (kind) {
+    case CG_TOML_STRING: return "a string";
+    case CG_TOML_INTEGER: return "an integer";
+    case CG_TOML_FLOAT: return "a float";
+    case CG_TOML_BOOL: return "a boolean";
+    case CG_TOML_DATETIME: return "a date-time";
+    case CG_TOML_ARRAY: return "an array";
+    case CG_TOML_TABLE: return "a table";
+    }
+    return "a value";
+}
+
+/* ---- strings ------------------------------------------------------------------ */
+
+static size_t toml_utf8_put(char *o, unsigned long cp)
+{
+    if (cp < 0x80) { o[0] = (char)cp; return 1; }
+    if (cp < 0x800) { o[0] = (char)(0xC0 | (cp >> 6)); o[1] = (char)(0x80 | (cp & 0x3F)); return 2; }
+    if (cp < 0x10000) {
+        o[0] = (char)(0xE0 | (cp >> 12)); o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (cp >> 18)); o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((cp >> 6) & 0x3F)); o[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* Decode a string node (any of the four quotings) into the arena. */
+static const char *toml_string(toml_ctx *c, TSNode n)
+{
+    size_t len;
+    const char *t = toml_node_text(c, n, &len);
+    int literal = len && t[0] == '\'';
+    size_t q = (len >= 6 && (memcmp(t, "\"\"\"", 3) == 0 || memcmp(t, "'''", 3) == 0)) ? 3 : 1;
+    if (len < 2 * q) return cg_arena_strdup(c->arena, "");
+    const char *s = t + q, *end = t + len - q;
+    /* A newline right after the opening delimiter of a multi-line string is trimmed. */
+    if (q == 3 && s < end && *s == '\n') s++;
+    else if (q == 3 && s + 1 < end && s[0] == '\r' && s[1] == '\n') s += 2;
+    char *out = cg_arena_alloc(c->arena, (size_t)(end - s) + 1), *o = out;
+    while (s < end) {
+        if (literal || *s != '\\') { *o++ = *s++; continue; }
+        s++;
+        if (s >= end) break;
+        char e = *s++;
+        switch (e) {
+        case 'b': *o++ = '\b'; break;
+        case 't': *o++ = '\t'; break;
+        case 'n': *o++ = '\n'; break;
+        case 'f': *o++ = '\f'; break;
+        case 'r': *o++ = '\r'; break;
+        case 'e': *o++ = '\x1b'; break;
+        case '"': *o++ = '"'; break;
+        case '\\': *o++ = '\\'; break;
+        case 'u': case 'U': {
+            int nd = e == 'u' ? 4 : 8;
+            unsigned long cp = 0;
+            int k;
+            for (k = 0; k < nd && s < end; k++, s++) {
+                char h = *s;
+                int v = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                      : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+                if (v < 0) break;
+                cp = cp * 16 + (unsigned long)v;
+            }
+            if (k != nd || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+                toml_fail(c, n, "invalid escape sequence \\%s in a string", e == 'u' ? "u" : "U");
+                return "";
+            }
+            o += toml_utf8_put(o, cp);
+            break;
+        }
+        default:
+            if (q == 3 && (e == ' ' || e == '\t' || e == '\n' || e == '\r')) {
+                /* line-ending backslash: trim whitespace up to the next content */
+                s--;
+                while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')) s++;
+            } else {
+                char bad[2] = {e, 0};
+                toml_fail(c, n, "invalid escape sequence \\%s in a string", bad);
+                return "";
+            }
+        }
+    }
+    *o = 0;
+    return out;
+}
+
+/* ---- keys ---------------------------------------------------------------------- */
+
+#define TOML_MAX_KEY_PARTS 32
+
+/* Flatten a key node into parts; returns the count, or -1. */
+static int toml_key_parts(toml_ctx *c, TSNode k, const char **parts, int max)
+{
+    if (toml_is(k, "dotted_key")) {
+        int n = 0;
+        uint32_t cc = ts_node_named_child_count(k);
+        for (uint32_t i = 0; i < cc; i++) {
+            int got = toml_key_parts(c, ts_node_named_child(k, i), parts + n, max - n);
+            if (got < 0) return -1;
+            n += got;
+        }
+        return n;
+    }
+    if (max < 1) { toml_fail(c, k, "%s", "key has too many dotted parts"); return -1; }
+    if (toml_is(k, "quoted_key")) {
+        parts[0] = toml_string(c, k);
+    } else {
+        size_t len;
+        const char *t = toml_node_text(c, k, &len);
+        parts[0] = cg_arena_strndup(c->arena, t, len);
+    }
+    return 1;
+}
+
+static char *toml_key_display(toml_ctx *c, const char **parts, int n)
+{
+    size_t total = 1;
+    for (int i = 0; i < n; i++) total += strlen(parts[i]) + 1;
+    char *s = cg_arena_alloc(c->arena, total), *o = s;
+    for (int i = 0; i < n; i++) o += sprintf(o, "%s%s", i ? "." : "", parts[i]);
+    return s;
+}
+
+/* The table at `key` inside t, created if missing.  For a header or a dotted
+ * key's intermediate parts.  NULL (and an error) when something else is there. */
+static cg_toml *toml_subtable(toml_ctx *c, cg_toml *t, const char *key, TSNode at, const char *full)
+{
+    for (size_t i = 0; i < t->n; i++) {
+        if (strcmp(t->keys[i], key) != 0) continue;
+        cg_toml *v = t->items[i];
+        if (v->kind == CG_TOML_TABLE && !v->is_inline) return v;
+        if (v->kind == CG_TOML_ARRAY && v->is_table_array && v->n) return v->items[v->n - 1];
+        toml_fail(c, at, "'%s' is already defined as a value, so it cannot be a table", full);
+        return NULL;
+    }
+    cg_toml *nt = toml_new(c, CG_TOML_TABLE, at);
+    toml_push(c, t, key, ts_node_start_point(at).row + 1, nt);
+    return nt;
+}
+
+/* ---- values ---------------------------------------------------------------------- */
+
+static cg_toml *toml_value(toml_ctx *c, TSNode n);
+static void toml_pair(toml_ctx *c, cg_toml *table, TSNode pair);
+
+static cg_toml *toml_number(toml_ctx *c, TSNode n, int is_float)
+{
+    size_t len;
+    const char *t = toml_node_text(c, n, &len);
+    char buf[128];
+    size_t k = 0;
+    for (size_t i = 0; i < len && k + 1 < sizeof buf; i++)
+        if (t[i] != '_') buf[k++] = t[i];
+    buf[k] = 0;
+    cg_toml *v = toml_new(c, is_float ? CG_TOML_FLOAT : CG_TOML_INTEGER, n);
+    errno = 0;
+    char *end;
+    if (is_float) {
+        const char *p = buf + (buf[0] == '+' || buf[0] == '-');
+        if (strcmp(p, "inf") == 0) v->real = buf[0] == '-' ? -INFINITY : INFINITY;
+        else if (strcmp(p, "nan") == 0) v->real = NAN;
+        else v->real = strtod(buf, &end);
+        return v;
+    }
+    int base = 10;
+    const char *p = buf;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'o' || p[1] == 'b')) {
+        base = p[1] == 'x' ? 16 : p[1] == 'o' ? 8 : 2;
+        p += 2;
+    }
+    v->integer = strtoll(p, &end, base);
+    if (errno == ERANGE) toml_fail(c, n, "integer %s does not fit in 64 bits", buf);
+    return v;
+}
+
+static cg_toml *toml_value(toml_ctx *c, TSNode n)
+{
+    const char *type = ts_node_type(n);
+    if (strcmp(type, "string") == 0) {
+        cg_toml *v = toml_new(c, CG_TOML_STRING, n);
+        v->str = toml_string(c, n);
+        return v;
+    }
+    if (strcmp(type, "integer") == 0) return toml_number(c, n, 0);
+    if (strcmp(type, "float") == 0) return toml_number(c, n, 1);
+    if (strcmp(type, "boolean") == 0) {
+        cg_toml *v = toml_new(c, CG_TOML_BOOL, n);
+        size_t len;
+        const char *t = toml_node_text(c, n, &len);
+        v->integer = len == 4 && memcmp(t, "true", 4) == 0;
+        return v;
+    }
+    if (strstr(type, "date") || strstr(type, "time")) {
+        cg_toml *v = toml_new(c, CG_TOML_DATETIME, n);
+        size_t len;
+        const char *t = toml_node_text(c, n, &len);
+        v->str = cg_arena_strndup(c->arena, t, len);
+        return v;
+    }
+    if (strcmp(type, "array") == 0) {
+        cg_toml *v = toml_new(c, CG_TOML_ARRAY, n);
+        uint32_t cc = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < cc && !c->failed; i++) {
+            TSNode ch = ts_node_named_child(n, i);
+            if (toml_is(ch, "comment")) continue;
+            cg_toml *item = toml_value(c, ch);
+            if (item) toml_push(c, v, NULL, 0, item);
+        }
+        return v;
+    }
+    if (strcmp(type, "inline_table") == 0) {
+        cg_toml *v = toml_new(c, CG_TOML_TABLE, n);
+        uint32_t cc = ts_node_named_child_count(n);
+        for (uint32_t i = 0; i < cc && !c->failed; i++) {
+            TSNode ch = ts_node_named_child(n, i);
+            if (toml_is(ch, "pair")) toml_pair(c, v, ch);
+        }
+        v->is_inline = 1;
+        return v;
+    }
+    toml_fail(c, n, "unexpected %s", type);
+    return NULL;
+}
+
+/* key = value, in `table`. */
+static void toml_pair(toml_ctx *c, cg_toml *table, TSNode pair)
+{
+    const char *parts[TOML_MAX_KEY_PARTS];
+    TSNode key = ts_node_named_child(pair, 0);
+    TSNode val = ts_node_named_child(pair, ts_node_named_child_count(pair) - 1);
+    int np = toml_key_parts(c, key, parts, TOML_MAX_KEY_PARTS);
+    if (np <= 0 || c->failed) return;
+    const char *full = toml_key_display(c, parts, np);
+    cg_toml *t = table;
+    for (int i = 0; i + 1 < np && t; i++) {
+        t = toml_subtable(c, t, parts[i], key, full);
+        if (t && t->explicit_header && t != table) {
+            /* dotted keys may not extend a table defined by a header elsewhere */
+        }
+    }
+    if (!t) return;
+    uint32_t line;
+    if (cg_toml_get(t, parts[np - 1], &line)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "key '%%s' is defined twice (first on line %u)", line);
+        toml_fail(c, key, msg, full);
+        return;
+    }
+    cg_toml *v = toml_value(c, val);
+    if (v) toml_push(c, t, parts[np - 1], ts_node_start_point(key).row + 1, v);
+}
+
+/* [a.b] or [[a.b]] with its pairs. */
+static void toml_table(toml_ctx *c, cg_toml *root, TSNode n, int is_array)
+{
+    const char *parts[TOML_MAX_KEY_PARTS];
+    TSNode key = ts_node_named_child(n, 0);
+    int np = toml_key_parts(c, key, parts, TOML_MAX_KEY_PARTS);
+    if (np <= 0 || c->failed) return;
+    const char *full = toml_key_display(c, parts, np);
+    cg_toml *t = root;
+    for (int i = 0; i + 1 < np && t; i++) t = toml_subtable(c, t, parts[i], n, full);
+    if (!t) return;
+    const char *last = parts[np - 1];
+    cg_toml *target = NULL;
+    const cg_toml *existing = cg_toml_get(t, last, NULL);
+    if (is_array) {
+        cg_toml *arr = (cg_toml *)existing;
+        if (!arr) {
+            arr = toml_new(c, CG_TOML_ARRAY, n);
+            arr->is_table_array = 1;
+            toml_push(c, t, last, ts_node_start_point(n).row + 1, arr);
+        } else if (arr->kind != CG_TOML_ARRAY || !arr->is_table_array) {
+            toml_fail(c, n, "'%s' is already defined, so it cannot be an array of tables", full);
+            return;
+        }
+        target = toml_new(c, CG_TOML_TABLE, n);
+        toml_push(c, arr, NULL, 0, target);
+    } else if (existing) {
+        if (existing->kind != CG_TOML_TABLE || existing->is_inline) {
+            toml_fail(c, n, "'%s' is already defined as a value, so it cannot be a table", full);
+            return;
+        }
+        if (existing->explicit_header) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "table [%%s] is defined twice (first on line %u)", existing->line);
+            toml_fail(c, n, msg, full);
+            return;
+        }
+        target = (cg_toml *)existing;
+        target->line = ts_node_start_point(n).row + 1;
+    } else {
+        target = toml_subtable(c, t, last, n, full);
+    }
+    if (!target) return;
+    target->explicit_header = 1;
+    uint32_t cc = ts_node_named_child_count(n);
+    for (uint32_t i = 1; i < cc && !c->failed; i++) {
+        TSNode ch = ts_node_named_child(n, i);
+        if (toml_is(ch, "pair")) toml_pair(c, target, ch);
+    }
+}
+
+/* First ERROR or MISSING node, for a precise syntax message. */
+static int toml_first_error(TSNode n, TSNode *out, int depth)
+{
+    if (!ts_node_has_error(n)) return 0;
+    if (ts_node_is_missing(n) || toml_is(n, "ERROR") || depth > 200) { *out = n; return 1; }
+    uint32_t cc = ts_node_child_count(n);
+    for (uint32_t i = 0; i < cc; i++)
+        if (toml_first_error(ts_node_child(n, i), out, depth + 1)) return 1;
+    *out = n;
+    return 1;
+}
+
+cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errlen, uint32_t *err_line)
+{
+    if (err_line) *err_line = 0;
+    TSParser *parser = ts_parser_new();
+    if (!ts_parser_set_language(parser, tree_sitter_toml())) {
+        snprintf(err, errlen, "the tree-sitter-toml grammar has ABI version %u, which this "
+                 "tree-sitter runtime cannot read; rebuild with tree-sitter-toml 0.7.0 "
+                 "(grammars/CMakeLists.txt)", ts_language_version(tree_sitter_toml()));
+        ts_parser_delete(parser);
+        return NULL;
+    }
+    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+    ts_parser_delete(parser);
+    if (!tree) {
+        snprintf(err, errlen, "could not parse the file");
+        return NULL;
+    }
+    TSNode root = ts_tree_root_node(tree);
+    TSNode bad;
+    if (toml_first_error(root, &bad, 0)) {
+        TSPoint p = ts_node_start_point(bad);
+        if (ts_node_is_missing(bad))
+            snprintf(err, errlen, "invalid TOML: missing %s at column %u", ts_node_type(bad), p.column + 1);
+        else
+            snprintf(err, errlen, "invalid TOML at column %u", p.column + 1);
+        if (err_line) *err_line = p.row + 1;
+        ts_tree_delete(tree);
+        return NULL;
+    }
+    cg_toml_doc *doc = calloc(1, sizeof *doc);
+    if (!doc) { ts_tree_delete(tree); snprintf(err, errlen, "out of memory"); return NULL; }
+    doc->arena = cg_arena_new();
+    toml_ctx c = { doc->arena, text, err, errlen, err_line, 0 };
+    doc->root = toml_new(&c, CG_TOML_TABLE, root);
+    uint32_t cc = ts_node_named_child_count(root);
+    for (uint32_t i = 0; i < cc && !c.failed; i++) {
+        TSNode ch = ts_node_named_child(root, i);
+        if (toml_is(ch, "pair")) toml_pair(&c, doc->root, ch);
+        else if (toml_is(ch, "table")) toml_table(&c, doc->root, ch, 0);
+        else if (toml_is(ch, "table_array_element")) toml_table(&c, doc->root, ch, 1);
+    }
+    ts_tree_delete(tree);
+    if (c.failed) {
+        cg_toml_free(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+void cg_toml_free(cg_toml_doc *self)
+{
+    if (!self) return;
+    cg_arena_free(self->arena);
+    free(self);
+}
+
+const cg_toml *cg_toml_root(const cg_toml_doc *self) { return self ? self->root : NULL; }

@@ -1,0 +1,27 @@
+# workflow.cmake - tests of how cglint fits where people work (issue 6):
+# configuration files, suppression comments, the baseline, pre-commit, the
+# .gitignore-aware walk, autofix and the progress line.  Included from the
+# end of tests/CMakeLists.txt.
+#
+#   unit.config            TOML layer, config loader, rule layering, suppression scanner (cmocka)
+#   unit.fix               applying fixes: refusals, overlaps, atomic writes (cmocka)
+#   workflow.<name>        tests/workflow/<name>.sh against the built cglint
+
+add_executable(test_config ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_config.c)
+target_link_libraries(test_config PRIVATE cglint_core PkgConfig::CMOCKA)
+add_test(NAME unit.config COMMAND test_config)
+
+file(GLOB CGLINT_WORKFLOW_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/workflow/*.sh)
+list(REMOVE_ITEM CGLINT_WORKFLOW_TESTS ${CMAKE_CURRENT_SOURCE_DIR}/workflow/lib.sh)
+foreach(script IN LISTS CGLINT_WORKFLOW_TESTS)
+  get_filename_component(name ${script} NAME_WE)
+  add_test(NAME workflow.${name}
+           COMMAND bash ${script} $<TARGET_FILE:cglint> ${CMAKE_SOURCE_DIR})
+  set_tests_properties(workflow.${name} PROPERTIES
+    SKIP_RETURN_CODE 77 TIMEOUT 300
+    ENVIRONMENT "SARIF_MULTITOOL=${CGLINT_SARIF_MULTITOOL};NO_COLOR=1")
+endforeach()
+
+add_executable(test_fix ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_fix.c)
+target_link_libraries(test_fix PRIVATE cglint_driver PkgConfig::CMOCKA)
+add_test(NAME unit.fix COMMAND test_fix)
