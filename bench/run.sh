@@ -3,6 +3,8 @@
 #
 # For each corpus directory (default: this Python's standard library plus
 # every directory under bench/corpus/) it measures, with hyperfine:
+# (every cglint command also gets --isolated when the binary has it, so that
+# a corpus's own pyproject.toml cannot change what is measured)
 #   read   cglint --bench-floor read  -q DIR   read + validate every file
 #   parse  cglint --bench-floor parse -q DIR   ... and tree-sitter-parse every file
 #   full   cglint -q --exit-zero DIR           the real analysis, all cores
@@ -100,6 +102,11 @@ mkdir -p "$JSONDIR"
 # change the binary under measurement.
 cp "$CGLINT" "$TMP/cglint"
 CG="$TMP/cglint"
+# Newer cglint reads pyproject.toml / .cglint.toml; a corpus's own settings
+# (or a configuration file cglint cannot read) must not change what is
+# measured, and the floors ignore configuration.  Older binaries lack the flag.
+ISO=""
+if "$CG" --help 2>/dev/null | grep -q -- '--isolated'; then ISO="--isolated"; fi
 
 # ---- machine and tool facts ----------------------------------------------------
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
@@ -127,7 +134,7 @@ REPORT="$TMP/report.md"
     echo "- CPU: ${cpu:-unknown}, nproc = $(nproc), memory ${mem:-unknown}"
     echo "- Kernel: $(uname -sr); load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
     echo "- cglint: $("$CG" --version 2>&1 | head -1), commit $commit, binary $CGLINT" \
-         "(sha256 $(sha256sum "$CG" 2>/dev/null | cut -c1-12))"
+         "(sha256 $(sha256sum "$CG" 2>/dev/null | cut -c1-12))${ISO:+; every cglint command gets $ISO}"
     echo "- tree-sitter (pkg-config): $ts; tree-sitter-python grammar: ${tspy:-unknown}"
     echo "- hyperfine: $(hyperfine --version | head -1); cglint: --warmup $WARMUP --runs $RUNS; flake8: --warmup 0 --runs $F8RUNS"
     [ "$FLAKE8" = 1 ] && echo "- flake8: $f8ver; run as \`flake8 --select=F -j auto --extend-exclude=$F8EXCLUDE DIR\`"
@@ -136,15 +143,14 @@ REPORT="$TMP/report.md"
 } >"$REPORT"
 
 # ---- per corpus ----------------------------------------------------------------
-# Files and MB as cglint's walker sees them (same directory pruning), and how
-# many of them pass cglint's capture prefilter (the files it parses up front).
+# Files and MB as cglint's walker sees them (same directory pruning).
 count_py() {
     python3 - "$1" <<'EOF'
 import os, sys
 SKIP = {"__pycache__", "node_modules", "site-packages", "__pypackages__", "venv",
         "build", "_build", "dist", "buck-out"}
 root = sys.argv[1]
-n = size = hits = 0
+n = size = 0
 seen = set()
 for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
     st = os.stat(dirpath)
@@ -161,15 +167,11 @@ for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
             continue
         p = os.path.join(dirpath, f)
         try:
-            b = open(p, "rb").read()
+            size += os.path.getsize(p)
         except OSError:
             continue
         n += 1
-        size += len(b)
-        if (b"capture_begin" in b or b"make_graphed_callables" in b
-                or (b"cuda" in b and b"graph" in b)):
-            hits += 1
-print(n, size, hits)
+print(n, size)
 EOF
 }
 
@@ -191,14 +193,36 @@ i=0
 for d in "${DIRS[@]}"; do
     i=$((i + 1))
     label=$(label_of "$d")
-    read -r nfiles nbytes nhits < <(count_py "$d")
+    read -r nfiles nbytes < <(count_py "$d")
     echo "bench/run.sh: [$i/${#DIRS[@]}] $label: $nfiles files, $nbytes bytes" >&2
 
-    # One untimed run to record what cglint says about this corpus.
+    # One untimed run to record what cglint says about this corpus, and
+    # (CGLINT_TRACE_PARSE, where the binary has it) which files it parsed.
     set +e
-    "$CG" -f json --exit-zero -o "$TMP/find.json" "$d" 2>"$TMP/err.txt"
+    CGLINT_TRACE_PARSE=1 "$CG" $ISO -f json --exit-zero -o "$TMP/find.json" "$d" 2>"$TMP/err.txt"
     rc=$?
     set -e
+    parsed="n/a"
+    if grep -aq CGLINT_TRACE_PARSE "$CG"; then
+        parsed=$(python3 - "$TMP/err.txt" <<'EOF'
+import os, sys
+n = reached = size = 0
+for line in open(sys.argv[1], errors="replace"):
+    if not line.startswith("cglint: parse "):
+        continue
+    path = line[len("cglint: parse "):].rstrip("\n")
+    if path.endswith(" (reached)"):
+        path = path[: -len(" (reached)")]
+        reached += 1
+    n += 1
+    try:
+        size += os.path.getsize(path)
+    except OSError:
+        pass
+print("%d (%d reached), %.1f MB" % (n, reached, size / 1e6))
+EOF
+)
+    fi
     read -r nfind byrule < <(python3 - "$TMP/find.json" <<'EOF'
 import collections, json, sys
 try:
@@ -224,10 +248,10 @@ EOF
     base="$JSONDIR/$i-$(basename "$d")"
     hyperfine --warmup "$WARMUP" --runs "$RUNS" --ignore-failure --style basic \
         --export-json "$base.cglint.json" \
-        -n read "$cg --bench-floor read -q $q" \
-        -n parse "$cg --bench-floor parse -q $q" \
-        -n full "$cg -q --exit-zero $q" \
-        -n j1 "$cg -j1 -q --exit-zero $q" >&2
+        -n read "$cg $ISO --bench-floor read -q $q" \
+        -n parse "$cg $ISO --bench-floor parse -q $q" \
+        -n full "$cg $ISO -q --exit-zero $q" \
+        -n j1 "$cg $ISO -j1 -q --exit-zero $q" >&2
     jsons=("$base.cglint.json")
     if [ "$FLAKE8" = 1 ]; then
         hyperfine --warmup 0 --runs "$F8RUNS" --ignore-failure --style basic \
@@ -236,9 +260,9 @@ EOF
         jsons+=("$base.flake8.json")
     fi
 
-    python3 - "$label" "$nfiles" "$nbytes" "$nhits" "$nfind" "${jsons[@]}" >>"$ROWS" <<'EOF'
+    python3 - "$label" "$nfiles" "$nbytes" "$parsed" "$nfind" "${jsons[@]}" >>"$ROWS" <<'EOF'
 import json, sys
-label, nfiles, nbytes, nhits, nfind = sys.argv[1:6]
+label, nfiles, nbytes, parsed, nfind = sys.argv[1:6]
 res = {}
 for path in sys.argv[6:]:
     res.update({r["command"]: r for r in json.load(open(path))["results"]})
@@ -251,7 +275,7 @@ def mean(k):
 def ratio(a, b):
     a, b = mean(a), mean(b)
     return "n/a" if a is None or b is None or b == 0 else "%.2f×" % (a / b)
-print("\t".join([label, nfiles, "%.1f" % (int(nbytes) / 1e6), nhits, nfind,
+print("\t".join([label, nfiles, "%.1f" % (int(nbytes) / 1e6), parsed, nfind,
                  cell("read"), cell("parse"), cell("full"), cell("j1"), cell("flake8"),
                  ratio("full", "read"), ratio("full", "parse"), ratio("flake8", "full"),
                  ratio("j1", "full")]))
@@ -261,7 +285,7 @@ done
 {
     echo "### Results (mean ± stddev, seconds)"
     echo
-    echo "| corpus | files | MB | prefilter hits | findings | read floor | parse floor | cglint | cglint -j1 | flake8 -F | cglint / read | cglint / parse | flake8 / cglint | -j1 / cglint |"
+    echo "| corpus | files | MB | parsed by cglint | findings | read floor | parse floor | cglint | cglint -j1 | flake8 -F | cglint / read | cglint / parse | flake8 / cglint | -j1 / cglint |"
     echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
     while IFS=$'\t' read -r -a c; do
         printf '|'
@@ -270,8 +294,8 @@ done
     done <"$ROWS"
     echo
     echo "- files, MB: \`.py\` files cglint's walker visits (hidden, build, dist, venv, site-packages ... pruned)."
-    echo "- prefilter hits: files whose bytes mention \`capture_begin\`, \`make_graphed_callables\`, or both \`cuda\` and \`graph\`:"
-    echo "  the files cglint parses up front (others are parsed only if a capture calls into them)."
+    echo "- parsed by cglint: files the full analysis tree-sitter-parsed (CGLINT_TRACE_PARSE), of which \"reached\""
+    echo "  were parsed only because a capture region calls into them; the rest passed the capture prefilter."
     echo "- findings: from one extra \`cglint -f json --exit-zero DIR\` run."
     echo
     echo "### What cglint said (one untimed run per corpus)"

@@ -325,7 +325,11 @@ static void toml_pair(toml_ctx *c, cg_toml *table, TSNode pair)
 {
     const char *parts[TOML_MAX_KEY_PARTS];
     TSNode key = ts_node_named_child(pair, 0);
-    TSNode val = ts_node_named_child(pair, ts_node_named_child_count(pair) - 1);
+    /* the value is the last named child that is not a trailing comment
+     * (`line_length = 100  # black` puts the comment inside the pair) */
+    uint32_t last = ts_node_named_child_count(pair);
+    while (last > 1 && toml_is(ts_node_named_child(pair, last - 1), "comment")) last--;
+    TSNode val = ts_node_named_child(pair, last - 1);
     int np = toml_key_parts(c, key, parts, TOML_MAX_KEY_PARTS);
     if (np <= 0 || c->failed) return;
     const char *full = toml_key_display(c, parts, np);

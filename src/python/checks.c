@@ -835,7 +835,8 @@ static void check_ddp_setup(py_ctx *ctx, const py_event *ev)
     if (!manual_capture(r) || !r->mod) return;
     const char *t = r->mod->src.text;
     size_t n = r->mod->src.len;
-    if (!memmem(t, n, "DistributedDataParallel", 23)) return;
+    /* built here, not merely named (a mock.patch target string is not DDP) */
+    if (!memmem(t, n, "DistributedDataParallel(", 24) && !memmem(t, n, "DDP(", 4)) return;
     if (!memmem(t, n, "NCCL_ASYNC_ERROR_HANDLING", 25))
         py_report_at(ctx, r->site, NULL, CG_R_CG703, "set `os.environ[\"TORCH_NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"` before init_process_group",
                      "DDP capture without TORCH_NCCL_ASYNC_ERROR_HANDLING=0: NCCL's watchdog queries "

@@ -343,6 +343,7 @@ int py_module_ensure(py_project *p, py_module *m)
     pthread_mutex_lock(&m->lock);
     if (m->state == 0) {
         m->state = -1;
+        /* CGLINT_TRACE_PARSE=1: which files a run parses, and why (for benchmarks) */
         if (getenv("CGLINT_TRACE_PARSE")) fprintf(stderr, "cglint: parse %s%s\n", m->file->path, m->has_marker ? "" : " (reached)");
         if (!m->src.text) {
             char err[512];
@@ -355,7 +356,8 @@ int py_module_ensure(py_project *p, py_module *m)
         if (py_parse_module(p, m) == 0) {
             index_module(p, m);
             m->state = 1;
-            __atomic_add_fetch(&p->report->files_analysed, 1, __ATOMIC_RELAXED);
+            /* files without a capture API were counted when phase 1 read them */
+            if (m->has_marker) __atomic_add_fetch(&p->report->files_analysed, 1, __ATOMIC_RELAXED);
         }
     }
 done:;

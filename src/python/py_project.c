@@ -70,6 +70,55 @@ static void load_one(void *arg, size_t i)
     }
 }
 
+/* ---- prefetch ------------------------------------------------------------------- */
+/* The project modules that capture files import are where their calls go: parse
+ * them now, on all cores, rather than one by one when the single-threaded
+ * analysis reaches them.  One level only: deeper modules stay on demand. */
+typedef struct prefetch { py_project *p; py_module **mods; } prefetch;
+
+static void prefetch_one(void *arg, size_t i)
+{
+    prefetch *pf = arg;
+    py_module_ensure(pf->p, pf->mods[i]);
+}
+
+static void prefetch_imports(py_project *p, int jobs)
+{
+    size_t n = 0, cap = 0;
+    py_module **list = NULL;
+    cg_map queued;
+    cg_map_init(&queued);
+    for (size_t i = 0; i < p->nmods; i++) {
+        py_module *m = &p->mods[i];
+        if (!m->has_marker || m->state != 1) continue;
+        for (size_t k = 0; k < m->imports.cap; k++) {
+            if (!m->imports.keys[k]) continue;
+            const char *t = ((py_import *)m->imports.vals[k])->target;
+            py_module *d = py_project_module(p, t, m);
+            if (!d) {
+                /* from a.b import C: the module is a.b */
+                const char *dot = strrchr(t, '.');
+                if (!dot) continue;
+                char buf[512];
+                snprintf(buf, sizeof buf, "%.*s", (int)(dot - t), t);
+                d = py_project_module(p, buf, m);
+            }
+            if (!d || d->state != 0 || cg_map_get(&queued, d->file->path, strlen(d->file->path))) continue;
+            if (n == cap) {
+                cap = cap ? cap * 2 : 64;
+                list = realloc(list, cap * sizeof *list);
+                if (!list) { fputs("cglint: out of memory\n", stderr); abort(); }
+            }
+            list[n++] = d;
+            cg_map_put(&queued, d->file->path, strlen(d->file->path), (void *)1);
+        }
+    }
+    prefetch pf = { .p = p, .mods = list };
+    if (n) cg_pool_for(n, jobs, prefetch_one, &pf);
+    cg_map_free(&queued);
+    free(list);
+}
+
 /* ---- module names ------------------------------------------------------------ */
 typedef struct dircache { cg_map has_init; cg_arena *arena; } dircache;
 
@@ -195,6 +244,7 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
     phase1 ph = { .p = &p, .level = 0 };
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    prefetch_imports(&p, opts->jobs);
     __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     py_analyze_project(&p);
     project_free(&p);
@@ -210,6 +260,7 @@ size_t cg_py_floor(cg_file *files, size_t n, const cg_py_opts *opts, int level, 
     py_project p;
     project_init(&p, files, n, opts, report);
     phase1 ph = { .p = &p, .level = level };
+    report->files_seen += p.nmods;
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
     size_t done = ph.done;
     project_free(&p);

@@ -18,6 +18,13 @@ run "$CGLINT" .
 expect "pyproject [tool.cglint] select" 1 "[CG104]"
 refute "pyproject select drops CG101" "[CG101]"
 
+# trailing comments are TOML too (Megatron-LM's pyproject.toml has them in [tool.isort])
+printf '[tool.isort]\nprofile = "black"   # black-compatible\nline_length = 100  # c\n\n[tool.cglint]\nselect = ["CG104"]  # only syncs\nignore = [\n  "CG105",  # not queries\n]\n' >pyproject.toml
+run "$CGLINT" .
+expect "trailing comments after values and in arrays" 1 "[CG104]"
+refute "trailing comments: the select still applies" "[CG101]"
+printf '[project]\nname = "p"\n\n[tool.cglint]\nselect = ["CG104"]\n' >pyproject.toml
+
 mkdir -p sub && cp train.py helpers.py sub/
 (cd sub && run "$CGLINT" . && expect "config in a parent directory applies" 1 "[CG104]" && refute "parent config: no CG101" "[CG101]")
 cd sub && run "$CGLINT" . && cd ..
