@@ -4,6 +4,7 @@
  * stderr, exit 0 clean, 1 findings, 2 usage error or input that could not be
  * analysed. */
 #include "driver.h"
+#include "run/run.h"
 #include "emit/emit.h"
 #include "core/pool.h"
 #include <ctype.h>
@@ -25,6 +26,7 @@ enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 
 static const char usage_text[] =
     "Usage: cglint [OPTIONS] [PATH...]\n"
+    "       cglint run [OPTIONS] [PATH...] -- COMMAND [ARGS...]   (see cglint run --help)\n"
     "\n"
     "Find CUDA graph capture hazards in PyTorch code before they fail or replay wrong.\n"
     "PATH: files or directories (default: .). Directories are searched for *.py,\n"
@@ -119,6 +121,9 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
 
 int main(int argc, char **argv)
 {
+    /* `cglint run ...`: the runtime harness (a directory named run is ./run). */
+    if (argc > 1 && strcmp(argv[1], "run") == 0) return cg_run_main(argc - 1, argv + 1);
+
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR };
     static const struct option longopts[] = {
