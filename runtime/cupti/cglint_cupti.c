@@ -299,20 +299,25 @@ static int map_set(pair *m, uintptr_t key, int rid)
 
 static pid_t tid(void) { return (pid_t)syscall(SYS_gettid); }
 
-/* The first return address outside CUDA and this library: the capture site. */
+/* A key for the call site: the first return addresses outside CUDA and this
+ * library (with a static cudart the first of them are still cudart's, so
+ * several are combined). */
 static uintptr_t site_address(void)
 {
     void *frames[24];
     int n = backtrace(frames, 24);
-    for (int i = 2; i < n; i++) {
+    uintptr_t key = 0;
+    int used = 0;
+    for (int i = 2; i < n && used < 6; i++) {
         Dl_info info;
         if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
         const char *b = strrchr(info.dli_fname, '/');
         b = b ? b + 1 : info.dli_fname;
         if (!strncmp(b, "libcuda", 7) || !strncmp(b, "libcupti", 8) || !strncmp(b, "libcglint", 9)) continue;
-        return (uintptr_t)frames[i];
+        key = (key << 7 | key >> (sizeof key * 8 - 7)) ^ (uintptr_t)frames[i];
+        used++;
     }
-    return 0;
+    return key;
 }
 
 static void on_begin_capture(CUstream stream, int ok)
@@ -485,11 +490,12 @@ static void record_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CU
     emit(&b);
 }
 
-static void record_eager(CUpti_CallbackId cbid, const CUpti_CallbackData *d, CUstream s, int legacy)
+static void record_eager_dom(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *d,
+                             CUstream s, int legacy)
 {
-    if (!first_time(cbid, 1)) return;
+    if (!first_time(cbid, dom + 8)) return;
     char name[128];
-    api_name(CUPTI_CB_DOMAIN_DRIVER_API, cbid, d, name, sizeof name);
+    api_name(dom, cbid, d, name, sizeof name);
     char mem[16384];
     buf b = {mem, 0, sizeof mem};
     b_put(&b, "{\"ev\":\"eager\",\"api\":", 21);
@@ -503,10 +509,90 @@ static void record_eager(CUpti_CallbackId cbid, const CUpti_CallbackData *d, CUs
     emit(&b);
 }
 
+/* The same bookkeeping for runtime API calls: whether the runtime's own
+ * driver calls reach the driver callbacks is not promised, so a runtime
+ * call is handled here and the driver calls it makes are skipped. */
+static void runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int code)
+{
+    const void *p = d->functionParams;
+    int ok = code == 0;
+    CUstream s = NO_STREAM;
+    int legacy = 0;
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
+        on_begin_capture((CUstream)((const cudaStreamBeginCapture_v10000_params *)p)->stream, ok);
+        return;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
+        on_begin_capture((CUstream)((const cudaStreamBeginCapture_ptsz_v10000_params *)p)->stream, ok);
+        return;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000: {
+        const cudaStreamEndCapture_v10000_params *e = p;
+        on_end_capture((CUstream)e->stream, (CUgraph *)e->pGraph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000: {
+        const cudaStreamEndCapture_ptsz_v10000_params *e = p;
+        on_end_capture((CUstream)e->stream, (CUgraph *)e->pGraph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000: {
+        const cudaGraphInstantiate_v12000_params *e = p;
+        on_instantiate((CUgraphExec *)e->pGraphExec, (CUgraph)e->graph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithFlags_v11040: {
+        const cudaGraphInstantiateWithFlags_v11040_params *e = p;
+        on_instantiate((CUgraphExec *)e->pGraphExec, (CUgraph)e->graph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_v12000: {
+        const cudaGraphInstantiateWithParams_v12000_params *e = p;
+        on_instantiate((CUgraphExec *)e->pGraphExec, (CUgraph)e->graph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+        if (ok) on_launch((CUgraphExec)((const cudaGraphLaunch_v10000_params *)p)->graphExec);
+        return;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+        if (ok) on_launch((CUgraphExec)((const cudaGraphLaunch_ptsz_v10000_params *)p)->graphExec);
+        return;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+        s = (CUstream)((const cudaLaunchKernel_v7000_params *)p)->stream;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+        s = (CUstream)((const cudaLaunchKernel_ptsz_v7000_params *)p)->stream;
+        if (!s) s = CU_STREAM_PER_THREAD;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060: {
+        const cudaLaunchConfig_t *c = ((const cudaLaunchKernelExC_v11060_params *)p)->config;
+        s = c ? (CUstream)c->stream : NO_STREAM;
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
+        s = (CUstream)((const cudaMemcpyAsync_v3020_params *)p)->stream;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020:
+        s = (CUstream)((const cudaMemsetAsync_v3020_params *)p)->stream;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
+        s = CU_STREAM_LEGACY;
+        legacy = 1;
+        break;
+    default: return;
+    }
+    if (!ok || atomic_load(&active_captures) <= 0 || s == NO_STREAM) return;
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (cuStreamIsCapturing(s, &st) != CUDA_SUCCESS) return;
+    if (st == CU_STREAM_CAPTURE_STATUS_NONE)
+        record_eager_dom(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, d, s, legacy || s == CU_STREAM_LEGACY || s == NULL);
+}
+
 static void driver_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int code)
 {
     const void *p = d->functionParams;
     int ok = code == 0;
+    if (runtime_depth > 0) return;   /* inside a runtime call: runtime_exit handles it */
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
         on_begin_capture(((const cuStreamBeginCapture_params *)p)->hStream, ok);
@@ -560,7 +646,7 @@ static void driver_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int 
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
     if (cuStreamIsCapturing(s, &st) != CUDA_SUCCESS) return;
     if (st == CU_STREAM_CAPTURE_STATUS_NONE)
-        record_eager(cbid, d, s, legacy || s == CU_STREAM_LEGACY || s == NULL);
+        record_eager_dom(CUPTI_CB_DOMAIN_DRIVER_API, cbid, d, s, legacy || s == CU_STREAM_LEGACY || s == NULL);
 }
 
 static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
@@ -577,6 +663,7 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain dom, CUpti_Ca
     in_callback = 1;
     int code = d->functionReturnValue ? *(const int *)d->functionReturnValue : 0;
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API) driver_exit(cbid, d, code);
+    else runtime_exit(cbid, d, code);
     if (code != 0 && code != 600 /* not ready */ && code != 34 /* cudaErrorCudartUnloading */) {
         int capture_call = 0;
         if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {

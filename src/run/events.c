@@ -109,6 +109,19 @@ static int addr2line(const char *mod, unsigned long long addr, char **path, uint
     return ok;
 }
 
+/* Whether line `line` of `path` defines a kernel: a launch's host stub maps there. */
+static int kernel_definition(const char *path, uint32_t line)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char buf[4096];
+    int hit = 0;
+    for (uint32_t at = 1; fgets(buf, sizeof buf, f); at++)
+        if (at == line) { hit = strstr(buf, "__global__") != NULL; break; }
+    fclose(f);
+    return hit;
+}
+
 /* Frames from [[path, line, func]...] (Python) or [[module, off, abs]...] (native). */
 static void frames_from(json_t *py, json_t *native, cg_ev_frame **out, size_t *n)
 {
@@ -132,6 +145,13 @@ static void frames_from(json_t *py, json_t *native, cg_ev_frame **out, size_t *n
         if (a) a--;
         cg_ev_frame f = {0};
         if (addr2line(mod, a, &f.path, &f.line, &f.func)) {
+            /* kernel launch stubs and generated files are nvcc's, not the user's */
+            if (strstr(f.path, "tmpxft") || strstr(f.path, ".stub.c") || strncmp(f.func, "__device_stub", 13) == 0 ||
+                strncmp(f.func, "cuda", 4) == 0 || kernel_definition(f.path, f.line)) {
+                free(f.path);
+                free(f.func);
+                continue;
+            }
             PUSH(*out, *n, f);
             symbolised++;
         }
