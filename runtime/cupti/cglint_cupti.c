@@ -63,6 +63,9 @@ static void b_put(buf *b, const char *s, size_t n)
     b->p[b->n] = 0;
 }
 
+/* a string literal, its length counted by the compiler */
+#define B_LIT(b, lit) b_put((b), (lit), sizeof(lit) - 1)
+
 static void b_fmt(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void b_fmt(buf *b, const char *fmt, ...)
 {
@@ -76,14 +79,14 @@ static void b_fmt(buf *b, const char *fmt, ...)
 
 static void b_str(buf *b, const char *s)
 {
-    b_put(b, "\"", 1);
+    B_LIT(b, "\"");
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\') { char e[2] = {'\\', (char)c}; b_put(b, e, 2); }
         else if (c < 0x20) b_fmt(b, "\\u%04x", c);
         else b_put(b, (const char *)&c, 1);
     }
-    b_put(b, "\"", 1);
+    B_LIT(b, "\"");
 }
 
 static long long now_ns(void)
@@ -95,7 +98,7 @@ static long long now_ns(void)
 
 static void emit(buf *b)
 {
-    b_put(b, "\n", 1);
+    B_LIT(b, "\n");
     pthread_mutex_lock(&mu);
     if (out_fd < 0 || out_pid != getpid()) {
         if (out_fd >= 0) close(out_fd);
@@ -162,7 +165,7 @@ static void py_init(void)
  * GIL (never waits for it: no deadlock). */
 static void put_python(buf *b)
 {
-    b_put(b, "\"py\":[", 6);
+    B_LIT(b, "\"py\":[");
     if (!py.ok) {
         /* the library may have been loaded before libpython: look again */
         py_init();
@@ -177,12 +180,12 @@ static void put_python(buf *b)
             if (code) {
                 void *fn = py.getattr(code, "co_filename"), *name = py.getattr(code, "co_name");
                 const char *sfn = fn ? py.utf8(fn) : NULL, *sname = name ? py.utf8(name) : NULL;
-                if (i) b_put(b, ",", 1);
-                b_put(b, "[", 1);
+                if (i) B_LIT(b, ",");
+                B_LIT(b, "[");
                 b_str(b, sfn ? sfn : "?");
                 b_fmt(b, ",%d,", py.frame_line(f));
                 b_str(b, sname ? sname : "?");
-                b_put(b, "]", 1);
+                B_LIT(b, "]");
                 if (fn) py.decref(fn);
                 if (name) py.decref(name);
                 py.decref(code);
@@ -195,7 +198,7 @@ static void put_python(buf *b)
         if (owned) py.decref(owned);
         if (py.restore) py.restore(et, ev, etb);
     }
-    b_put(b, "]", 1);
+    B_LIT(b, "]");
 }
 
 /* [[module, "0xoffset", "0xaddress"]...] of the caller's stack. */
@@ -203,20 +206,20 @@ static void put_native(buf *b)
 {
     void *frames[24];
     int n = backtrace(frames, 24);
-    b_put(b, "\"native\":[", 10);
+    B_LIT(b, "\"native\":[");
     int first = 1;
     for (int i = 2; i < n; i++) {
         Dl_info info;
         if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
-        if (!first) b_put(b, ",", 1);
+        if (!first) B_LIT(b, ",");
         first = 0;
-        b_put(b, "[", 1);
+        B_LIT(b, "[");
         b_str(b, info.dli_fname);
         b_fmt(b, ",\"0x%llx\",\"0x%llx\"]",
               (unsigned long long)((uintptr_t)frames[i] - (uintptr_t)info.dli_fbase),
               (unsigned long long)(uintptr_t)frames[i]);
     }
-    b_put(b, "]", 1);
+    B_LIT(b, "]");
 }
 
 /* ---- names ------------------------------------------------------------------- */
@@ -342,9 +345,9 @@ static void on_begin_capture(CUstream stream, int ok)
         buf b = {mem, 0, sizeof mem};
         b_fmt(&b, "{\"ev\":\"region\",\"rid\":%d,\"t\":%lld,", rid, now_ns());
         put_python(&b);
-        b_put(&b, ",", 1);
+        B_LIT(&b, ",");
         put_native(&b);
-        b_put(&b, "}", 1);
+        B_LIT(&b, "}");
         emit(&b);
     }
 }
@@ -383,7 +386,7 @@ static void on_end_capture(CUstream stream, CUgraph *pgraph, int ok)
     b_fmt(&b, "{\"ev\":\"capture\",\"rid\":%d,\"t0\":%lld,\"t1\":%lld,\"ok\":%s,\"nodes\":", rid, t0, now_ns(),
           ok ? "true" : "false");
     if (nodes >= 0) b_fmt(&b, "%lld}", nodes);
-    else b_put(&b, "null}", 5);
+    else B_LIT(&b, "null}");
     emit(&b);
 }
 
@@ -476,17 +479,17 @@ static void record_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CU
     const char *en = error_name(code, dom == CUPTI_CB_DOMAIN_DRIVER_API);
     char mem[16384];
     buf b = {mem, 0, sizeof mem};
-    b_put(&b, "{\"ev\":\"api\",\"api\":", 19);
+    B_LIT(&b, "{\"ev\":\"api\",\"api\":");
     b_str(&b, name);
-    b_put(&b, ",\"code\":", 8);
+    B_LIT(&b, ",\"code\":");
     if (en) b_str(&b, en);
     else b_fmt(&b, "\"%s %d\"", dom == CUPTI_CB_DOMAIN_DRIVER_API ? "CUresult" : "cudaError", code);
     b_fmt(&b, ",\"result\":%d,\"capturing\":%d,\"capturing_thread\":%s,\"tid\":%d,\"t\":%lld,", code,
           atomic_load(&active_captures), is_capturing_thread() ? "true" : "false", (int)tid(), now_ns());
     put_python(&b);
-    b_put(&b, ",", 1);
+    B_LIT(&b, ",");
     put_native(&b);
-    b_put(&b, "}", 1);
+    B_LIT(&b, "}");
     emit(&b);
 }
 
@@ -498,14 +501,14 @@ static void record_eager_dom(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, co
     api_name(dom, cbid, d, name, sizeof name);
     char mem[16384];
     buf b = {mem, 0, sizeof mem};
-    b_put(&b, "{\"ev\":\"eager\",\"api\":", 21);
+    B_LIT(&b, "{\"ev\":\"eager\",\"api\":");
     b_str(&b, name);
     b_fmt(&b, ",\"stream\":\"%p\",\"legacy\":%s,\"capturing_thread\":%s,\"tid\":%d,\"t\":%lld,", (void *)s,
           legacy ? "true" : "false", is_capturing_thread() ? "true" : "false", (int)tid(), now_ns());
     put_python(&b);
-    b_put(&b, ",", 1);
+    B_LIT(&b, ",");
     put_native(&b);
-    b_put(&b, "}", 1);
+    B_LIT(&b, "}");
     emit(&b);
 }
 
@@ -710,9 +713,9 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     if (r != CUPTI_SUCCESS) {
         const char *msg = NULL;
         cuptiGetResultString(r, &msg);
-        b_put(&b, "{\"ev\":\"cupti_error\",\"message\":", 30);
+        B_LIT(&b, "{\"ev\":\"cupti_error\",\"message\":");
         b_str(&b, msg ? msg : "cuptiSubscribe failed");
-        b_put(&b, "}", 1);
+        B_LIT(&b, "}");
     } else {
         b_fmt(&b, "{\"ev\":\"subscribed\",\"python\":%s,\"t\":%lld}", py.ok ? "true" : "false", now_ns());
         atexit(at_exit);

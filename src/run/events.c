@@ -308,7 +308,10 @@ static void python_event(reader *rd, int pid, json_t *o)
         cg_hit h;
         if (strcmp(what, "eager") == 0)
             h = new_hit(CG_HIT_EAGER, region_of(rd, pid, o),
-                        xasprintf("%s ran on a stream that was not capturing: ran eagerly, not captured", op));
+                        json_is_true(json_object_get(o, "legacy"))
+                            ? xasprintf("%s ran on the legacy default stream, which was not capturing: ran eagerly, "
+                                        "not captured", op)
+                            : xasprintf("%s ran on a stream that was not capturing: ran eagerly, not captured", op));
         else if (strcmp(what, "cpu") == 0)
             h = new_hit(CG_HIT_CPU, region_of(rd, pid, o),
                         xasprintf("%s ran on CPU tensors during capture: not captured, runs once", op));
@@ -417,6 +420,7 @@ static void cupti_event(reader *rd, int pid, json_t *o, native_region **nr, size
             h.phase = strdup("eager");
         }
         h.other_thread = json_is_false(json_object_get(o, "capturing_thread"));
+        h.in_python = python;
         frames_from(json_object_get(o, "py"), json_object_get(o, "native"), &h.stack, &h.nstack);
         PUSH(ev->hits, ev->nhits, h);
     }

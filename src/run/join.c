@@ -210,6 +210,32 @@ static char *line_text_of(const char *abs, uint32_t line)
     return out;
 }
 
+/* Whether `line` of file `abs` lies inside the block that the `with`
+ * statement at `opener` starts (every line between is blank or indented
+ * deeper than the opener). */
+static int inside_with_block(const char *abs, uint32_t opener, uint32_t line)
+{
+    if (line <= opener) return 0;
+    FILE *f = fopen(abs, "r");
+    if (!f) return 0;
+    char buf[4096];
+    int indent = -1, ok = 0;
+    for (uint32_t at = 1; fgets(buf, sizeof buf, f); at++) {
+        if (at < opener) continue;
+        size_t ind = strspn(buf, " \t");
+        if (at == opener) {
+            if (strncmp(buf + ind, "with ", 5) != 0) break;
+            indent = (int)ind;
+            continue;
+        }
+        if (buf[ind] == '\n' || buf[ind] == '#' || buf[ind] == 0) { if (at == line) break; continue; }
+        if ((int)ind <= indent) break;
+        if (at == line) { ok = 1; break; }
+    }
+    fclose(f);
+    return ok;
+}
+
 /* ---- the join ---------------------------------------------------------------- */
 
 typedef struct {
@@ -291,7 +317,19 @@ void cg_join(cg_report *r, cg_events *ev)
             cg_hit *hit = &ev->hits[h];
             if (!(hit_signal(hit->kind) & sig & ~SIG_REGION)) continue;
             const cg_ev_frame *s = site_of(hit);
-            if (!s || !in_span(f, &meta[i], s->path, s->line)) continue;
+            if (s && !in_span(f, &meta[i], s->path, s->line)) {
+                /* a stream rule reported at `with torch.cuda.stream(...)`: what
+                 * happened in its block is its evidence */
+                const cg_ev_frame *in = NULL;
+                int stream_rule = !strcmp(cg_rules[f->rule].id, "CG401") || !strcmp(cg_rules[f->rule].id, "CG403");
+                if (stream_rule && (hit->kind == CG_HIT_ERROR || hit->kind == CG_HIT_EAGER || hit->kind == CG_HIT_DYNOP))
+                    for (size_t k = 0; k < hit->nstack && !in; k++)
+                        if (strcmp(hit->stack[k].path, meta[i].abs) == 0 &&
+                            inside_with_block(meta[i].abs, f->loc.line, hit->stack[k].line))
+                            in = &hit->stack[k];
+                s = in;
+            }
+            if (!s) continue;
             hit->used = 1;
             if (!ev_text) {
                 char *where = display_path(root, s->path);
@@ -371,6 +409,7 @@ void cg_join(cg_report *r, cg_events *ev)
         if (has(hit->code, "Invalidated") && (other_errors || hit->phase == NULL || strcmp(hit->phase, "api") == 0))
             continue;
         const cg_ev_frame *s = site_of(hit);
+        if (!s && hit->in_python) continue;   /* no Python frame (GIL released): the exception tells it */
         const cg_ev_region *g = hit->region >= 0 ? &ev->regions[hit->region] : NULL;
         const char *path = s ? s->path : g ? g->path : NULL;
         uint32_t line = s ? s->line : g ? g->line : 0;

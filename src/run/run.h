@@ -43,6 +43,7 @@ typedef struct cg_hit {
     char *surface;       /* what the program saw instead (capture_end's error), or NULL */
     char *phase;         /* begin, capture, end, graphed, thread, op, ... */
     int other_thread;
+    int in_python;       /* a CUPTI observation in a Python process */
     cg_ev_frame *stack;  /* innermost first; may be empty */
     size_t nstack;
     int used;

@@ -222,18 +222,16 @@ static char *read_first_line(const char *path)
     return out;
 }
 
-/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..." -> 580.159.04 */
+/* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  ..." -> 580.159.04:
+ * the first word that is digits and dots. */
 static char *driver_version(void)
 {
     char *l = read_first_line("/proc/driver/nvidia/version");
     if (!l) return NULL;
-    char *p = strstr(l, "Kernel Module");
-    char *out = NULL;
-    if (p) {
-        p += strlen("Kernel Module");
-        while (*p == ' ') p++;
-        size_t n = strcspn(p, " \t");
-        if (n) out = strndup(p, n);
+    char *out = NULL, *save = NULL;
+    for (char *w = strtok_r(l, " \t", &save); w && !out; w = strtok_r(NULL, " \t", &save)) {
+        size_t n = strspn(w, "0123456789.");
+        if (n == strlen(w) && n > 2 && strchr(w, '.')) out = strdup(w);
     }
     free(l);
     return out;

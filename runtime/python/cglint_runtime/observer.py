@@ -675,7 +675,9 @@ def _make_mode(st):
                     if cpu and not cuda and base not in ("_local_scalar_dense", "lift_fresh", "detach"):
                         report("cpu", func)
                     elif cuda and not torch.cuda.is_current_stream_capturing():
-                        report("eager", func, {"stream": repr(torch.cuda.current_stream())})
+                        cur = torch.cuda.current_stream()
+                        report("eager", func, {"stream": repr(cur),
+                                               "legacy": getattr(cur, "cuda_stream", None) == 0})
             except Exception as e:
                 _warn("operator inspection failed", e)
             return out
