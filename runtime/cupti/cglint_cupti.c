@@ -45,6 +45,11 @@ static CUpti_SubscriberHandle subscriber;
 static atomic_int active_captures;
 static _Thread_local int in_callback;
 static _Thread_local int runtime_depth;
+static _Thread_local int eager_in_runtime;   /* a driver call inside this runtime call ran eagerly */
+/* CGLINT_CUPTI_DEBUG: the calls seen while a capture was active, listed at exit */
+static int debug;
+static struct { int dom; unsigned cbid; } debug_seen[256];
+static int ndebug;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static int out_fd = -1;
 static pid_t out_pid;
@@ -517,6 +522,8 @@ static void record_eager_dom(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, co
  * call is handled here and the driver calls it makes are skipped. */
 static void runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int code)
 {
+    int already = eager_in_runtime;
+    eager_in_runtime = 0;
     const void *p = d->functionParams;
     int ok = code == 0;
     CUstream s = NO_STREAM;
@@ -584,6 +591,7 @@ static void runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int
         break;
     default: return;
     }
+    if (already) return;   /* a driver call it made reported it */
     if (!ok || atomic_load(&active_captures) <= 0 || s == NO_STREAM) return;
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
     if (cuStreamIsCapturing(s, &st) != CUDA_SUCCESS) return;
@@ -595,7 +603,7 @@ static void driver_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int 
 {
     const void *p = d->functionParams;
     int ok = code == 0;
-    if (runtime_depth > 0) return;   /* inside a runtime call: runtime_exit handles it */
+    if (runtime_depth > 0) goto eager;   /* capture bookkeeping of a runtime call: runtime_exit */
     switch (cbid) {
     case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
         on_begin_capture(((const cuStreamBeginCapture_params *)p)->hStream, ok);
@@ -642,14 +650,19 @@ static void driver_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int 
         return;
     default: break;
     }
+eager:
     if (!ok || atomic_load(&active_captures) <= 0) return;
     int legacy = 0;
     CUstream s = stream_of(cbid, p, &legacy);
     if (s == NO_STREAM) return;
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
     if (cuStreamIsCapturing(s, &st) != CUDA_SUCCESS) return;
-    if (st == CU_STREAM_CAPTURE_STATUS_NONE)
+    if (st == CU_STREAM_CAPTURE_STATUS_NONE) {
+        /* inside a runtime call the runtime's name is better, but whether
+         * runtime_exit knows the call is not sure: report it here, once */
+        if (runtime_depth > 0) eager_in_runtime = 1;
         record_eager_dom(CUPTI_CB_DOMAIN_DRIVER_API, cbid, d, s, legacy || s == CU_STREAM_LEGACY || s == NULL);
+    }
 }
 
 static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
@@ -665,6 +678,13 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain dom, CUpti_Ca
     if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && runtime_depth > 0) runtime_depth--;
     in_callback = 1;
     int code = d->functionReturnValue ? *(const int *)d->functionReturnValue : 0;
+    if (debug && atomic_load(&active_captures) > 0) {
+        pthread_mutex_lock(&mu);
+        int seen = 0;
+        for (int i = 0; i < ndebug; i++) seen |= debug_seen[i].dom == (int)dom && debug_seen[i].cbid == cbid;
+        if (!seen && ndebug < 256) { debug_seen[ndebug].dom = (int)dom; debug_seen[ndebug].cbid = cbid; ndebug++; }
+        pthread_mutex_unlock(&mu);
+    }
     if (dom == CUPTI_CB_DOMAIN_DRIVER_API) driver_exit(cbid, d, code);
     else runtime_exit(cbid, d, code);
     if (code != 0 && code != 600 /* not ready */ && code != 34 /* cudaErrorCudartUnloading */) {
@@ -692,6 +712,19 @@ static void at_exit(void)
 {
     in_callback = 1;
     for (int rid = 1; rid <= nregions; rid++) if (region_replays[rid - 1]) write_replays(rid);
+    if (debug) {
+        char big[16384];
+        buf d = {big, 0, sizeof big};
+        B_LIT(&d, "{\"ev\":\"debug\",\"during_capture\":[");
+        for (int i = 0; i < ndebug; i++) {
+            const char *nm = NULL;
+            cuptiGetCallbackName((CUpti_CallbackDomain)debug_seen[i].dom, debug_seen[i].cbid, &nm);
+            if (i) B_LIT(&d, ",");
+            b_str(&d, nm ? nm : "?");
+        }
+        B_LIT(&d, "]}");
+        emit(&d);
+    }
     char mem[256];
     buf b = {mem, 0, sizeof mem};
     b_fmt(&b, "{\"ev\":\"exit\",\"t\":%lld,\"dropped\":%ld}", now_ns(), atomic_load(&dropped));
@@ -703,6 +736,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     const char *dir = getenv("CGLINT_EVENTS_DIR");
     if (!dir || !*dir || getenv("CGLINT_RUNTIME_OFF")) return 1;
     snprintf(events_dir, sizeof events_dir, "%s", dir);
+    debug = getenv("CGLINT_CUPTI_DEBUG") != NULL;
     in_callback = 1;
     py_init();
     CUptiResult r = cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)callback, NULL);

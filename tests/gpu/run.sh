@@ -75,9 +75,10 @@ printf '%s\n' "${RULES[@]}" | sed 's/$/ positive/; p; s/ positive$/ negative/' |
 # A native program too (the CUPTI library and addr2line): built with -g.
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ -x "$NVCC" ] && "$NVCC" -g -O0 -o "$OUT/capture_hazards" tests/gpu/cu/capture_hazards.cu >"$OUT/nvcc.log" 2>&1; then
-    timeout 300 "$CGLINT" run --findings tests/gpu/findings.json -f json -o "$OUT/cu.json" -- "$OUT/capture_hazards" \
-        >"$OUT/cu.log" 2>&1
+    CGLINT_CUPTI_DEBUG=1 timeout 300 "$CGLINT" run --events "$OUT/cu-events" --findings tests/gpu/findings.json \
+        -f json -o "$OUT/cu.json" -- "$OUT/capture_hazards" >"$OUT/cu.log" 2>&1
     echo "$?" >"$OUT/cu.rc"
+    cat "$OUT"/cu-events/cupti-*.jsonl 2>/dev/null | grep '"debug"' >>"$OUT/cu.log"
 else
     echo "run.sh: nvcc could not build tests/gpu/cu/capture_hazards.cu (see $OUT/nvcc.log); the CUDA C rows are skipped" >&2
 fi
