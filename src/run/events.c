@@ -147,6 +147,9 @@ static void frames_from(json_t *py, json_t *native, cg_ev_frame **out, size_t *n
         if (addr2line(mod, a, &f.path, &f.line, &f.func)) {
             /* kernel launch stubs and generated files are nvcc's, not the user's */
             if (strstr(f.path, "tmpxft") || strstr(f.path, ".stub.c") || strncmp(f.func, "__device_stub", 13) == 0 ||
+                strstr(f.path, "/include/crt/") || strstr(f.path, "/targets/x86_64-linux/include/") ||
+                strstr(f.path, "/targets/sbsa-linux/include/") || strncmp(f.path, "/usr/include/", 13) == 0 ||
+                strncmp(f.path, "/usr/local/cuda", 15) == 0 || strncmp(f.func, "__cuda", 6) == 0 ||
                 strncmp(f.func, "cuda", 4) == 0 || kernel_definition(f.path, f.line)) {
                 free(f.path);
                 free(f.func);
