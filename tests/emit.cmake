@@ -65,7 +65,8 @@ if(CGLINT_SARIF_VALIDATE)
   cglint_install_sarif_multitool()
   add_test(NAME sarif.validate.golden
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sarif_validate.sh
-                   ${CMAKE_CURRENT_SOURCE_DIR}/golden/report.sarif)
+                   ${CMAKE_CURRENT_SOURCE_DIR}/golden/report.sarif
+                   ${CMAKE_CURRENT_SOURCE_DIR}/golden/report-run.sarif)
   set_tests_properties(sarif.validate.golden PROPERTIES
     ENVIRONMENT "SARIF_MULTITOOL=${CGLINT_SARIF_MULTITOOL}"
     TIMEOUT 120)
@@ -94,10 +95,12 @@ jsonschema.Draft202012Validator.check_schema(schema)
 validator = jsonschema.Draft202012Validator(schema)
 bad = 0
 for name, instance in [(golden, json.load(open(golden, encoding="utf-8"))),
+                       (sys.argv[3], json.load(open(sys.argv[3], encoding="utf-8"))),
                        (doc + " (example)", json.loads(blocks[0]))]:
     for err in validator.iter_errors(instance):
         print("%s: %s: %s" % (name, "/".join(map(str, err.absolute_path)) or "(root)", err.message))
         bad += 1
 sys.exit(1 if bad else 0)
-]=] ${CMAKE_SOURCE_DIR}/docs/json-schema.md ${CMAKE_CURRENT_SOURCE_DIR}/golden/report.json)
+]=] ${CMAKE_SOURCE_DIR}/docs/json-schema.md ${CMAKE_CURRENT_SOURCE_DIR}/golden/report.json
+    ${CMAKE_CURRENT_SOURCE_DIR}/golden/report-run.json)
 set_tests_properties(json.schema PROPERTIES SKIP_RETURN_CODE 77)

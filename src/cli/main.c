@@ -4,6 +4,7 @@
  * stderr, exit 0 clean, 1 findings, 2 usage error or input that could not be
  * analysed. */
 #include "driver.h"
+#include "run/run.h"
 #include "emit/emit.h"
 #include "core/baseline.h"
 #include "core/config.h"
@@ -30,6 +31,7 @@ enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 
 static const char usage_text[] =
     "Usage: cglint [OPTIONS] [PATH...]\n"
+    "       cglint run [OPTIONS] [PATH...] -- COMMAND [ARGS...]   (see cglint run --help)\n"
     "\n"
     "Find CUDA graph capture hazards in PyTorch code before they fail or replay wrong.\n"
     "PATH: files or directories (default: .). Directories are searched for *.py,\n"
@@ -68,6 +70,10 @@ static const char usage_text[] =
     "      --exit-zero         exit 0 even when there are findings\n"
     "      --version           print the version and exit\n"
     "  -h, --help              print this help and exit\n"
+    "On a GPU (cglint run --help for all its options):\n"
+    "  cglint run [--findings FILE] [--strict] [PATH...] -- COMMAND [ARGS...]\n"
+    "                          run COMMAND, capture and replay for real, and give every finding a\n"
+    "                          verdict (confirmed, not reproduced, not exercised, static only)\n"
     "\n"
     "Exit status: 0 no findings, 1 findings, 2 usage error or an input that could not be analysed.\n";
 
@@ -305,6 +311,9 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
 
 int main(int argc, char **argv)
 {
+    /* `cglint run ...`: the runtime harness (a directory named run is ./run). */
+    if (argc > 1 && strcmp(argv[1], "run") == 0) return cg_run_main(argc - 1, argv + 1);
+
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
            O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES };

@@ -52,6 +52,17 @@ void cg_finding_free(cg_finding *f)
 void cg_report_free(cg_report *self)
 {
     for (size_t i = 0; i < self->nfindings; i++) cg_finding_free(&self->findings[i]);
+    for (size_t i = 0; i < self->nfindings; i++) {
+        cg_finding *f = &self->findings[i];
+        free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind); free(f->evidence);
+        free_loc_path(&f->loc);
+        if (f->has_capture) free_loc_path(&f->capture);
+        for (size_t k = 0; k < f->npath; k++) {
+            free(f->path[k].function);
+            free_loc_path(&f->path[k].loc);
+        }
+        free(f->path);
+    }
     for (size_t i = 0; i < self->nnotices; i++) {
         free(self->notices[i].path);
         free(self->notices[i].message);
@@ -59,6 +70,7 @@ void cg_report_free(cg_report *self)
     free(self->findings);
     free(self->notices);
     free(self->root);
+    cg_report_free_run(self);
     pthread_mutex_destroy(&self->lock);
     memset(self, 0, sizeof *self);
 }
@@ -97,6 +109,7 @@ void cg_report_add(cg_report *self, const cg_finding *f)
     d->fix = xstrdup(f->fix);
     d->line_text = xstrdup(f->line_text ? f->line_text : "");
     d->capture_kind = xstrdup(f->capture_kind);
+    d->evidence = xstrdup(f->evidence);
     if (f->has_capture) d->capture = copy_loc(f->capture);
     d->path = NULL;
     if (f->npath) {
@@ -179,4 +192,54 @@ size_t cg_report_errors(const cg_report *self)
     size_t n = 0;
     for (size_t i = 0; i < self->nnotices; i++) n += self->notices[i].level == CG_ERROR;
     return n;
+}
+
+static const char *const verdict_names[CG_VERDICT_COUNT][2] = {
+    {NULL, NULL},
+    {"confirmed", "confirmed"},
+    {"not reproduced", "not_reproduced"},
+    {"not exercised", "not_exercised"},
+    {"static only", "static_only"},
+    {"found at run time", "found_at_runtime"},
+};
+
+const char *cg_verdict_name(cg_verdict v)
+{
+    return (unsigned)v < CG_VERDICT_COUNT ? verdict_names[v][0] : NULL;
+}
+
+const char *cg_verdict_key(cg_verdict v)
+{
+    return (unsigned)v < CG_VERDICT_COUNT ? verdict_names[v][1] : NULL;
+}
+
+int cg_verdict_parse(const char *s)
+{
+    if (!s) return -1;
+    for (int v = 1; v < CG_VERDICT_COUNT; v++)
+        if (strcmp(s, verdict_names[v][0]) == 0 || strcmp(s, verdict_names[v][1]) == 0) return v;
+    return -1;
+}
+
+size_t cg_report_count_verdict(const cg_report *self, cg_verdict v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < self->nfindings; i++) n += self->findings[i].verdict == v;
+    return n;
+}
+
+void cg_report_free_run(cg_report *self)
+{
+    cg_run_info *ri = self->run;
+    if (!ri) return;
+    for (size_t i = 0; i < ri->argc; i++) free(ri->argv[i]);
+    free(ri->argv);
+    for (size_t i = 0; i < ri->nregions; i++) {
+        free((char *)ri->regions[i].site.path);
+        free(ri->regions[i].kind);
+    }
+    free(ri->regions);
+    free(ri->gpu); free(ri->driver); free(ri->cuda); free(ri->torch);
+    free(ri);
+    self->run = NULL;
 }

@@ -35,6 +35,24 @@ typedef struct cg_edit {
     char *text;
     char *old_text;
 } cg_edit;
+/* What a run on a GPU (`cglint run`) made of a finding.  NONE: no run (a
+ * plain static analysis); the emitters then write no verdict at all. */
+typedef enum {
+    CG_VERDICT_NONE = 0,
+    CG_VERDICT_CONFIRMED,      /* the runtime signal was seen, at this place */
+    CG_VERDICT_NOT_REPRODUCED, /* its line ran inside a capture; nothing went wrong */
+    CG_VERDICT_NOT_EXERCISED,  /* the run never reached it inside a capture */
+    CG_VERDICT_STATIC_ONLY,    /* the rule has no runtime signal */
+    CG_VERDICT_RUNTIME,        /* seen at run time; no static finding predicted it */
+} cg_verdict;
+#define CG_VERDICT_COUNT 6
+
+/* "confirmed", "not reproduced", ... (text); NULL for NONE. */
+const char *cg_verdict_name(cg_verdict v);
+/* "confirmed", "not_reproduced", ... (JSON, SARIF); NULL for NONE. */
+const char *cg_verdict_key(cg_verdict v);
+/* The inverse of cg_verdict_key (also accepts the text names); -1 if unknown. */
+int cg_verdict_parse(const char *s);
 
 typedef struct cg_finding {
     int rule;           /* index into cg_rules */
@@ -53,6 +71,8 @@ typedef struct cg_finding {
     int fix_safe;       /* the fix cannot change what the code computes: --fix applies it
                            (unsafe ones only with --unsafe-fixes) */
     char *fix_title;    /* what the edit does, one sentence: "Pass `error_if_nonfinite=False`." */
+    cg_verdict verdict; /* CG_VERDICT_NONE outside `cglint run` */
+    char *evidence;     /* what the run saw and where, or NULL */
 } cg_finding;
 
 typedef enum { CG_NOTE = 0, CG_WARN = 1, CG_ERROR = 2 } cg_level;
@@ -63,6 +83,28 @@ typedef struct cg_notice {
     uint32_t line, col; /* 0 when not about a place */
     char *message;
 } cg_notice;
+
+/* One capture region as a run saw it (`cglint run`). */
+typedef struct cg_region_stat {
+    cg_loc site;              /* where the capture begins (the user's line) */
+    char *kind;               /* "torch.cuda.graph", "capture_begin", "make_graphed_callables", "cudaStreamBeginCapture" */
+    unsigned long captures;   /* captures begun */
+    unsigned long failed;     /* of which failed */
+    unsigned long replays;
+    long nodes;               /* graph nodes of the last good capture; -1 unknown */
+    double mean_replay_ms;    /* GPU time per replay (sampled); < 0 unknown */
+} cg_region_stat;
+
+/* The observed program of a `cglint run`. */
+typedef struct cg_run_info {
+    char **argv; size_t argc; /* the command */
+    int exit_code;            /* its exit status, or -1 when killed by a signal */
+    int signal;               /* the signal that killed it, or 0 */
+    size_t processes;         /* processes that wrote events (Python and CUPTI) */
+    size_t captures;          /* captures seen over all regions */
+    cg_region_stat *regions; size_t nregions;
+    char *gpu, *driver, *cuda, *torch; /* as the program saw them, or NULL */
+} cg_run_info;
 
 typedef struct cg_report {
     pthread_mutex_t lock;
@@ -77,6 +119,7 @@ typedef struct cg_report {
     size_t progress_total, progress_done;
     int progress_phase;
     char *root;                /* absolute directory that relative paths are under */
+    cg_run_info *run;          /* `cglint run` only; NULL for a static analysis */
 } cg_report;
 
 void cg_report_init(cg_report *self, const cg_ruleset *rules);
@@ -94,4 +137,8 @@ void cg_report_notice(cg_report *self, cg_level level, const char *path,
  * whatever the thread schedule. */
 void cg_report_sort(cg_report *self);
 size_t cg_report_errors(const cg_report *self);  /* notices at CG_ERROR */
+/* Findings with verdict v. */
+size_t cg_report_count_verdict(const cg_report *self, cg_verdict v);
+/* Frees r->run and everything it holds; r->run becomes NULL. */
+void cg_report_free_run(cg_report *self);
 #endif

@@ -11,14 +11,41 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tree_sitter/api.h>
-
-const TSLanguage *tree_sitter_toml(void);
 
 struct cg_toml_doc {
     cg_arena *arena;
     cg_toml *root;
 };
+
+const cg_toml *cg_toml_get(const cg_toml *t, const char *key, uint32_t *line)
+{
+    if (!t || t->kind != CG_TOML_TABLE) return NULL;
+    for (size_t i = 0; i < t->n; i++)
+        if (strcmp(t->keys[i], key) == 0) {
+            if (line) *line = t->key_lines[i];
+            return t->items[i];
+        }
+    return NULL;
+}
+
+const char *cg_toml_kind_name(cg_toml_kind kind)
+{
+    switch (kind) {
+    case CG_TOML_STRING: return "a string";
+    case CG_TOML_INTEGER: return "an integer";
+    case CG_TOML_FLOAT: return "a float";
+    case CG_TOML_BOOL: return "a boolean";
+    case CG_TOML_DATETIME: return "a date-time";
+    case CG_TOML_ARRAY: return "an array";
+    case CG_TOML_TABLE: return "a table";
+    }
+    return "a value";
+}
+
+#ifdef CGLINT_HAVE_TOML
+#include <tree_sitter/api.h>
+
+const TSLanguage *tree_sitter_toml(void);
 
 typedef struct toml_ctx {
     cg_arena *arena;
@@ -80,30 +107,7 @@ static void toml_push(toml_ctx *c, cg_toml *t, const char *key, uint32_t line, c
     t->items[t->n++] = v;
 }
 
-const cg_toml *cg_toml_get(const cg_toml *t, const char *key, uint32_t *line)
-{
-    if (!t || t->kind != CG_TOML_TABLE) return NULL;
-    for (size_t i = 0; i < t->n; i++)
-        if (strcmp(t->keys[i], key) == 0) {
-            if (line) *line = t->key_lines[i];
-            return t->items[i];
-        }
-    return NULL;
-}
 
-const char *cg_toml_kind_name(cg_toml_kind kind)
-{
-    switch (kind) {
-    case CG_TOML_STRING: return "a string";
-    case CG_TOML_INTEGER: return "an integer";
-    case CG_TOML_FLOAT: return "a float";
-    case CG_TOML_BOOL: return "a boolean";
-    case CG_TOML_DATETIME: return "a date-time";
-    case CG_TOML_ARRAY: return "an array";
-    case CG_TOML_TABLE: return "a table";
-    }
-    return "a value";
-}
 
 /* ---- strings ------------------------------------------------------------------ */
 
@@ -415,6 +419,20 @@ static int toml_first_error(TSNode n, TSNode *out, int depth)
     return 1;
 }
 
+#endif /* CGLINT_HAVE_TOML */
+
+#ifndef CGLINT_HAVE_TOML
+/* A build without the analyzers (CGLINT_ANALYZERS=OFF, the GPU machine's
+ * `cglint run`) has no TOML grammar: configuration files are not read. */
+cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errlen, uint32_t *err_line)
+{
+    (void)text; (void)len;
+    if (err_line) *err_line = 0;
+    snprintf(err, errlen, "this cglint was built without the analyzers (CGLINT_ANALYZERS=OFF) and "
+             "reads no configuration files; pass --isolated");
+    return NULL;
+}
+#else
 cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errlen, uint32_t *err_line)
 {
     if (err_line) *err_line = 0;
@@ -463,6 +481,8 @@ cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errle
     }
     return doc;
 }
+
+#endif /* CGLINT_HAVE_TOML */
 
 void cg_toml_free(cg_toml_doc *self)
 {

@@ -63,6 +63,15 @@ static void github_finding(FILE *out, const cg_finding *f)
         }
         fputc(')', out);
     }
+    if (f->verdict != CG_VERDICT_NONE) {
+        fputs(" [", out);
+        github_escape(out, cg_verdict_name(f->verdict), 0);
+        if (f->evidence && *f->evidence) {
+            fputs(": ", out);
+            github_escape(out, f->evidence, 0);
+        }
+        fputc(']', out);
+    }
     fputc('\n', out);
 }
 

@@ -7,6 +7,7 @@
  * jansson's. */
 #include "emit.h"
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,8 @@ static json_t *json_finding(const cg_finding *f)
     json_object_set_new(o, "capture", json_capture(f));
     json_object_set_new(o, "call_path", json_call_path(f));
     json_object_set_new(o, "autofix", json_autofix(f));
+    json_object_set_new(o, "verdict", json_str(cg_verdict_key(f->verdict)));
+    json_object_set_new(o, "evidence", json_str(f->verdict ? f->evidence : NULL));
     return o;
 }
 
@@ -140,6 +143,46 @@ static json_t *json_notice(const cg_notice *n)
     json_object_set_new(o, "line", json_integer(n->line));
     json_object_set_new(o, "column", json_integer(n->col));
     json_object_set_new(o, "message", json_str(n->message ? n->message : ""));
+    return o;
+}
+
+static json_t *json_opt_str(const char *s) { return s ? json_str(s) : json_null(); }
+
+static json_t *json_run(const cg_report *r)
+{
+    const cg_run_info *ri = r->run;
+    if (!ri) return json_null();
+    json_t *o = json_object();
+    json_t *argv = json_array();
+    for (size_t i = 0; i < ri->argc; i++) json_array_append_new(argv, json_str(ri->argv[i]));
+    json_object_set_new(o, "command", argv);
+    json_object_set_new(o, "exit_code", ri->signal ? json_null() : json_integer(ri->exit_code));
+    json_object_set_new(o, "signal", ri->signal ? json_integer(ri->signal) : json_null());
+    json_object_set_new(o, "processes", json_integer((json_int_t)ri->processes));
+    json_object_set_new(o, "gpu", json_opt_str(ri->gpu));
+    json_object_set_new(o, "driver", json_opt_str(ri->driver));
+    json_object_set_new(o, "cuda", json_opt_str(ri->cuda));
+    json_object_set_new(o, "torch", json_opt_str(ri->torch));
+    json_t *regions = json_array();
+    for (size_t i = 0; i < ri->nregions; i++) {
+        const cg_region_stat *g = &ri->regions[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "path", json_str(g->site.path ? g->site.path : "?"));
+        json_object_set_new(x, "line", json_integer(g->site.line));
+        json_object_set_new(x, "kind", json_opt_str(g->kind));
+        json_object_set_new(x, "captures", json_integer((json_int_t)g->captures));
+        json_object_set_new(x, "failed_captures", json_integer((json_int_t)g->failed));
+        json_object_set_new(x, "replays", json_integer((json_int_t)g->replays));
+        json_object_set_new(x, "graph_nodes", g->nodes >= 0 ? json_integer(g->nodes) : json_null());
+        json_object_set_new(x, "mean_replay_ms", g->mean_replay_ms >= 0 ? json_real(round(g->mean_replay_ms * 1e4) / 1e4) : json_null());
+        json_array_append_new(regions, x);
+    }
+    json_object_set_new(o, "regions", regions);
+    json_t *v = json_object();
+    for (int k = CG_VERDICT_CONFIRMED; k < CG_VERDICT_COUNT; k++)
+        json_object_set_new(v, cg_verdict_key((cg_verdict)k),
+                            json_integer((json_int_t)cg_report_count_verdict(r, (cg_verdict)k)));
+    json_object_set_new(o, "verdicts", v);
     return o;
 }
 
@@ -168,6 +211,7 @@ static json_t *json_document(const cg_report *r, const cg_emit_opts *o)
     json_object_set_new(summary, "errors", json_integer((json_int_t)cg_report_errors(r)));
     json_object_set_new(summary, "files_analysed", json_integer((json_int_t)r->files_analysed));
     json_object_set_new(doc, "summary", summary);
+    json_object_set_new(doc, "run", json_run(r));
     return doc;
 }
 
@@ -175,7 +219,7 @@ int cg_emit_json(FILE *out, const cg_report *r, const cg_emit_opts *o)
 {
     json_t *doc = json_document(r, o);
     if (!doc) return -1;
-    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(doc);
     if (rc == 0) fputc('\n', out);
     return rc < 0 || ferror(out) ? -1 : 0;

@@ -21,6 +21,7 @@
 #include "core/hash.h"
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -402,7 +403,17 @@ static json_t *sarif_result(const sarif_ctx *c, sarif_occ *occ, const cg_finding
     json_t *o = json_object();
     json_object_set_new(o, "ruleId", json_string(cg_rules[f->rule].id));
     json_object_set_new(o, "ruleIndex", json_integer(f->rule));
-    json_object_set_new(o, "level", json_string(sarif_level(f->level)));
+    /* `cglint run`: a finding the run did not reproduce although its line
+     * ran inside a capture asks for review (SARIF: kind "review", whose level
+     * must be "none"); every other verdict keeps the static claim ("fail",
+     * the finding's level). */
+    if (f->verdict == CG_VERDICT_NOT_REPRODUCED) {
+        json_object_set_new(o, "kind", json_string("review"));
+        json_object_set_new(o, "level", json_string("none"));
+    } else {
+        if (f->verdict != CG_VERDICT_NONE) json_object_set_new(o, "kind", json_string("fail"));
+        json_object_set_new(o, "level", json_string(sarif_level(f->level)));
+    }
     json_object_set_new(o, "message", sarif_message(f->message));
     json_t *locs = json_array();
     json_t *loc = json_object();
@@ -421,7 +432,56 @@ static json_t *sarif_result(const sarif_ctx *c, sarif_occ *occ, const cg_finding
         json_object_set_new(o, "codeFlows", sarif_code_flows(c, f, kind));
     }
     if (f->nedits) json_object_set_new(o, "fixes", sarif_fixes(c, f));
+    if (f->verdict != CG_VERDICT_NONE) {
+        json_t *props = json_object();
+        json_object_set_new(props, "verdict", json_string(cg_verdict_key(f->verdict)));
+        json_object_set_new(props, "evidence", f->evidence ? sarif_str(f->evidence) : json_null());
+        json_object_set_new(o, "properties", props);
+    }
     return o;
+}
+
+static json_t *sarif_opt(const char *s) { return s ? sarif_str(s) : json_null(); }
+
+/* `cglint run`: the observed program and its capture regions, as a property
+ * bag of the run (SARIF has no place of its own for them). */
+static json_t *sarif_run_properties(const sarif_ctx *c, const cg_report *r)
+{
+    const cg_run_info *ri = r->run;
+    json_t *o = json_object();
+    json_t *argv = json_array();
+    for (size_t i = 0; i < ri->argc; i++) json_array_append_new(argv, sarif_str(ri->argv[i]));
+    json_object_set_new(o, "command", argv);
+    json_object_set_new(o, "exitCode", ri->signal ? json_null() : json_integer(ri->exit_code));
+    json_object_set_new(o, "signal", ri->signal ? json_integer(ri->signal) : json_null());
+    json_object_set_new(o, "processes", json_integer((json_int_t)ri->processes));
+    json_object_set_new(o, "gpu", sarif_opt(ri->gpu));
+    json_object_set_new(o, "driver", sarif_opt(ri->driver));
+    json_object_set_new(o, "cuda", sarif_opt(ri->cuda));
+    json_object_set_new(o, "torch", sarif_opt(ri->torch));
+    json_t *regions = json_array();
+    for (size_t i = 0; i < ri->nregions; i++) {
+        const cg_region_stat *g = &ri->regions[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "location", sarif_location(c, 0, &g->site, NULL, NULL));
+        json_object_set_new(x, "kind", sarif_opt(g->kind));
+        json_object_set_new(x, "captures", json_integer((json_int_t)g->captures));
+        json_object_set_new(x, "failedCaptures", json_integer((json_int_t)g->failed));
+        json_object_set_new(x, "replays", json_integer((json_int_t)g->replays));
+        json_object_set_new(x, "graphNodes", g->nodes >= 0 ? json_integer(g->nodes) : json_null());
+        json_object_set_new(x, "meanReplayMs",
+                            g->mean_replay_ms >= 0 ? json_real(round(g->mean_replay_ms * 1e4) / 1e4) : json_null());
+        json_array_append_new(regions, x);
+    }
+    json_object_set_new(o, "regions", regions);
+    json_t *v = json_object();
+    for (int k = CG_VERDICT_CONFIRMED; k < CG_VERDICT_COUNT; k++)
+        json_object_set_new(v, cg_verdict_key((cg_verdict)k),
+                            json_integer((json_int_t)cg_report_count_verdict(r, (cg_verdict)k)));
+    json_object_set_new(o, "verdicts", v);
+    json_t *props = json_object();
+    json_object_set_new(props, "cglintRun", o);
+    return props;
 }
 
 static json_t *sarif_document(const cg_report *r, const cg_emit_opts *o)
@@ -448,6 +508,7 @@ static json_t *sarif_document(const cg_report *r, const cg_emit_opts *o)
     free(occ.keys);
     cg_map_free(&occ.map);
     json_object_set_new(run, "results", results);
+    if (r->run) json_object_set_new(run, "properties", sarif_run_properties(&c, r));
 
     json_t *runs = json_array();
     json_array_append_new(runs, run);
@@ -462,7 +523,7 @@ int cg_emit_sarif(FILE *out, const cg_report *r, const cg_emit_opts *o)
 {
     json_t *doc = sarif_document(r, o);
     if (!doc) return -1;
-    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(doc);
     if (rc == 0) fputc('\n', out);
     return rc < 0 || ferror(out) ? -1 : 0;

@@ -156,6 +156,51 @@ static void text_finding(const text_ctx *c, const cg_finding *f)
     if (fix && *fix)
         fprintf(out, "%*s = help: %s%s\n", gutter, "", fix,
                 !f->nedits ? "" : f->fix_safe ? " (fixable with --fix)" : " (fixable with --fix --unsafe-fixes)");
+    if (f->verdict != CG_VERDICT_NONE) {
+        fprintf(out, "%*s = verdict: ", gutter, "");
+        text_styled(c, f->verdict == CG_VERDICT_CONFIRMED || f->verdict == CG_VERDICT_RUNTIME
+                           ? severity_sgr(CG_SEV_ERROR) : SGR_BOLD,
+                    cg_verdict_name(f->verdict));
+        if (f->evidence && *f->evidence) fprintf(out, ": %s", f->evidence);
+        fputc('\n', out);
+    }
+}
+
+/* `cglint run`: the program's status, each capture region, the verdicts. */
+static void text_run(FILE *out, const cg_report *r)
+{
+    const cg_run_info *ri = r->run;
+    fputs("Program:", out);
+    for (size_t i = 0; i < ri->argc; i++) fprintf(out, " %s", ri->argv[i]);
+    if (ri->signal) fprintf(out, " was killed by signal %d", ri->signal);
+    else fprintf(out, " exited with status %d", ri->exit_code);
+    fprintf(out, " (%zu process%s observed", ri->processes, ri->processes == 1 ? "" : "es");
+    if (ri->gpu) fprintf(out, "; %s", ri->gpu);
+    if (ri->torch) fprintf(out, ", PyTorch %s", ri->torch);
+    if (ri->cuda) fprintf(out, ", CUDA %s", ri->cuda);
+    fputs(").\n", out);
+    if (ri->nregions) {
+        fputs("Capture regions:\n", out);
+        for (size_t i = 0; i < ri->nregions; i++) {
+            const cg_region_stat *g = &ri->regions[i];
+            fprintf(out, "  %s:%u (%s): %lu capture%s", g->site.path ? g->site.path : "?",
+                    (unsigned)g->site.line, g->kind ? g->kind : "capture", g->captures,
+                    g->captures == 1 ? "" : "s");
+            if (g->failed) fprintf(out, " (%lu failed)", g->failed);
+            fprintf(out, ", %lu replay%s", g->replays, g->replays == 1 ? "" : "s");
+            if (g->nodes >= 0) fprintf(out, ", %ld graph node%s", g->nodes, g->nodes == 1 ? "" : "s");
+            if (g->mean_replay_ms >= 0) fprintf(out, ", mean replay %.3f ms", g->mean_replay_ms);
+            fputs(".\n", out);
+        }
+    }
+    fputs("Verdicts:", out);
+    int first = 1;
+    for (int v = CG_VERDICT_CONFIRMED; v < CG_VERDICT_COUNT; v++) {
+        size_t n = cg_report_count_verdict(r, (cg_verdict)v);
+        fprintf(out, "%s %zu %s", first ? "" : ",", n, cg_verdict_name((cg_verdict)v));
+        first = 0;
+    }
+    fputs(".\n", out);
 }
 
 static size_t text_distinct_files(const cg_report *r)
@@ -262,6 +307,7 @@ int cg_emit_text(FILE *out, const cg_report *r, const cg_emit_opts *o)
     }
     if (!o->quiet) {
         if (printed) fputc('\n', out);
+        if (r->run) text_run(out, r);
         text_summary(out, r);
     }
     return ferror(out) ? -1 : 0;

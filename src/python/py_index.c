@@ -377,10 +377,23 @@ py_module *py_project_module(py_project *p, const char *dotted, const py_module 
     return m;
 }
 
+/* Packages whose API the rules are written against: always the library, even
+ * when the analysed tree holds a package of that name (a test double, a
+ * vendored copy), so that `torch.cuda.graph` keeps meaning the capture API. */
+static int always_external(const char *dotted)
+{
+    static const char *const roots[] = { "torch", "numpy", "triton", NULL };
+    for (int i = 0; roots[i]; i++) {
+        size_t n = strlen(roots[i]);
+        if (strncmp(dotted, roots[i], n) == 0 && (dotted[n] == 0 || dotted[n] == '.')) return 1;
+    }
+    return 0;
+}
+
 py_sym py_resolve_dotted(py_project *p, const char *dotted, const py_module *near, int depth)
 {
     py_sym s = { .kind = PY_SYM_EXTERNAL, .qual = dotted };
-    if (depth > MAX_RESOLVE_DEPTH) return s;
+    if (depth > MAX_RESOLVE_DEPTH || always_external(dotted)) return s;
     py_module *m = py_project_module(p, dotted, near);
     if (m) {
         s.kind = PY_SYM_MODULE;

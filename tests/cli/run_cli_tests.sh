@@ -268,12 +268,12 @@ except Exception as e:
     sys.exit("not JSON: %s" % e)
 if not raw.endswith(b"\n"):
     sys.exit("no final newline")
-if list(d) != ["schema_version", "tool", "findings", "errors", "summary"]:
+if list(d) != ["schema_version", "tool", "findings", "errors", "summary", "run"]:
     sys.exit("top-level keys %s" % list(d))
 if d["schema_version"] != 1 or d["tool"]["name"] != "cglint":
     sys.exit("schema_version/tool wrong: %r %r" % (d["schema_version"], d["tool"]))
 fkeys = ["rule", "name", "category", "severity", "path", "line", "column", "end_line",
-         "end_column", "message", "fix", "capture", "call_path", "autofix"]
+         "end_column", "message", "fix", "capture", "call_path", "autofix", "verdict", "evidence"]
 if not d["findings"]:
     sys.exit("no findings")
 for f in d["findings"]:

@@ -152,11 +152,79 @@ static void build_report(cg_report *r)
     cg_report_sort(r);
 }
 
+/* A `cglint run` report: every verdict, a finding found at run time, two
+ * regions (one with unknown node count and replay time) and the program's
+ * status. */
+static void build_run_report(cg_report *r)
+{
+    cg_report_init(r, NULL);
+    r->root = strdup(ROOT);
+    r->files_seen = r->files_analysed = 2;
+    static const cg_loc cap = {"train.py", 30, 5, 30, 37};
+    static const cg_step steps[] = {{"Model.forward", {"train.py", 31, 13, 31, 21}}};
+    static const struct { const char *rule; cg_severity sev; cg_loc loc; const char *msg, *text;
+                          const cg_step *path; size_t npath; cg_verdict v; const char *ev; } rows[] = {
+        {"CG101", CG_SEV_ERROR, {"model.py", 12, 16, 12, 27}, "`x.item()` reads a CUDA tensor on the host during capture",
+         "        s = x.item()", steps, 1, CG_VERDICT_CONFIRMED,
+         "cudaStreamSynchronize -> cudaErrorStreamCaptureUnsupported, at model.py:12"},
+        {"CG301", CG_SEV_WARNING, {"train.py", 33, 9, 33, 27}, "`print(...)` runs once at capture and never on replay",
+         "        print(\"step\")", NULL, 0, CG_VERDICT_CONFIRMED,
+         "ran 1 time at capture, 0 times in 40 replays (a replay runs no Python)"},
+        {"CG104", CG_SEV_ERROR, {"train.py", 35, 9, 35, 33}, "`torch.cuda.synchronize()` waits for the device during capture",
+         "        torch.cuda.synchronize()", NULL, 0, CG_VERDICT_NOT_REPRODUCED,
+         "its line ran 1 time inside a capture and the run saw nothing wrong"},
+        {"CG304", CG_SEV_WARNING, {"train.py", 50, 9, 50, 16}, "`self.lr` is baked into the graph",
+         "        y = x * self.lr", NULL, 0, CG_VERDICT_NOT_EXERCISED, "its line never ran inside a capture"},
+        {"CG505", CG_SEV_WARNING, {"train.py", 60, 5, 60, 20}, "graph output kept across replays",
+         "    outs.append(out)", NULL, 0, CG_VERDICT_STATIC_ONLY, "the rule has no runtime signal"},
+        {"CG403", CG_SEV_WARNING, {"train.py", 37, 9, 37, 20}, "seen at run time: aten.mul.Tensor ran eagerly",
+         "        y = x * 2", NULL, 0, CG_VERDICT_RUNTIME,
+         "aten.mul.Tensor ran on a stream that was not capturing: ran eagerly, not captured, at train.py:37; "
+         "no static finding predicted it"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
+        cg_finding f = {0};
+        f.rule = rule(rows[i].rule);
+        f.level = rows[i].sev;
+        f.loc = rows[i].loc;
+        f.message = (char *)rows[i].msg;
+        f.line_text = (char *)rows[i].text;
+        f.has_capture = 1;
+        f.capture = cap;
+        f.capture_kind = (char *)"torch.cuda.graph";
+        f.path = (cg_step *)rows[i].path;
+        f.npath = rows[i].npath;
+        f.verdict = rows[i].v;
+        f.evidence = (char *)rows[i].ev;
+        cg_report_add(r, &f);
+    }
+    cg_report_notice(r, CG_WARN, NULL, 0, 0, "the program exited with status 1; the verdicts cover what it did until then");
+    cg_run_info *ri = calloc(1, sizeof *ri);
+    static const char *const argv[] = {"python", "train.py", "--steps", "40"};
+    ri->argc = 4;
+    ri->argv = calloc(4, sizeof *ri->argv);
+    for (size_t i = 0; i < 4; i++) ri->argv[i] = strdup(argv[i]);
+    ri->exit_code = 1;
+    ri->processes = 2;
+    ri->gpu = strdup("NVIDIA H100 80GB HBM3");
+    ri->driver = strdup("580.159.04");
+    ri->cuda = strdup("13.0");
+    ri->torch = strdup("2.11.0+cu130");
+    ri->nregions = 2;
+    ri->regions = calloc(2, sizeof *ri->regions);
+    ri->regions[0] = (cg_region_stat){{strdup("train.py"), 30, 5, 30, 5}, strdup("torch.cuda.graph"), 1, 0, 40, 12, 0.0213};
+    ri->regions[1] = (cg_region_stat){{strdup("serve.py"), 8, 1, 8, 1}, strdup("make_graphed_callables"), 2, 1, 0, -1, -1};
+    ri->captures = 3;
+    r->run = ri;
+    cg_report_sort(r);
+}
+
 /* ---- running emitters ------------------------------------------------------ */
 
 typedef struct {
     cg_report report;
     cg_report empty;
+    cg_report run;
 } fixture;
 
 static int setup(void **state)
@@ -164,6 +232,7 @@ static int setup(void **state)
     fixture *fx = calloc(1, sizeof *fx);
     if (!fx) return -1;
     build_report(&fx->report);
+    build_run_report(&fx->run);
     cg_report_init(&fx->empty, NULL);
     fx->empty.root = strdup(ROOT);
     *state = fx;
@@ -175,6 +244,7 @@ static int teardown(void **state)
     fixture *fx = *state;
     cg_report_free(&fx->report);
     cg_report_free(&fx->empty);
+    cg_report_free(&fx->run);
     free(fx);
     return 0;
 }
@@ -349,8 +419,9 @@ static void test_json_golden(void **state)
     json_error_t err;
     json_t *doc = json_loads(s, 0, &err);
     if (!doc) fail_msg("JSON does not parse: %s at line %d", err.text, err.line);
-    static const char *const top[] = {"schema_version", "tool", "findings", "errors", "summary", NULL};
-    check_keys(doc, top, "ioaao");
+    static const char *const top[] = {"schema_version", "tool", "findings", "errors", "summary", "run", NULL};
+    check_keys(doc, top, "ioaaoO");
+    assert_true(json_is_null(json_object_get(doc, "run")));
     assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 1);
     static const char *const tool[] = {"name", "version", NULL};
     check_keys(json_object_get(doc, "tool"), tool, "ss");
@@ -358,7 +429,7 @@ static void test_json_golden(void **state)
 
     static const char *const finding[] = {"rule", "name", "category", "severity", "path", "line",
                                           "column", "end_line", "end_column", "message", "fix",
-                                          "capture", "call_path", "autofix", NULL};
+                                          "capture", "call_path", "autofix", "verdict", "evidence", NULL};
     static const char *const capture[] = {"path", "line", "column", "kind", NULL};
     static const char *const step[] = {"function", "path", "line", "column", NULL};
     json_t *findings = json_object_get(doc, "findings");
@@ -366,7 +437,8 @@ static void test_json_golden(void **state)
     size_t i, k, with_capture = 0, steps = 0;
     json_t *f, *st;
     json_array_foreach(findings, i, f) {
-        check_keys(f, finding, "sssssiiiissOaO");
+        check_keys(f, finding, "sssssiiiissOaOSS");
+        assert_true(json_is_null(json_object_get(f, "verdict")));
         json_t *c = json_object_get(f, "capture");
         if (json_is_object(c)) { check_keys(c, capture, "siiS"); with_capture++; }
         json_array_foreach(json_object_get(f, "call_path"), k, st) { check_keys(st, step, "ssii"); steps++; }
@@ -573,6 +645,109 @@ static void test_invalid_utf8(void **state)
     cg_report_free(&r);
 }
 
+/* ---- cglint run: verdicts, regions, the program ---------------------------- */
+
+static void test_run_text_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_TEXT, &fx->run, 0, 0, 0);
+    check_golden("report-run.txt", s);
+    assert_non_null(strstr(s, "  = verdict: confirmed: cudaStreamSynchronize -> cudaErrorStreamCaptureUnsupported, at model.py:12\n"));
+    assert_non_null(strstr(s, "  = verdict: static only: the rule has no runtime signal\n"));
+    assert_non_null(strstr(s, "Program: python train.py --steps 40 exited with status 1 (2 processes observed; "
+                              "NVIDIA H100 80GB HBM3, PyTorch 2.11.0+cu130, CUDA 13.0).\n"));
+    assert_non_null(strstr(s, "  train.py:30 (torch.cuda.graph): 1 capture, 40 replays, 12 graph nodes, mean replay 0.021 ms.\n"));
+    assert_non_null(strstr(s, "  serve.py:8 (make_graphed_callables): 2 captures (1 failed), 0 replays.\n"));
+    assert_non_null(strstr(s, "Verdicts: 2 confirmed, 1 not reproduced, 1 not exercised, 1 static only, 1 found at run time.\n"));
+    free(s);
+    /* a static report says nothing of verdicts */
+    s = emit(CG_FMT_TEXT, &fx->report, 0, 0, 0);
+    assert_null(strstr(s, "verdict"));
+    free(s);
+}
+
+static void test_run_json_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_JSON, &fx->run, 0, 0, 0);
+    check_golden("report-run.json", s);
+    json_t *doc = json_loads(s, 0, NULL);
+    assert_non_null(doc);
+    static const char *const run[] = {"command", "exit_code", "signal", "processes", "gpu", "driver", "cuda",
+                                      "torch", "regions", "verdicts", NULL};
+    check_keys(json_object_get(doc, "run"), run, "aiOiSSSSao");
+    static const char *const region[] = {"path", "line", "kind", "captures", "failed_captures", "replays",
+                                         "graph_nodes", "mean_replay_ms", NULL};
+    json_t *r0 = path_get(doc, "run.regions.0");
+    assert_int_equal(json_object_size(r0), 8);
+    void *it = json_object_iter(r0);
+    for (size_t i = 0; region[i]; i++, it = json_object_iter_next(r0, it))
+        assert_string_equal(json_object_iter_key(it), region[i]);
+    assert_int_equal(json_integer_value(path_get(doc, "run.regions.0.graph_nodes")), 12);
+    assert_true(json_is_null(path_get(doc, "run.regions.1.graph_nodes")));
+    assert_true(json_is_null(path_get(doc, "run.regions.1.mean_replay_ms")));
+    assert_true(json_is_null(path_get(doc, "run.signal")));
+    assert_int_equal(json_integer_value(path_get(doc, "run.verdicts.confirmed")), 2);
+    size_t i;
+    json_t *f;
+    json_array_foreach(json_object_get(doc, "findings"), i, f) {
+        assert_true(json_is_string(json_object_get(f, "verdict")));
+        assert_true(json_is_string(json_object_get(f, "evidence")));
+    }
+    json_decref(doc);
+    free(s);
+}
+
+static void test_run_sarif_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_SARIF, &fx->run, 0, 0, 0);
+    check_golden("report-run.sarif", s);
+    json_t *doc = json_loads(s, 0, NULL);
+    assert_non_null(doc);
+    json_t *results = path_get(doc, "runs.0.results"), *res;
+    size_t i;
+    json_array_foreach(results, i, res) {
+        const char *v = path_str(res, "properties.verdict");
+        if (strcmp(v, "not_reproduced") == 0) {
+            assert_string_equal(path_str(res, "kind"), "review");
+            assert_string_equal(path_str(res, "level"), "none");
+        } else {
+            assert_string_equal(path_str(res, "kind"), "fail");
+            assert_string_not_equal(path_str(res, "level"), "none");
+        }
+    }
+    assert_int_equal(json_array_size(path_get(doc, "runs.0.properties.cglintRun.regions")), 2);
+    json_decref(doc);
+    free(s);
+    /* a static report has no verdict properties and no kind */
+    s = emit(CG_FMT_SARIF, &fx->report, 0, 0, 0);
+    assert_null(strstr(s, "\"verdict\""));
+    assert_null(strstr(s, "\"kind\": \"fail\""));
+    free(s);
+}
+
+static void test_run_github_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_GITHUB, &fx->run, 0, 0, 0);
+    check_golden("report-run-github.txt", s);
+    assert_non_null(strstr(s, " [confirmed: cudaStreamSynchronize -> cudaErrorStreamCaptureUnsupported, at model.py:12]\n"));
+    free(s);
+}
+
+static void test_verdict_names(void **state)
+{
+    (void)state;
+    assert_null(cg_verdict_name(CG_VERDICT_NONE));
+    for (int v = 1; v < CG_VERDICT_COUNT; v++) {
+        assert_int_equal(cg_verdict_parse(cg_verdict_name((cg_verdict)v)), v);
+        assert_int_equal(cg_verdict_parse(cg_verdict_key((cg_verdict)v)), v);
+    }
+    assert_string_equal(cg_verdict_key(CG_VERDICT_RUNTIME), "found_at_runtime");
+    assert_int_equal(cg_verdict_parse("maybe"), -1);
+}
+
 /* ---- dispatch and errors --------------------------------------------------- */
 
 static void test_format_parse(void **state)
@@ -616,6 +791,11 @@ int main(void)
         cmocka_unit_test(test_github_golden),
         cmocka_unit_test(test_github_escaping),
         cmocka_unit_test(test_invalid_utf8),
+        cmocka_unit_test(test_run_text_golden),
+        cmocka_unit_test(test_run_json_golden),
+        cmocka_unit_test(test_run_sarif_golden),
+        cmocka_unit_test(test_run_github_golden),
+        cmocka_unit_test(test_verdict_names),
         cmocka_unit_test(test_format_parse),
         cmocka_unit_test(test_write_errors),
     };

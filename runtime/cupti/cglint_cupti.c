@@ -1,0 +1,760 @@
+/* cglint_cupti.c - the CUPTI injection library of `cglint run`.
+ *
+ * Loaded by the CUDA driver through CUDA_INJECTION64_PATH (it calls
+ * InitializeInjection once, at cuInit), in any CUDA program: C/C++ with
+ * shared or static cudart, or a PyTorch process.  It subscribes to the
+ * runtime and driver API callbacks and writes, one JSON object a line, to
+ * $CGLINT_EVENTS_DIR/cupti-PID-*.jsonl (format: runtime/README.md):
+ *
+ *   api     a call that failed while a capture was active (or a capture call
+ *           that failed): its name, the error's name, where (native frames
+ *           and, in a Python process holding the GIL, the Python frames)
+ *   eager   a launch or memory operation issued during a capture on a stream
+ *           that was not capturing: it ran once, eagerly, and is not in the
+ *           graph
+ *   region / capture / replays: the captures it saw (site, graph nodes) and
+ *           how often each graph was launched
+ *
+ * Costs: every API call pays the callback; the callback returns at once
+ * unless the call failed or a capture is active, and only then does it walk
+ * the stack.  Calls made from inside the callback (cuStreamIsCapturing,
+ * cuGraphGetNodes) re-enter it: a thread-local flag turns those away. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <cuda.h>
+#include <cupti.h>
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_REGIONS 256
+#define MAX_MAP 4096
+
+static CUpti_SubscriberHandle subscriber;
+static atomic_int active_captures;
+static _Thread_local int in_callback;
+static _Thread_local int runtime_depth;
+static _Thread_local int eager_in_runtime;   /* a driver call inside this runtime call ran eagerly */
+/* CGLINT_CUPTI_DEBUG: the calls seen while a capture was active, listed at exit */
+static int debug;
+static struct { int dom; unsigned cbid; } debug_seen[256];
+static int ndebug;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static int out_fd = -1;
+static pid_t out_pid;
+static char events_dir[3072];
+static atomic_long dropped;
+
+/* ---- output ------------------------------------------------------------------ */
+
+typedef struct { char *p; size_t n, cap; } buf;
+
+static void b_put(buf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) n = b->cap > b->n + 1 ? b->cap - b->n - 1 : 0;
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+
+/* a string literal, its length counted by the compiler */
+#define B_LIT(b, lit) b_put((b), (lit), sizeof(lit) - 1)
+
+static void b_fmt(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void b_fmt(buf *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) b_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void b_str(buf *b, const char *s)
+{
+    B_LIT(b, "\"");
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') { char e[2] = {'\\', (char)c}; b_put(b, e, 2); }
+        else if (c < 0x20) b_fmt(b, "\\u%04x", c);
+        else b_put(b, (const char *)&c, 1);
+    }
+    B_LIT(b, "\"");
+}
+
+static long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void emit(buf *b)
+{
+    B_LIT(b, "\n");
+    pthread_mutex_lock(&mu);
+    if (out_fd < 0 || out_pid != getpid()) {
+        if (out_fd >= 0) close(out_fd);
+        char path[4096];
+        unsigned r = (unsigned)now_ns() ^ (unsigned)getpid() * 2654435761u;
+        out_pid = getpid();
+        snprintf(path, sizeof path, "%s/cupti-%d-%08x.jsonl", events_dir, (int)out_pid, r);
+        out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (out_fd >= 0) {
+            char head[256];
+            int n = snprintf(head, sizeof head,
+                             "{\"ev\":\"process\",\"v\":1,\"source\":\"cupti\",\"pid\":%d,\"ppid\":%d,\"t\":%lld}\n",
+                             (int)out_pid, (int)getppid(), now_ns());
+            if (write(out_fd, head, (size_t)n) < 0) {}
+        }
+    }
+    if (out_fd >= 0 && write(out_fd, b->p, b->n) < 0) atomic_fetch_add(&dropped, 1);
+    pthread_mutex_unlock(&mu);
+}
+
+/* ---- where: Python frames and native frames -------------------------------- */
+
+typedef int (*fn_int_void)(void);
+typedef void *(*fn_ptr_void)(void);
+typedef void *(*fn_ptr_ptr)(void *);
+typedef int (*fn_int_ptr)(void *);
+typedef void *(*fn_getattr)(void *, const char *);
+typedef const char *(*fn_utf8)(void *);
+typedef void (*fn_decref)(void *);
+typedef void (*fn_fetch)(void **, void **, void **);
+typedef void (*fn_restore)(void *, void *, void *);
+
+static struct {
+    int ok;
+    fn_int_void is_initialized, gil_check;
+    fn_ptr_void get_frame;
+    fn_ptr_ptr frame_code, frame_back;
+    fn_int_ptr frame_line;
+    fn_getattr getattr;
+    fn_utf8 utf8;
+    fn_decref decref;
+    fn_fetch fetch;
+    fn_restore restore;
+} py;
+
+static void py_init(void)
+{
+    py.is_initialized = (fn_int_void)dlsym(RTLD_DEFAULT, "Py_IsInitialized");
+    py.gil_check = (fn_int_void)dlsym(RTLD_DEFAULT, "PyGILState_Check");
+    py.get_frame = (fn_ptr_void)dlsym(RTLD_DEFAULT, "PyEval_GetFrame");
+    py.frame_code = (fn_ptr_ptr)dlsym(RTLD_DEFAULT, "PyFrame_GetCode");
+    py.frame_back = (fn_ptr_ptr)dlsym(RTLD_DEFAULT, "PyFrame_GetBack");
+    py.frame_line = (fn_int_ptr)dlsym(RTLD_DEFAULT, "PyFrame_GetLineNumber");
+    py.getattr = (fn_getattr)dlsym(RTLD_DEFAULT, "PyObject_GetAttrString");
+    py.utf8 = (fn_utf8)dlsym(RTLD_DEFAULT, "PyUnicode_AsUTF8");
+    py.decref = (fn_decref)dlsym(RTLD_DEFAULT, "Py_DecRef");
+    py.fetch = (fn_fetch)dlsym(RTLD_DEFAULT, "PyErr_Fetch");
+    py.restore = (fn_restore)dlsym(RTLD_DEFAULT, "PyErr_Restore");
+    py.ok = py.is_initialized && py.gil_check && py.get_frame && py.frame_code && py.frame_back &&
+            py.frame_line && py.getattr && py.utf8 && py.decref;
+}
+
+/* [[path, line, function]...], innermost first, when this thread holds the
+ * GIL (never waits for it: no deadlock). */
+static void put_python(buf *b)
+{
+    B_LIT(b, "\"py\":[");
+    if (!py.ok) {
+        /* the library may have been loaded before libpython: look again */
+        py_init();
+    }
+    if (py.ok && py.is_initialized() && py.gil_check() == 1) {
+        void *et = NULL, *ev = NULL, *etb = NULL;
+        if (py.fetch) py.fetch(&et, &ev, &etb);
+        void *f = py.get_frame();   /* borrowed */
+        void *owned = NULL;
+        for (int i = 0; f && i < 16; i++) {
+            void *code = py.frame_code(f);
+            if (code) {
+                void *fn = py.getattr(code, "co_filename"), *name = py.getattr(code, "co_name");
+                const char *sfn = fn ? py.utf8(fn) : NULL, *sname = name ? py.utf8(name) : NULL;
+                if (i) B_LIT(b, ",");
+                B_LIT(b, "[");
+                b_str(b, sfn ? sfn : "?");
+                b_fmt(b, ",%d,", py.frame_line(f));
+                b_str(b, sname ? sname : "?");
+                B_LIT(b, "]");
+                if (fn) py.decref(fn);
+                if (name) py.decref(name);
+                py.decref(code);
+            }
+            void *back = py.frame_back(f);  /* new reference */
+            if (owned) py.decref(owned);
+            owned = back;
+            f = back;
+        }
+        if (owned) py.decref(owned);
+        if (py.restore) py.restore(et, ev, etb);
+    }
+    B_LIT(b, "]");
+}
+
+/* [[module, "0xoffset", "0xaddress"]...] of the caller's stack. */
+static void put_native(buf *b)
+{
+    void *frames[24];
+    int n = backtrace(frames, 24);
+    B_LIT(b, "\"native\":[");
+    int first = 1;
+    for (int i = 2; i < n; i++) {
+        Dl_info info;
+        if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
+        if (!first) B_LIT(b, ",");
+        first = 0;
+        B_LIT(b, "[");
+        b_str(b, info.dli_fname);
+        b_fmt(b, ",\"0x%llx\",\"0x%llx\"]",
+              (unsigned long long)((uintptr_t)frames[i] - (uintptr_t)info.dli_fbase),
+              (unsigned long long)(uintptr_t)frames[i]);
+    }
+    B_LIT(b, "]");
+}
+
+/* ---- names ------------------------------------------------------------------- */
+
+static const char *error_name(int code, int driver)
+{
+    switch (code) {
+    case 1: return driver ? "CUDA_ERROR_INVALID_VALUE" : "cudaErrorInvalidValue";
+    case 2: return driver ? "CUDA_ERROR_OUT_OF_MEMORY" : "cudaErrorMemoryAllocation";
+    case 3: return driver ? "CUDA_ERROR_NOT_INITIALIZED" : "cudaErrorInitializationError";
+    case 9: return driver ? "CUDA_ERROR_INVALID_CONFIGURATION?" : "cudaErrorInvalidConfiguration";
+    case 100: return driver ? "CUDA_ERROR_NO_DEVICE" : "cudaErrorNoDevice";
+    case 400: return driver ? "CUDA_ERROR_INVALID_HANDLE" : "cudaErrorInvalidResourceHandle";
+    case 700: return driver ? "CUDA_ERROR_ILLEGAL_ADDRESS" : "cudaErrorIllegalAddress";
+    case 701: return driver ? "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES" : "cudaErrorLaunchOutOfResources";
+    case 719: return driver ? "CUDA_ERROR_LAUNCH_FAILED" : "cudaErrorLaunchFailure";
+    case 800: return driver ? "CUDA_ERROR_NOT_PERMITTED" : "cudaErrorNotPermitted";
+    case 801: return driver ? "CUDA_ERROR_NOT_SUPPORTED" : "cudaErrorNotSupported";
+    case 900: return driver ? "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED" : "cudaErrorStreamCaptureUnsupported";
+    case 901: return driver ? "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED" : "cudaErrorStreamCaptureInvalidated";
+    case 902: return driver ? "CUDA_ERROR_STREAM_CAPTURE_MERGE" : "cudaErrorStreamCaptureMerge";
+    case 903: return driver ? "CUDA_ERROR_STREAM_CAPTURE_UNMATCHED" : "cudaErrorStreamCaptureUnmatched";
+    case 904: return driver ? "CUDA_ERROR_STREAM_CAPTURE_UNJOINED" : "cudaErrorStreamCaptureUnjoined";
+    case 905: return driver ? "CUDA_ERROR_STREAM_CAPTURE_ISOLATION" : "cudaErrorStreamCaptureIsolation";
+    case 906: return driver ? "CUDA_ERROR_STREAM_CAPTURE_IMPLICIT" : "cudaErrorStreamCaptureImplicit";
+    case 907: return driver ? "CUDA_ERROR_CAPTURED_EVENT" : "cudaErrorCapturedEvent";
+    case 908: return driver ? "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD" : "cudaErrorStreamCaptureWrongThread";
+    default: return NULL;
+    }
+}
+
+/* "cudaStreamSynchronize_v3020" -> "cudaStreamSynchronize" */
+static void api_name(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *d, char *out,
+                     size_t n)
+{
+    const char *name = d->functionName;
+    if (!name) {
+        const char *nm = NULL;
+        if (cuptiGetCallbackName(dom, cbid, &nm) == CUPTI_SUCCESS) name = nm;
+    }
+    snprintf(out, n, "%s", name ? name : "?");
+    char *v = strstr(out, "_v");
+    while (v) {
+        char *p = v + 2;
+        while (*p >= '0' && *p <= '9') p++;
+        if (p > v + 2 && (*p == 0 || *p == '_')) { memmove(v, p, strlen(p) + 1); v = strstr(out, "_v"); }
+        else v = strstr(v + 2, "_v");
+    }
+    char *s = strstr(out, "_ptsz");
+    if (!s) s = strstr(out, "_ptds");
+    if (s && s[5] == 0) *s = 0;
+}
+
+/* ---- captures, graphs, launches ---------------------------------------------- */
+
+typedef struct { uintptr_t key; int rid; } pair;
+static pair stream_rid[MAX_MAP], graph_rid[MAX_MAP], exec_rid[MAX_MAP];
+static long long stream_t0[MAX_MAP];
+static pid_t capture_tid[MAX_MAP];
+static uintptr_t region_site[MAX_REGIONS];
+static unsigned long region_replays[MAX_REGIONS];
+static int nregions;
+
+static int map_get(pair *m, uintptr_t key)
+{
+    for (int i = 0; i < MAX_MAP; i++) if (m[i].key == key && m[i].rid) return m[i].rid;
+    return 0;
+}
+
+static int map_set(pair *m, uintptr_t key, int rid)
+{
+    int slot = -1;
+    for (int i = 0; i < MAX_MAP; i++) {
+        if (m[i].key == key && m[i].rid) { m[i].rid = rid; return i; }
+        if (slot < 0 && !m[i].rid) slot = i;
+    }
+    if (slot >= 0) { m[slot].key = key; m[slot].rid = rid; }
+    return slot;
+}
+
+static pid_t tid(void) { return (pid_t)syscall(SYS_gettid); }
+
+/* A key for the call site: the first return addresses outside CUDA and this
+ * library (with a static cudart the first of them are still cudart's, so
+ * several are combined). */
+static uintptr_t site_address(void)
+{
+    void *frames[24];
+    int n = backtrace(frames, 24);
+    uintptr_t key = 0;
+    int used = 0;
+    for (int i = 2; i < n && used < 6; i++) {
+        Dl_info info;
+        if (!dladdr(frames[i], &info) || !info.dli_fname) continue;
+        const char *b = strrchr(info.dli_fname, '/');
+        b = b ? b + 1 : info.dli_fname;
+        if (!strncmp(b, "libcuda", 7) || !strncmp(b, "libcupti", 8) || !strncmp(b, "libcglint", 9)) continue;
+        key = (key << 7 | key >> (sizeof key * 8 - 7)) ^ (uintptr_t)frames[i];
+        used++;
+    }
+    return key;
+}
+
+static void on_begin_capture(CUstream stream, int ok)
+{
+    if (!ok) return;
+    atomic_fetch_add(&active_captures, 1);
+    uintptr_t site = site_address();
+    pthread_mutex_lock(&mu);
+    int rid = 0;
+    for (int i = 0; i < nregions; i++) if (region_site[i] == site) rid = i + 1;
+    int fresh = 0;
+    if (!rid && nregions < MAX_REGIONS) {
+        region_site[nregions++] = site;
+        rid = nregions;
+        fresh = 1;
+    }
+    int slot = map_set(stream_rid, (uintptr_t)stream, rid);
+    if (slot >= 0) { stream_t0[slot] = now_ns(); capture_tid[slot] = tid(); }
+    pthread_mutex_unlock(&mu);
+    if (fresh) {
+        char mem[16384];
+        buf b = {mem, 0, sizeof mem};
+        b_fmt(&b, "{\"ev\":\"region\",\"rid\":%d,\"t\":%lld,", rid, now_ns());
+        put_python(&b);
+        B_LIT(&b, ",");
+        put_native(&b);
+        B_LIT(&b, "}");
+        emit(&b);
+    }
+}
+
+static int is_capturing_thread(void)
+{
+    pid_t me = tid();
+    for (int i = 0; i < MAX_MAP; i++) if (stream_rid[i].rid && capture_tid[i] == me) return 1;
+    return 0;
+}
+
+static void on_end_capture(CUstream stream, CUgraph *pgraph, int ok)
+{
+    int cur = atomic_load(&active_captures);
+    if (cur > 0) atomic_fetch_sub(&active_captures, 1);
+    pthread_mutex_lock(&mu);
+    int rid = 0;
+    long long t0 = 0;
+    for (int i = 0; i < MAX_MAP; i++)
+        if (stream_rid[i].rid && stream_rid[i].key == (uintptr_t)stream) {
+            rid = stream_rid[i].rid;
+            t0 = stream_t0[i];
+            stream_rid[i].rid = 0;
+        }
+    pthread_mutex_unlock(&mu);
+    long long nodes = -1;
+    if (ok && pgraph && *pgraph) {
+        size_t n = 0;
+        if (cuGraphGetNodes(*pgraph, NULL, &n) == CUDA_SUCCESS) nodes = (long long)n;
+        pthread_mutex_lock(&mu);
+        map_set(graph_rid, (uintptr_t)*pgraph, rid);
+        pthread_mutex_unlock(&mu);
+    }
+    char mem[512];
+    buf b = {mem, 0, sizeof mem};
+    b_fmt(&b, "{\"ev\":\"capture\",\"rid\":%d,\"t0\":%lld,\"t1\":%lld,\"ok\":%s,\"nodes\":", rid, t0, now_ns(),
+          ok ? "true" : "false");
+    if (nodes >= 0) b_fmt(&b, "%lld}", nodes);
+    else B_LIT(&b, "null}");
+    emit(&b);
+}
+
+static void on_instantiate(CUgraphExec *pexec, CUgraph graph, int ok)
+{
+    if (!ok || !pexec || !*pexec) return;
+    pthread_mutex_lock(&mu);
+    int rid = map_get(graph_rid, (uintptr_t)graph);
+    if (rid) map_set(exec_rid, (uintptr_t)*pexec, rid);
+    pthread_mutex_unlock(&mu);
+}
+
+static void write_replays(int rid)
+{
+    char mem[256];
+    buf b = {mem, 0, sizeof mem};
+    b_fmt(&b, "{\"ev\":\"replays\",\"rid\":%d,\"n\":%lu}", rid, region_replays[rid - 1]);
+    emit(&b);
+}
+
+static void on_launch(CUgraphExec exec)
+{
+    pthread_mutex_lock(&mu);
+    int rid = map_get(exec_rid, (uintptr_t)exec);
+    unsigned long n = 0;
+    if (rid) n = ++region_replays[rid - 1];
+    pthread_mutex_unlock(&mu);
+    (void)n;
+}
+
+/* The stream of a driver call that takes one, or (CUstream)-1 if none. */
+#define NO_STREAM ((CUstream)(intptr_t)-1)
+static CUstream stream_of(CUpti_CallbackId cbid, const void *p, int *sync_legacy)
+{
+    *sync_legacy = 0;
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: return ((const cuLaunchKernel_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+        CUstream s = ((const cuLaunchKernel_ptsz_params *)p)->hStream;
+        return s ? s : CU_STREAM_PER_THREAD;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+        const CUlaunchConfig *c = ((const cuLaunchKernelEx_params *)p)->config;
+        return c ? c->hStream : NO_STREAM;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+        return ((const cuLaunchCooperativeKernel_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync: return ((const cuMemcpyAsync_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2: return ((const cuMemcpyHtoDAsync_v2_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoHAsync_v2: return ((const cuMemcpyDtoHAsync_v2_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoDAsync_v2: return ((const cuMemcpyDtoDAsync_v2_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async: return ((const cuMemsetD8Async_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32Async: return ((const cuMemsetD32Async_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchHostFunc: return ((const cuLaunchHostFunc_params *)p)->hStream;
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpy:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoH_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemcpyDtoD_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD8_v2:
+    case CUPTI_DRIVER_TRACE_CBID_cuMemsetD32_v2:
+        *sync_legacy = 1;
+        return CU_STREAM_LEGACY;
+    default: return NO_STREAM;
+    }
+}
+
+/* ---- the callback ---------------------------------------------------------------- */
+
+static uintptr_t seen_sites[512];
+static int nseen;
+
+/* Once per (call, site): a loop of failing calls is one event. */
+static int first_time(CUpti_CallbackId cbid, int dom)
+{
+    uintptr_t key = site_address() ^ ((uintptr_t)cbid << 40) ^ ((uintptr_t)dom << 60);
+    pthread_mutex_lock(&mu);
+    int fresh = 1;
+    for (int i = 0; i < nseen; i++) if (seen_sites[i] == key) fresh = 0;
+    if (fresh && nseen < 512) seen_sites[nseen++] = key;
+    else if (fresh) fresh = 0;
+    pthread_mutex_unlock(&mu);
+    return fresh;
+}
+
+static void record_api(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *d, int code)
+{
+    if (!first_time(cbid, dom)) return;
+    char name[128];
+    api_name(dom, cbid, d, name, sizeof name);
+    const char *en = error_name(code, dom == CUPTI_CB_DOMAIN_DRIVER_API);
+    char mem[16384];
+    buf b = {mem, 0, sizeof mem};
+    B_LIT(&b, "{\"ev\":\"api\",\"api\":");
+    b_str(&b, name);
+    B_LIT(&b, ",\"code\":");
+    if (en) b_str(&b, en);
+    else b_fmt(&b, "\"%s %d\"", dom == CUPTI_CB_DOMAIN_DRIVER_API ? "CUresult" : "cudaError", code);
+    b_fmt(&b, ",\"result\":%d,\"capturing\":%d,\"capturing_thread\":%s,\"tid\":%d,\"t\":%lld,", code,
+          atomic_load(&active_captures), is_capturing_thread() ? "true" : "false", (int)tid(), now_ns());
+    put_python(&b);
+    B_LIT(&b, ",");
+    put_native(&b);
+    B_LIT(&b, "}");
+    emit(&b);
+}
+
+static void record_eager_dom(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpti_CallbackData *d,
+                             CUstream s, int legacy)
+{
+    if (!first_time(cbid, dom + 8)) return;
+    char name[128];
+    api_name(dom, cbid, d, name, sizeof name);
+    char mem[16384];
+    buf b = {mem, 0, sizeof mem};
+    B_LIT(&b, "{\"ev\":\"eager\",\"api\":");
+    b_str(&b, name);
+    b_fmt(&b, ",\"stream\":\"%p\",\"legacy\":%s,\"capturing_thread\":%s,\"tid\":%d,\"t\":%lld,", (void *)s,
+          legacy ? "true" : "false", is_capturing_thread() ? "true" : "false", (int)tid(), now_ns());
+    put_python(&b);
+    B_LIT(&b, ",");
+    put_native(&b);
+    B_LIT(&b, "}");
+    emit(&b);
+}
+
+/* The same bookkeeping for runtime API calls: whether the runtime's own
+ * driver calls reach the driver callbacks is not promised, so a runtime
+ * call is handled here and the driver calls it makes are skipped. */
+static void runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int code)
+{
+    int already = eager_in_runtime;
+    eager_in_runtime = 0;
+    const void *p = d->functionParams;
+    int ok = code == 0;
+    CUstream s = NO_STREAM;
+    int legacy = 0;
+    switch (cbid) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000:
+        on_begin_capture((CUstream)((const cudaStreamBeginCapture_v10000_params *)p)->stream, ok);
+        return;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000:
+        on_begin_capture((CUstream)((const cudaStreamBeginCapture_ptsz_v10000_params *)p)->stream, ok);
+        return;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000: {
+        const cudaStreamEndCapture_v10000_params *e = p;
+        on_end_capture((CUstream)e->stream, (CUgraph *)e->pGraph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000: {
+        const cudaStreamEndCapture_ptsz_v10000_params *e = p;
+        on_end_capture((CUstream)e->stream, (CUgraph *)e->pGraph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000: {
+        const cudaGraphInstantiate_v12000_params *e = p;
+        on_instantiate((CUgraphExec *)e->pGraphExec, (CUgraph)e->graph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithFlags_v11040: {
+        const cudaGraphInstantiateWithFlags_v11040_params *e = p;
+        on_instantiate((CUgraphExec *)e->pGraphExec, (CUgraph)e->graph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_v12000: {
+        const cudaGraphInstantiateWithParams_v12000_params *e = p;
+        on_instantiate((CUgraphExec *)e->pGraphExec, (CUgraph)e->graph, ok);
+        return;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+        if (ok) on_launch((CUgraphExec)((const cudaGraphLaunch_v10000_params *)p)->graphExec);
+        return;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+        if (ok) on_launch((CUgraphExec)((const cudaGraphLaunch_ptsz_v10000_params *)p)->graphExec);
+        return;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+        s = (CUstream)((const cudaLaunchKernel_v7000_params *)p)->stream;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+        s = (CUstream)((const cudaLaunchKernel_ptsz_v7000_params *)p)->stream;
+        if (!s) s = CU_STREAM_PER_THREAD;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060: {
+        const cudaLaunchConfig_t *c = ((const cudaLaunchKernelExC_v11060_params *)p)->config;
+        s = c ? (CUstream)c->stream : NO_STREAM;
+        break;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020:
+        s = (CUstream)((const cudaMemcpyAsync_v3020_params *)p)->stream;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020:
+        s = (CUstream)((const cudaMemsetAsync_v3020_params *)p)->stream;
+        break;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMemset_v3020:
+        s = CU_STREAM_LEGACY;
+        legacy = 1;
+        break;
+    default: return;
+    }
+    if (already) return;   /* a driver call it made reported it */
+    if (!ok || atomic_load(&active_captures) <= 0 || s == NO_STREAM) return;
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (cuStreamIsCapturing(s, &st) != CUDA_SUCCESS) return;
+    if (st == CU_STREAM_CAPTURE_STATUS_NONE)
+        record_eager_dom(CUPTI_CB_DOMAIN_RUNTIME_API, cbid, d, s, legacy || s == CU_STREAM_LEGACY || s == NULL);
+}
+
+static void driver_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int code)
+{
+    const void *p = d->functionParams;
+    int ok = code == 0;
+    if (runtime_depth > 0) goto eager;   /* capture bookkeeping of a runtime call: runtime_exit */
+    switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture:
+        on_begin_capture(((const cuStreamBeginCapture_params *)p)->hStream, ok);
+        return;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2:
+        on_begin_capture(((const cuStreamBeginCapture_v2_params *)p)->hStream, ok);
+        return;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz:
+        on_begin_capture(((const cuStreamBeginCapture_ptsz_params *)p)->hStream, ok);
+        return;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz:
+        on_begin_capture(((const cuStreamBeginCapture_v2_ptsz_params *)p)->hStream, ok);
+        return;
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture: {
+        const cuStreamEndCapture_params *e = p;
+        on_end_capture(e->hStream, e->phGraph, ok);
+        return;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz: {
+        const cuStreamEndCapture_ptsz_params *e = p;
+        on_end_capture(e->hStream, e->phGraph, ok);
+        return;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags: {
+        const cuGraphInstantiateWithFlags_params *e = p;
+        on_instantiate(e->phGraphExec, e->hGraph, ok);
+        return;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2: {
+        const cuGraphInstantiate_v2_params *e = p;
+        on_instantiate(e->phGraphExec, e->hGraph, ok);
+        return;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams: {
+        const cuGraphInstantiateWithParams_params *e = p;
+        on_instantiate(e->phGraphExec, e->hGraph, ok);
+        return;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+        if (ok) on_launch(((const cuGraphLaunch_params *)p)->hGraph);
+        return;
+    case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+        if (ok) on_launch(((const cuGraphLaunch_ptsz_params *)p)->hGraphExec);
+        return;
+    default: break;
+    }
+eager:
+    if (!ok || atomic_load(&active_captures) <= 0) return;
+    int legacy = 0;
+    CUstream s = stream_of(cbid, p, &legacy);
+    if (s == NO_STREAM) return;
+    CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
+    if (cuStreamIsCapturing(s, &st) != CUDA_SUCCESS) return;
+    if (st == CU_STREAM_CAPTURE_STATUS_NONE) {
+        /* inside a runtime call the runtime's name is better, but whether
+         * runtime_exit knows the call is not sure: report it here, once */
+        if (runtime_depth > 0) eager_in_runtime = 1;
+        record_eager_dom(CUPTI_CB_DOMAIN_DRIVER_API, cbid, d, s, legacy || s == CU_STREAM_LEGACY || s == NULL);
+    }
+}
+
+static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
+{
+    (void)userdata;
+    if (in_callback) return;
+    if (dom != CUPTI_CB_DOMAIN_RUNTIME_API && dom != CUPTI_CB_DOMAIN_DRIVER_API) return;
+    const CUpti_CallbackData *d = data;
+    if (d->callbackSite == CUPTI_API_ENTER) {
+        if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth++;
+        return;
+    }
+    if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && runtime_depth > 0) runtime_depth--;
+    in_callback = 1;
+    int code = d->functionReturnValue ? *(const int *)d->functionReturnValue : 0;
+    if (debug && atomic_load(&active_captures) > 0) {
+        pthread_mutex_lock(&mu);
+        int seen = 0;
+        for (int i = 0; i < ndebug; i++) seen |= debug_seen[i].dom == (int)dom && debug_seen[i].cbid == cbid;
+        if (!seen && ndebug < 256) { debug_seen[ndebug].dom = (int)dom; debug_seen[ndebug].cbid = cbid; ndebug++; }
+        pthread_mutex_unlock(&mu);
+    }
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API) driver_exit(cbid, d, code);
+    else runtime_exit(cbid, d, code);
+    if (code != 0 && code != 600 /* not ready */ && code != 34 /* cudaErrorCudartUnloading */) {
+        int capture_call = 0;
+        if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
+            capture_call = cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000 ||
+                           cbid == CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000 ||
+                           cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000;
+            if (cbid == CUPTI_RUNTIME_TRACE_CBID_cudaGetLastError_v3020 ||
+                cbid == CUPTI_RUNTIME_TRACE_CBID_cudaPeekAtLastError_v3020)
+                capture_call = -1;
+        } else {
+            capture_call = cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
+                           cbid == CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture ||
+                           cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch;
+            if (runtime_depth > 0) capture_call = -1;  /* the runtime call reports it, by its own name */
+        }
+        if (capture_call >= 0 && (capture_call || atomic_load(&active_captures) > 0 || (code >= 900 && code <= 908)))
+            record_api(dom, cbid, d, code);
+    }
+    in_callback = 0;
+}
+
+static void at_exit(void)
+{
+    in_callback = 1;
+    for (int rid = 1; rid <= nregions; rid++) if (region_replays[rid - 1]) write_replays(rid);
+    if (debug) {
+        char big[16384];
+        buf d = {big, 0, sizeof big};
+        B_LIT(&d, "{\"ev\":\"debug\",\"during_capture\":[");
+        for (int i = 0; i < ndebug; i++) {
+            const char *nm = NULL;
+            cuptiGetCallbackName((CUpti_CallbackDomain)debug_seen[i].dom, debug_seen[i].cbid, &nm);
+            if (i) B_LIT(&d, ",");
+            b_str(&d, nm ? nm : "?");
+        }
+        B_LIT(&d, "]}");
+        emit(&d);
+    }
+    char mem[256];
+    buf b = {mem, 0, sizeof mem};
+    b_fmt(&b, "{\"ev\":\"exit\",\"t\":%lld,\"dropped\":%ld}", now_ns(), atomic_load(&dropped));
+    emit(&b);
+}
+
+__attribute__((visibility("default"))) int InitializeInjection(void)
+{
+    const char *dir = getenv("CGLINT_EVENTS_DIR");
+    if (!dir || !*dir || getenv("CGLINT_RUNTIME_OFF")) return 1;
+    snprintf(events_dir, sizeof events_dir, "%s", dir);
+    debug = getenv("CGLINT_CUPTI_DEBUG") != NULL;
+    in_callback = 1;
+    py_init();
+    CUptiResult r = cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)callback, NULL);
+    if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+    if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    char mem[1024];
+    buf b = {mem, 0, sizeof mem};
+    if (r != CUPTI_SUCCESS) {
+        const char *msg = NULL;
+        cuptiGetResultString(r, &msg);
+        B_LIT(&b, "{\"ev\":\"cupti_error\",\"message\":");
+        b_str(&b, msg ? msg : "cuptiSubscribe failed");
+        B_LIT(&b, "}");
+    } else {
+        b_fmt(&b, "{\"ev\":\"subscribed\",\"python\":%s,\"t\":%lld}", py.ok ? "true" : "false", now_ns());
+        atexit(at_exit);
+    }
+    emit(&b);
+    in_callback = 0;
+    return 1;
+}

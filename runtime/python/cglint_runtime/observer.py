@@ -1,0 +1,1120 @@
+"""The observer: wraps torch.cuda.graphs and records events (see __init__).
+
+Events (one JSON object a line, key "ev"; times "t" in CLOCK_MONOTONIC ns,
+the clock the CUPTI library uses too; paths absolute):
+
+  process   this process started being observed (pid, ppid, argv, cwd, python)
+  env       versions, at the first capture (torch, cuda, gpu)
+  region    a capture site seen for the first time: rid, path, line, kind
+  capture   one capture of region rid: n, t0, t1, ok, nodes
+  lines     lines of user code that ran during that capture: [[path, line, count]...]
+  error     an exception at capture (phase: begin, capture, end, graphed, thread, op):
+            type, message, code (cudaError name), surface (what the user saw),
+            stack [[path, line, function]...] innermost first, thread
+  op        an operator seen during capture: what (cpu, pin, eager, failed), op, stack
+  scalar    a Python number read at capture had another value at a replay
+  rebind    a name read by the region held another tensor at a replay (CG504)
+  hparam    an optimizer hyperparameter captured as a float changed (CG606)
+  replays   rid, n replays so far (written at powers of two and at exit),
+            samples, mean_ms (sampled GPU time per replay)
+  entries   rid, n: times the capture site was entered (CG705)
+  exit      the process is exiting: cuda_available
+"""
+import atexit
+import functools
+import json
+import os
+import re
+import sys
+import threading
+import time
+import weakref
+
+from . import EVENTS_VERSION
+
+_lock = threading.RLock()
+_state = None          # the one _State of this process, once activated
+_warned = set()
+
+
+def _warn(what, exc=None):
+    if what in _warned:
+        return
+    _warned.add(what)
+    try:
+        sys.stderr.write("cglint: observer: %s%s\n" % (what, (": %r" % (exc,)) if exc else ""))
+    except Exception:
+        pass
+
+
+def _now():
+    return time.monotonic_ns()
+
+
+# --------------------------------------------------------------------------
+# the event file
+class _Writer:
+    def __init__(self, directory):
+        self.dir = directory
+        self.fd = None
+        self.pid = None
+
+    def write(self, ev):
+        try:
+            line = json.dumps(ev, separators=(",", ":"), default=repr) + "\n"
+            with _lock:
+                if self.fd is None or self.pid != os.getpid():
+                    os.makedirs(self.dir, exist_ok=True)
+                    self.pid = os.getpid()
+                    name = "py-%d-%s.jsonl" % (self.pid, os.urandom(4).hex())
+                    self.fd = os.open(os.path.join(self.dir, name),
+                                      os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o644)
+                os.write(self.fd, line.encode("utf-8", "replace"))
+        except Exception as e:
+            _warn("cannot write events to %s" % self.dir, e)
+
+
+# --------------------------------------------------------------------------
+# which code is the user's
+_SKIP_DIRS = []
+
+
+def _init_skip_dirs():
+    import sysconfig
+    dirs = set()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        try:
+            dirs.add(os.path.realpath(sysconfig.get_paths()[key]))
+        except Exception:
+            pass
+    for p in (sys.prefix, sys.base_prefix, sys.exec_prefix):
+        dirs.add(os.path.realpath(os.path.join(p, "lib")))
+    dirs.add(os.path.realpath(os.path.dirname(os.path.abspath(__file__))))
+    for extra in os.environ.get("CGLINT_LIBRARY_DIRS", "").split(os.pathsep):
+        if extra:
+            dirs.add(os.path.realpath(extra))
+    _SKIP_DIRS[:] = sorted(d.rstrip("/") + "/" for d in dirs if d)
+
+
+_user_cache = {}
+
+
+def _abspath(fn):
+    try:
+        return os.path.realpath(fn)
+    except Exception:
+        return fn
+
+
+def _is_user(fn):
+    u = _user_cache.get(fn)
+    if u is None:
+        if not fn or fn.startswith("<"):
+            u = False
+        else:
+            p = _abspath(fn)
+            u = not any(p.startswith(d) for d in _SKIP_DIRS)
+            # a torch checkout or any package named torch is never the user's
+            if u and ("/torch/" in p or "/site-packages/" in p or "/dist-packages/" in p):
+                u = False
+        _user_cache[fn] = u
+    return u
+
+
+def _user_frame(f):
+    """The innermost frame of user code at or outside f."""
+    while f is not None and not _is_user(f.f_code.co_filename):
+        f = f.f_back
+    return f
+
+
+def _stack_of(f, limit=12):
+    out = []
+    while f is not None and len(out) < limit:
+        fn = f.f_code.co_filename
+        if _is_user(fn):
+            out.append([_abspath(fn), f.f_lineno, f.f_code.co_name])
+        f = f.f_back
+    return out
+
+
+def _tb_stack(tb, limit=16):
+    """User frames of a traceback, innermost first, then the frames outside it."""
+    frames = []
+    last = None
+    while tb is not None:
+        frames.append((tb.tb_frame, tb.tb_lineno))
+        last = tb.tb_frame
+        tb = tb.tb_next
+    out = []
+    for fr, line in reversed(frames):
+        if _is_user(fr.f_code.co_filename):
+            out.append([_abspath(fr.f_code.co_filename), line, fr.f_code.co_name])
+    if frames:
+        outer = frames[0][0].f_back
+        out.extend(_stack_of(outer, limit))
+    return out[:limit]
+
+
+_CUDA_MESSAGES = [
+    ("operation not permitted when stream is capturing", "cudaErrorStreamCaptureUnsupported"),
+    ("operation failed due to a previous error during capture", "cudaErrorStreamCaptureInvalidated"),
+    ("capture sequence contains a fork that was not joined", "cudaErrorStreamCaptureUnjoined"),
+    ("operation would make the legacy stream depend on a capturing blocking stream",
+     "cudaErrorStreamCaptureImplicit"),
+    ("dependency created on uncaptured work in another stream", "cudaErrorStreamCaptureIsolation"),
+    ("operation not permitted on an event last recorded in a capturing stream", "cudaErrorCapturedEvent"),
+    ("capture was not initiated in this stream", "cudaErrorStreamCaptureUnmatched"),
+    ("attempted operation not permitted when stream is capturing", "cudaErrorStreamCaptureUnsupported"),
+]
+_CODE_RE = re.compile(r"\b(cudaError\w+|CUDA_ERROR_\w+|CUBLAS_STATUS_\w+|CUDNN_STATUS_\w+)")
+
+
+def _cuda_code(msg):
+    m = _CODE_RE.search(msg)
+    if m:
+        return m.group(1)
+    low = msg.lower()
+    for text, code in _CUDA_MESSAGES:
+        if text in low:
+            return code
+    return None
+
+
+def _first_line(msg, limit=300):
+    msg = msg.strip().splitlines()[0] if msg.strip() else ""
+    return msg[:limit]
+
+
+def _exc_record(e):
+    msg = str(e)
+    return {"type": type(e).__name__, "message": _first_line(msg), "code": _cuda_code(msg)}
+
+
+def _root_context(e):
+    """The deepest __context__/__cause__: the exception that started it."""
+    seen = set()
+    root = e
+    while True:
+        nxt = root.__cause__ or root.__context__
+        if nxt is None or id(nxt) in seen:
+            return root
+        seen.add(id(nxt))
+        root = nxt
+
+
+# --------------------------------------------------------------------------
+# reading values the way a debugger would: no properties, no __getattr__
+class _NoValue(Exception):
+    pass
+
+
+def _sget(obj, name):
+    try:
+        d = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        raise _NoValue()
+    if name in d:
+        return d[name]
+    for store in ("_parameters", "_buffers", "_modules"):
+        s = d.get(store)
+        if type(s) is dict or (s is not None and isinstance(s, dict)):
+            if name in s:
+                return s[name]
+    raise _NoValue()
+
+
+def _resolve_chain(root, chain):
+    v = root
+    for part in chain:
+        if isinstance(part, str):
+            v = _sget(v, part)
+        else:  # a constant subscript: exact dicts and lists only
+            key = part[0]
+            if type(v) is dict and key in v:
+                v = v[key]
+            elif type(v) in (list, tuple) and isinstance(key, int) and -len(v) <= key < len(v):
+                v = v[key]
+            else:
+                raise _NoValue()
+    return v
+
+
+_STR_RE = re.compile(r"(\"\"\"|'''|\"|')(?:\\.|(?!\1).)*\1")
+_CHAIN_RE = re.compile(
+    r"(?<![\w.\]\)])([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*|\s*\[\s*(?:-?\d+|\"[^\"\\]*\"|'[^'\\]*')\s*\])*)(\s*\()?")
+_PART_RE = re.compile(r"\.\s*([A-Za-z_]\w*)|\[\s*(-?\d+|\"[^\"\\]*\"|'[^'\\]*')\s*\]")
+_KEYWORDS = frozenset("""False None True and as assert async await break class continue def del elif else
+except finally for from global if import in is lambda nonlocal not or pass raise return try while with
+yield print self""".split()) - {"self"}
+_line_cache = {}
+
+
+def _line_chains(path, line):
+    """Dotted names with constant subscripts read on a source line, without
+    calls: `self.lr`, `group["lr"]`, `static_x` (not `model` in `model(x)`)."""
+    key = (path, line)
+    got = _line_cache.get(key)
+    if got is not None:
+        return got
+    import linecache
+    text = linecache.getline(path, line)
+    text = text.split("#", 1)[0] if "#" in text and "'" not in text and '"' not in text else text
+    text = _STR_RE.sub(lambda m: m.group(0) if re.fullmatch(r"[\"'][^\"'\\]*[\"']", m.group(0)) else '""', text)
+    text = _strip_targets(text)
+    out = []
+    for m in _CHAIN_RE.finditer(text):
+        expr, call = m.group(1), m.group(2)
+        if not call and re.match(r"\s*=(?!=)", text[m.end():]):
+            continue                # a keyword argument's name
+        head = re.match(r"[A-Za-z_]\w*", expr).group(0)
+        if head in _KEYWORDS:
+            continue
+        parts = []
+        for pm in _PART_RE.finditer(expr[len(head):]):
+            if pm.group(1):
+                parts.append(pm.group(1))
+            else:
+                lit = pm.group(2)
+                parts.append((int(lit),) if lit[0] not in "\"'" else (lit[1:-1],))
+        if call and parts:
+            parts = parts[:-1]      # `self.proj(h)`: `self.proj` is called, not read
+        elif call:
+            continue                # `model(x)`
+        # every prefix that ends in an attribute is read too (`self.buf` of `self.buf.mean`)
+        out.append((head, tuple(parts)))
+    _line_cache[key] = out
+    return out
+
+
+def _strip_targets(text):
+    """The right-hand side of a plain assignment (`a, self.b = ...`): its
+    targets are written, not read."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "=" and depth == 0:
+            prev = text[i - 1] if i else ""
+            nxt = text[i + 1] if i + 1 < len(text) else ""
+            if prev in "=<>!+-*/%&|^@:" or nxt == "=":
+                return text
+            if re.fullmatch(r"[\w\s.,\[\]'\"*]*", text[:i]):
+                return text[i + 1:]
+            return text
+        elif ch == ":" and depth == 0:
+            return text
+    return text
+
+
+def _chain_text(head, parts):
+    s = head
+    for p in parts:
+        s += ("." + p) if isinstance(p, str) else "[%r]" % (p[0],)
+    return s
+
+
+# --------------------------------------------------------------------------
+class _Region:
+    __slots__ = ("rid", "path", "line", "kind", "captures", "replays", "samples", "pending",
+                 "tracked_tensors", "tracked_scalars", "hparams", "capture_code", "entries",
+                 "reported")
+
+    def __init__(self, rid, path, line, kind):
+        self.rid, self.path, self.line, self.kind = rid, path, line, kind
+        self.captures = 0
+        self.replays = 0
+        self.entries = 0
+        self.samples = []        # finished replay times, ms
+        self.pending = []        # (start event, end event)
+        self.tracked_tensors = {}  # key -> (scope, head, parts, data_ptr, path, line, text)
+        self.tracked_scalars = {}  # key -> (scope, head, parts, value, path, line, text)
+        self.hparams = {}        # key -> (optimizer weakref, group index, name, value, path, line)
+        self.capture_code = None
+        self.reported = set()
+
+
+class _Capture:
+    __slots__ = ("region", "graph", "t0", "n", "lines", "frame_code", "frame_globals", "begin_ids",
+                 "visited", "tid", "mode", "tracer", "with_code")
+
+    def __init__(self, region, graph):
+        self.region = region
+        self.graph = graph
+        self.t0 = _now()
+        self.n = region.captures
+        self.lines = {}
+        self.frame_code = None
+        self.frame_globals = None
+        self.begin_ids = {}
+        self.visited = set()
+        self.tid = threading.get_ident()
+        self.mode = None
+        self.tracer = None
+        self.with_code = None
+
+
+class _State:
+    def __init__(self, events_dir, hints):
+        self.w = _Writer(events_dir)
+        self.regions = {}          # (path, line, kind) -> _Region
+        self.by_graph = weakref.WeakKeyDictionary()
+        self.by_graph_id = {}
+        self.active = []           # _Capture stack
+        self.mgc = []              # make_graphed_callables sites being run
+        self.hint_lines = {}       # (path, line) -> set(rules)
+        self.env_written = False
+        self.hooked_optim = False
+        self.torch = None
+        self.load_hints(hints)
+
+    def load_hints(self, hints):
+        if not hints:
+            return
+        try:
+            with open(hints, encoding="utf-8") as f:
+                for line in f:
+                    line = line.strip()
+                    if not line:
+                        continue
+                    h = json.loads(line)
+                    p = _abspath(h["path"])
+                    for ln in range(int(h["line"]), int(h.get("end_line") or h["line"]) + 1):
+                        self.hint_lines.setdefault((p, ln), set()).add(h["rule"])
+        except Exception as e:
+            _warn("cannot read the hints file %s" % hints, e)
+
+    # -- regions -----------------------------------------------------------
+    def region_for(self, graph, f):
+        if self.mgc:
+            path, line = self.mgc[-1]
+            kind = "make_graphed_callables"
+        else:
+            uf = _user_frame(f)
+            if uf is None:
+                path, line = "?", 0
+            else:
+                path, line = _abspath(uf.f_code.co_filename), uf.f_lineno
+            kind = "capture_begin"
+            g = f
+            while g is not None:
+                if g.f_code.co_name == "__enter__" and "torch" in g.f_code.co_filename:
+                    kind = "torch.cuda.graph"
+                    break
+                if _is_user(g.f_code.co_filename):
+                    break
+                g = g.f_back
+        key = (path, line, kind)
+        r = self.regions.get(key)
+        if r is None:
+            r = _Region(len(self.regions) + 1, path, line, kind)
+            self.regions[key] = r
+            self.w.write({"ev": "region", "rid": r.rid, "path": path, "line": line, "kind": kind,
+                          "t": _now()})
+        if kind != "make_graphed_callables":
+            r.entries += 1
+            self.w.write({"ev": "entries", "rid": r.rid, "n": r.entries})
+        return r
+
+    def graph_region(self, graph):
+        try:
+            return self.by_graph.get(graph)
+        except TypeError:
+            return self.by_graph_id.get(id(graph))
+
+    def set_graph_region(self, graph, r):
+        try:
+            self.by_graph[graph] = r
+        except TypeError:
+            self.by_graph_id[id(graph)] = r
+
+    def write_env(self):
+        if self.env_written:
+            return
+        self.env_written = True
+        t = self.torch
+        ev = {"ev": "env", "torch": getattr(t, "__version__", None), "cuda": None, "gpu": None}
+        try:
+            ev["cuda"] = t.version.cuda
+        except Exception:
+            pass
+        try:
+            ev["gpu"] = t.cuda.get_device_name()
+        except Exception:
+            pass
+        self.w.write(ev)
+
+
+# --------------------------------------------------------------------------
+# line events during capture
+_TOOL = None
+
+
+def _on_capture_line(frame, path, line):
+    st = _state
+    if not st or not st.active:
+        return
+    cap = st.active[-1]
+    key = (path, line)
+    cap.lines[key] = cap.lines.get(key, 0) + 1
+    if key in cap.visited:
+        return
+    cap.visited.add(key)
+    try:
+        _inspect_line(st, cap, frame, path, line)
+    except Exception as e:
+        _warn("line inspection failed", e)
+
+
+def _inspect_line(st, cap, frame, path, line):
+    torch = st.torch
+    if torch is None:
+        return
+    hinted = st.hint_lines.get((_abspath(path), line), ())
+    want_scalars = "CG304" in hinted or "CG606" in hinted
+    is_capture_frame = frame.f_code is cap.frame_code
+    region = cap.region
+    Tensor = torch.Tensor
+    flocals = None
+    for head, parts in _line_chains(path, line):
+        # the root object and how to find it again at a replay
+        if flocals is None:
+            try:
+                flocals = frame.f_locals
+            except Exception:
+                flocals = {}
+        if head in flocals:
+            root = flocals[head]
+            if is_capture_frame and frame.f_globals is not flocals:
+                scope = ("local",)
+            elif frame.f_globals is flocals:
+                scope = ("global", frame.f_globals)
+            elif parts:
+                try:
+                    scope = ("object", weakref.ref(root))
+                except TypeError:
+                    continue
+            else:
+                continue
+        elif head in frame.f_globals:
+            root = frame.f_globals[head]
+            scope = ("global", frame.f_globals)
+        else:
+            continue
+        try:
+            v = _resolve_chain(root, parts)
+        except _NoValue:
+            continue
+        except Exception:
+            continue
+        text = _chain_text(head, parts)
+        if scope[0] == "object":
+            skey = ("object", id(root), parts)
+        else:
+            skey = (scope[0], head, parts)
+        if isinstance(v, Tensor):
+            if is_capture_frame and not parts and cap.begin_ids.get(head) != id(v):
+                continue   # bound inside the region: an output, not an input
+            if skey in region.tracked_tensors or len(region.tracked_tensors) >= 64:
+                continue
+            try:
+                if not v.is_cuda:
+                    continue
+                ptr = v.data_ptr()
+            except Exception:
+                continue
+            region.tracked_tensors[skey] = (scope, head, parts, ptr, _abspath(path), line, text)
+        elif want_scalars and type(v) in (int, float):
+            if skey in region.tracked_scalars or len(region.tracked_scalars) >= 64:
+                continue
+            region.tracked_scalars[skey] = (scope, head, parts, v, _abspath(path), line, text)
+
+
+def _start_lines(cap):
+    global _TOOL
+    if sys.version_info >= (3, 12) and hasattr(sys, "monitoring"):
+        mon = sys.monitoring
+        if _TOOL is None:
+            for tid in (4, 3):
+                try:
+                    mon.use_tool_id(tid, "cglint")
+                    _TOOL = tid
+                    break
+                except ValueError:
+                    continue
+            if _TOOL is None:
+                _warn("no free sys.monitoring tool id: lines run at capture are not recorded")
+                _TOOL = -1
+                return
+            disable = mon.DISABLE
+
+            def on_line(code, line):
+                fn = code.co_filename
+                if not _is_user(fn):
+                    return disable
+                _on_capture_line(sys._getframe(1), fn, line)
+            mon.register_callback(_TOOL, mon.events.LINE, on_line)
+        if _TOOL < 0:
+            return
+        mon.set_events(_TOOL, mon.events.LINE)
+        cap.tracer = "monitoring"
+        return
+    # settrace: this thread only; frames already running get f_trace by hand
+    if sys.gettrace() is not None:
+        _warn("a tracer (debugger or coverage) is active: lines run at capture are not recorded")
+        return
+
+    def local(frame, event, arg):
+        if event == "line":
+            _on_capture_line(frame, frame.f_code.co_filename, frame.f_lineno)
+        return local
+
+    def glob(frame, event, arg):
+        if event == "call" and _is_user(frame.f_code.co_filename):
+            return local
+        return None
+    f = sys._getframe(1)
+    touched = []
+    while f is not None:
+        if _is_user(f.f_code.co_filename):
+            f.f_trace = local
+            f.f_trace_lines = True
+            touched.append(f)
+        f = f.f_back
+    sys.settrace(glob)
+    cap.tracer = ("settrace", touched)
+
+
+def _stop_lines(cap):
+    if cap.tracer == "monitoring":
+        try:
+            sys.monitoring.set_events(_TOOL, 0)
+        except Exception:
+            pass
+    elif cap.tracer:
+        sys.settrace(None)
+        for f in cap.tracer[1]:
+            try:
+                f.f_trace = None
+            except Exception:
+                pass
+    cap.tracer = None
+
+
+# --------------------------------------------------------------------------
+# operators during capture (TorchDispatchMode)
+_DYN_OPS = ("nonzero", "masked_select", "_unique2", "unique_dim", "unique_consecutive", "argwhere",
+            "repeat_interleave", "_local_scalar_dense")
+
+
+def _make_mode(st):
+    if os.environ.get("CGLINT_DISPATCH", "1") == "0":
+        return None
+    try:
+        from torch.utils._python_dispatch import TorchDispatchMode
+    except Exception:
+        return None
+    torch = st.torch
+    seen = set()
+
+    def report(what, func, extra=None):
+        try:
+            f = _user_frame(sys._getframe(2))
+            stack = _stack_of(f)
+            if not stack:
+                return
+            key = (what, str(func), stack[0][0], stack[0][1])
+            if key in seen:
+                return
+            seen.add(key)
+            cap = st.active[-1] if st.active else None
+            ev = {"ev": "op", "what": what, "op": str(func), "stack": stack,
+                  "rid": cap.region.rid if cap else None, "t": _now()}
+            if extra:
+                ev.update(extra)
+            st.w.write(ev)
+        except Exception as e:
+            _warn("operator inspection failed", e)
+
+    def devices(args, kwargs, out):
+        cpu = cuda = False
+        for seq in (args, tuple((kwargs or {}).values()), (out,) if not isinstance(out, (list, tuple)) else out):
+            for a in seq:
+                if isinstance(a, (list, tuple)):
+                    items = a
+                else:
+                    items = (a,)
+                for x in items:
+                    if isinstance(x, torch.Tensor):
+                        try:
+                            t = x.device.type
+                        except Exception:
+                            continue
+                        if t == "cpu":
+                            cpu = True
+                        elif t == "cuda":
+                            cuda = True
+        return cpu, cuda
+
+    class _Mode(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            try:
+                out = func(*args, **(kwargs or {}))
+            except BaseException as e:
+                report("failed", func, {"error": _exc_record(e)})
+                raise
+            try:
+                name = getattr(func, "__name__", str(func))
+                base = name.split(".")[0]
+                if base in ("_pin_memory", "pin_memory"):
+                    report("pin", func)
+                else:
+                    cpu, cuda = devices(args, kwargs, out)
+                    if cpu and not cuda and base not in ("_local_scalar_dense", "lift_fresh", "detach"):
+                        report("cpu", func)
+                    elif cuda and not torch.cuda.is_current_stream_capturing():
+                        cur = torch.cuda.current_stream()
+                        report("eager", func, {"stream": repr(cur),
+                                               "legacy": getattr(cur, "cuda_stream", None) == 0})
+            except Exception as e:
+                _warn("operator inspection failed", e)
+            return out
+    return _Mode
+
+
+# --------------------------------------------------------------------------
+# the wrappers
+def _capture_begin_wrapper(orig):
+    @functools.wraps(orig)
+    def capture_begin(self, *args, **kwargs):
+        st = _state
+        cap = None
+        try:
+            if st is not None:
+                _on_torch(st)
+                region = st.region_for(self, sys._getframe(1))
+                st.set_graph_region(self, region)
+                cap = _Capture(region, self)
+                caller = sys._getframe(1)
+                if caller.f_code.co_name == "__enter__" and caller.f_back is not None:
+                    caller = caller.f_back
+                cap.with_code = caller.f_code
+                uf = _user_frame(sys._getframe(1))
+                if uf is not None:
+                    cap.frame_code = uf.f_code
+                    region.capture_code = uf.f_code
+                    try:
+                        cap.begin_ids = {k: id(v) for k, v in uf.f_locals.items()}
+                    except Exception:
+                        pass
+        except Exception as e:
+            _warn("capture_begin bookkeeping failed", e)
+            cap = None
+        try:
+            r = orig(self, *args, **kwargs)
+        except BaseException as e:
+            if cap is not None:
+                _record_error(st, cap.region, "begin", e, sys._getframe(1), surface=e)
+                cap.region.captures += 1
+                st.w.write({"ev": "capture", "rid": cap.region.rid, "n": cap.region.captures,
+                            "t0": cap.t0, "t1": _now(), "ok": False, "nodes": None})
+            raise
+        if cap is not None:
+            try:
+                st.active.append(cap)
+                _start_lines(cap)
+                Mode = _make_mode(st)
+                if Mode is not None:
+                    cap.mode = Mode()
+                    cap.mode.__enter__()
+            except Exception as e:
+                _warn("capture_begin bookkeeping failed", e)
+        return r
+    return capture_begin
+
+
+def _capture_end_wrapper(orig):
+    @functools.wraps(orig)
+    def capture_end(self):
+        st = _state
+        cap = None
+        body = sys.exc_info()[1]   # called from graph.__exit__ while the body's exception is handled
+        try:
+            if st is not None and st.active and st.active[-1].graph is self:
+                cap = st.active.pop()
+                if body is not None:
+                    tb = body.__traceback__
+                    if tb is None or tb.tb_frame.f_code is not cap.with_code:
+                        body = None   # an exception handled around the capture, not raised in it
+                if cap.mode is not None:
+                    try:
+                        cap.mode.__exit__(None, None, None)
+                    except Exception:
+                        pass
+                _stop_lines(cap)
+        except Exception as e:
+            _warn("capture_end bookkeeping failed", e)
+        try:
+            r = orig(self)
+        except BaseException as e:
+            if cap is not None:
+                _finish_capture(st, cap, False, body, e)
+            raise
+        if cap is not None:
+            _finish_capture(st, cap, body is None, body, None)
+        return r
+    return capture_end
+
+
+def _finish_capture(st, cap, ok, body, surface):
+    try:
+        region = cap.region
+        region.captures += 1
+        nodes = None
+        st.w.write({"ev": "capture", "rid": region.rid, "n": region.captures, "t0": cap.t0, "t1": _now(),
+                    "ok": bool(ok), "nodes": nodes})
+        if cap.lines:
+            st.w.write({"ev": "lines", "rid": region.rid, "n": region.captures,
+                        "counts": [[_abspath(p), l, c] for (p, l), c in sorted(cap.lines.items())]})
+        if body is not None:
+            _record_error(st, region, "capture", body, None, surface=surface)
+        elif surface is not None:
+            _record_error(st, region, "end", surface, None, surface=surface)
+    except Exception as e:
+        _warn("capture bookkeeping failed", e)
+
+
+def _record_error(st, region, phase, exc, frame, surface=None, thread=None):
+    for e in (exc, surface):
+        try:
+            if e is not None:
+                e._cglint_seen = True   # make_graphed_callables must not record it again
+        except Exception:
+            pass
+    try:
+        root = _root_context(exc)
+        rec = _exc_record(root)
+        stack = _tb_stack(root.__traceback__) if root.__traceback__ is not None else []
+        if not stack and frame is not None:
+            stack = _stack_of(frame)
+        ev = {"ev": "error", "phase": phase, "rid": region.rid if region else None,
+              "type": rec["type"], "message": rec["message"], "code": rec["code"], "stack": stack,
+              "thread": thread or ("main" if threading.current_thread() is threading.main_thread() else
+                                   threading.current_thread().name),
+              "t": _now()}
+        if surface is not None and surface is not root:
+            s = _exc_record(surface)
+            ev["surface"] = "%s: %s" % (s["type"], s["message"])
+            ev["surface_code"] = s["code"]
+        st.w.write(ev)
+    except Exception as e:
+        _warn("error bookkeeping failed", e)
+
+
+def _replay_wrapper(orig):
+    @functools.wraps(orig)
+    def replay(self):
+        st = _state
+        region = None
+        timing = None
+        if st is not None:
+            try:
+                region = st.graph_region(self)
+                if region is not None:
+                    region.replays += 1
+                    n = region.replays
+                    if region.tracked_tensors or region.tracked_scalars or region.hparams:
+                        _check_replay(st, region, n, sys._getframe(1))
+                    if (2 <= n <= 4 or n % 64 == 0) and len(region.samples) + len(region.pending) < 200:
+                        torch = st.torch
+                        if not torch.cuda.is_current_stream_capturing():
+                            a = torch.cuda.Event(enable_timing=True)
+                            b = torch.cuda.Event(enable_timing=True)
+                            a.record()
+                            timing = (a, b)
+                    if n & (n - 1) == 0:
+                        _flush_region(st, region)
+            except Exception as e:
+                _warn("replay bookkeeping failed", e)
+        r = orig(self)
+        if timing is not None:
+            try:
+                timing[1].record()
+                region.pending.append(timing)
+            except Exception:
+                pass
+        return r
+    return replay
+
+
+def _flush_region(st, region, final=False):
+    if final:
+        for a, b in region.pending:
+            try:
+                b.synchronize()
+                region.samples.append(a.elapsed_time(b))
+            except Exception:
+                pass
+        region.pending = []
+    ev = {"ev": "replays", "rid": region.rid, "n": region.replays, "samples": len(region.samples),
+          "mean_ms": (sum(region.samples) / len(region.samples)) if region.samples else None}
+    st.w.write(ev)
+
+
+def _scope_value(scope, head, parts, frame, region):
+    kind = scope[0]
+    if kind == "local":
+        f = _user_frame(frame)
+        while f is not None and f.f_code is not region.capture_code:
+            f = f.f_back
+            f = _user_frame(f) if f is not None else None
+        if f is None:
+            raise _NoValue()
+        loc = f.f_locals
+        if head not in loc:
+            raise _NoValue()
+        root = loc[head]
+    elif kind == "global":
+        g = scope[1]
+        if head not in g:
+            raise _NoValue()
+        root = g[head]
+    else:
+        root = scope[1]()
+        if root is None:
+            raise _NoValue()
+    return _resolve_chain(root, parts)
+
+
+def _check_replay(st, region, n, frame):
+    torch = st.torch
+    for key, (scope, head, parts, ptr, path, line, text) in list(region.tracked_tensors.items()):
+        if ("t", key) in region.reported:
+            continue
+        try:
+            v = _scope_value(scope, head, parts, frame, region)
+        except Exception:
+            continue
+        try:
+            if not isinstance(v, torch.Tensor) or v.data_ptr() == ptr:
+                continue
+        except Exception:
+            continue
+        region.reported.add(("t", key))
+        st.w.write({"ev": "rebind", "rid": region.rid, "expr": text, "path": path, "line": line,
+                    "replay": n, "t": _now()})
+    for key, (scope, head, parts, val, path, line, text) in list(region.tracked_scalars.items()):
+        if ("s", key) in region.reported:
+            continue
+        try:
+            v = _scope_value(scope, head, parts, frame, region)
+        except Exception:
+            continue
+        if type(v) not in (int, float) or v == val:
+            continue
+        region.reported.add(("s", key))
+        st.w.write({"ev": "scalar", "rid": region.rid, "expr": text, "path": path, "line": line,
+                    "capture": val, "now": v, "replay": n, "t": _now()})
+    for key, (wr, gi, name, val, path, line) in list(region.hparams.items()):
+        if ("h", key) in region.reported:
+            continue
+        opt = wr()
+        if opt is None:
+            continue
+        try:
+            v = opt.param_groups[gi].get(name)
+        except Exception:
+            continue
+        if type(v) not in (int, float) or v == val:
+            continue
+        region.reported.add(("h", key))
+        st.w.write({"ev": "hparam", "rid": region.rid, "expr": "param_groups[%d][%r]" % (gi, name),
+                    "optimizer": type(opt).__name__, "path": path, "line": line, "capture": val,
+                    "now": v, "replay": n, "t": _now()})
+
+
+def _optimizer_pre_hook(opt, args, kwargs):
+    st = _state
+    if st is None or not st.active:
+        return None
+    try:
+        region = st.active[-1].region
+        uf = _user_frame(sys._getframe(1))
+        path, line = (_abspath(uf.f_code.co_filename), uf.f_lineno) if uf is not None else (region.path, region.line)
+        wr = weakref.ref(opt)
+        for gi, group in enumerate(opt.param_groups):
+            for name, v in group.items():
+                if name == "params" or type(v) not in (int, float) or isinstance(v, bool):
+                    continue
+                key = (id(opt), gi, name)
+                if key not in region.hparams and len(region.hparams) < 256:
+                    region.hparams[key] = (wr, gi, name, v, path, line)
+    except Exception as e:
+        _warn("optimizer bookkeeping failed", e)
+    return None
+
+
+def _mgc_wrapper(orig):
+    @functools.wraps(orig)
+    def make_graphed_callables(*args, **kwargs):
+        st = _state
+        pushed = False
+        if st is not None:
+            try:
+                _on_torch(st)
+                uf = _user_frame(sys._getframe(1))
+                site = (_abspath(uf.f_code.co_filename), uf.f_lineno) if uf is not None else ("?", 0)
+                st.mgc.append(site)
+                pushed = True
+                key = (site[0], site[1], "make_graphed_callables")
+                r = st.regions.get(key)
+                if r is None:
+                    r = _Region(len(st.regions) + 1, site[0], site[1], "make_graphed_callables")
+                    st.regions[key] = r
+                    st.w.write({"ev": "region", "rid": r.rid, "path": site[0], "line": site[1],
+                                "kind": "make_graphed_callables", "t": _now()})
+                r.entries += 1
+                st.w.write({"ev": "entries", "rid": r.rid, "n": r.entries})
+            except Exception as e:
+                _warn("make_graphed_callables bookkeeping failed", e)
+        try:
+            return orig(*args, **kwargs)
+        except BaseException as e:
+            if st is not None and pushed:
+                key = (st.mgc[-1][0], st.mgc[-1][1], "make_graphed_callables")
+                # errors inside a capture are recorded there; this is the call's own
+                if not getattr(e, "_cglint_seen", False):
+                    _record_error(st, st.regions.get(key), "graphed", e, sys._getframe(1), surface=e)
+            raise
+        finally:
+            if pushed:
+                st.mgc.pop()
+    return make_graphed_callables
+
+
+def _on_torch(st):
+    if st.torch is None:
+        st.torch = sys.modules.get("torch")
+    if not st.hooked_optim and st.torch is not None:
+        st.hooked_optim = True
+        try:
+            from torch.optim.optimizer import register_optimizer_step_pre_hook
+            register_optimizer_step_pre_hook(_optimizer_pre_hook)
+        except Exception as e:
+            _warn("cannot watch optimizers", e)
+    st.write_env()
+
+
+def _patch_graphs(mod):
+    if getattr(mod, "_cglint_patched", False):
+        return
+    try:
+        CG = mod.CUDAGraph
+        CG.capture_begin = _capture_begin_wrapper(CG.capture_begin)
+        CG.capture_end = _capture_end_wrapper(CG.capture_end)
+        CG.replay = _replay_wrapper(CG.replay)
+        if hasattr(mod, "make_graphed_callables"):
+            mod.make_graphed_callables = _mgc_wrapper(mod.make_graphed_callables)
+        mod._cglint_patched = True
+    except Exception as e:
+        _warn("cannot wrap torch.cuda.graphs", e)
+
+
+# --------------------------------------------------------------------------
+# the import hook: patch torch.cuda.graphs as soon as it has run
+class _Finder:
+    TARGET = "torch.cuda.graphs"
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.TARGET:
+            return None
+        import importlib.machinery
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.loader is None:
+            return None
+        loader = spec.loader
+        orig_exec = loader.exec_module
+
+        def exec_module(module):
+            orig_exec(module)
+            _patch_graphs(module)
+        try:
+            loader.exec_module = exec_module
+        except Exception:
+            return None
+        return spec
+
+
+def _thread_excepthook_wrapper(orig):
+    def hook(args):
+        st = _state
+        try:
+            if st is not None and st.active and args.exc_value is not None:
+                name = args.thread.name if args.thread is not None else "thread"
+                _record_error(st, st.active[-1].region, "thread", args.exc_value, None, thread=name)
+        except Exception:
+            pass
+        return orig(args)
+    return hook
+
+
+def _at_exit():
+    st = _state
+    if st is None or st.pid != os.getpid():
+        return
+    try:
+        for r in st.regions.values():
+            if r.replays or r.pending:
+                _flush_region(st, r, final=True)
+        ev = {"ev": "exit", "t": _now(), "cuda_available": None}
+        t = sys.modules.get("torch")
+        if t is not None:
+            try:
+                ev["cuda_available"] = bool(t.cuda.is_available())
+            except Exception:
+                pass
+        st.w.write(ev)
+    except Exception as e:
+        _warn("exit bookkeeping failed", e)
+
+
+def _after_fork():
+    st = _state
+    if st is None:
+        return
+    st.w = _Writer(st.w.dir)
+    st.active = []
+    st.pid = os.getpid()
+
+
+def activate(events_dir=None, hints=None):
+    global _state
+    with _lock:
+        if _state is not None:
+            return _state
+        events_dir = events_dir or os.environ.get("CGLINT_EVENTS_DIR") or os.path.abspath("cglint-events")
+        hints = hints or os.environ.get("CGLINT_HINTS")
+        _init_skip_dirs()
+        st = _State(os.path.abspath(events_dir), hints)
+        st.pid = os.getpid()
+        _state = st
+        st.w.write({"ev": "process", "v": EVENTS_VERSION, "source": "python", "pid": os.getpid(),
+                    "ppid": os.getppid(), "argv": list(getattr(sys, "argv", []) or []), "cwd": os.getcwd(),
+                    "python": sys.version.split()[0], "t": _now()})
+        mod = sys.modules.get("torch.cuda.graphs")
+        if mod is not None:
+            _patch_graphs(mod)
+            tc = sys.modules.get("torch.cuda")
+            if tc is not None and getattr(tc, "make_graphed_callables", None) is not None:
+                tc.make_graphed_callables = mod.make_graphed_callables
+        else:
+            sys.meta_path.insert(0, _Finder())
+        threading.excepthook = _thread_excepthook_wrapper(threading.excepthook)
+        atexit.register(_at_exit)
+        try:
+            os.register_at_fork(after_in_child=_after_fork)
+        except Exception:
+            pass
+        return st

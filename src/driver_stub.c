@@ -1,0 +1,13 @@
+/* driver_stub.c - cg_run for a cglint built with CGLINT_ANALYZERS=OFF (a GPU
+ * machine that has no tree-sitter): the static analysis is not there, so it
+ * says so; `cglint run --findings FILE` still works. */
+#include "driver.h"
+
+int cg_run(const cg_run_opts *o, cg_report *report)
+{
+    (void)o;
+    cg_report_notice(report, CG_ERROR, NULL, 0, 0,
+                     "this cglint was built without the static analyzers (CGLINT_ANALYZERS=OFF): it can only "
+                     "join the findings of an earlier run, with cglint run --findings FILE -- COMMAND");
+    return -1;
+}

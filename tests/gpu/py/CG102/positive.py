@@ -1,0 +1,10 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+x = torch.randn(1024, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    y = x * 2
+    host = y.cpu()  # expect: CG102
+g.replay()

@@ -1,0 +1,12 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+x = torch.randn(1024, device="cuda")
+done = torch.cuda.Event()
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    y = x * 2
+    done.record()
+    finished = done.query()  # expect: CG105
+g.replay()

@@ -1,0 +1,12 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+x = torch.randn(1024, device="cuda")
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    scale = torch.rand(1, device="cuda")
+    y = x * scale
+for _ in range(5):
+    g.replay()
+torch.cuda.synchronize()

@@ -1,0 +1,14 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+x = torch.randn(1024, device="cuda")
+other = torch.cuda.Stream()
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    y = x * 2
+    with torch.cuda.stream(other):  # expect: CG403
+        z = x + 1
+for _ in range(3):
+    g.replay()
+torch.cuda.synchronize()

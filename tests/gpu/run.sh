@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# tests/gpu/run.sh - the GPU suite of `cglint run`: for every rule whose
+# runtime signal the harness observes, run tests/gpu/py/<RULE>/positive.py and
+# negative.py under `cglint run` on a real GPU, and require
+#   positive: the finding of <RULE> in positive.py is `confirmed`, with
+#             evidence matching tests/gpu/py/<RULE>/expect (a regex);
+#   negative: the program exits 0, captures at least once, and the run
+#             confirms nothing and finds nothing in negative.py.
+# The static findings come from tests/gpu/findings.json (written by
+# `cglint -f json` on these files; ctest gpu.findings-current keeps it
+# current), so a cglint built with CGLINT_ANALYZERS=OFF runs this suite too.
+#
+# Without a GPU, or without PyTorch seeing one, it prints why and exits 77
+# (ctest: skipped).
+#
+# Usage: tests/gpu/run.sh [--cglint PATH] [--python PY] [--out DIR] [--jobs N] [RULE...]
+# Writes DIR/results.md (the table), DIR/<RULE>-{positive,negative}.{json,log}.
+# Exit status: 0 all pass, 1 a failure, 77 skipped, 2 usage.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+CGLINT=$REPO/build/cglint
+PY=${PYTHON:-python3}
+OUT=""
+JOBS=6
+RULES=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --cglint) CGLINT=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
+    --python) PY=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --jobs) JOBS=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+    *) RULES+=("$1"); shift ;;
+    esac
+done
+
+skip() { echo "SKIP: GPU tests: $*"; exit 77; }
+if ! ls /dev/nvidia0 /dev/nvidiactl >/dev/null 2>&1 && ! command -v nvidia-smi >/dev/null 2>&1; then
+    skip "no NVIDIA GPU on this machine (no /dev/nvidia*, no nvidia-smi)"
+fi
+command -v "$PY" >/dev/null 2>&1 || skip "no Python interpreter '$PY' (set PYTHON or --python)"
+if ! probe=$("$PY" -c 'import torch,sys; sys.exit(0 if torch.cuda.is_available() else 3)' 2>&1); then
+    case $? in
+    3) skip "PyTorch ($("$PY" -c 'import torch;print(torch.__version__)' 2>/dev/null)) sees no GPU: torch.cuda.is_available() is False" ;;
+    *) skip "PyTorch is not importable by $PY: $(echo "$probe" | tail -1)" ;;
+    esac
+fi
+[ -x "$CGLINT" ] || { echo "run.sh: no cglint at $CGLINT (build it, or pass --cglint)" >&2; exit 2; }
+
+[ -n "$OUT" ] || OUT=$(mktemp -d "${TMPDIR:-/tmp}/cglint-gpu.XXXXXX")
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+if [ ${#RULES[@]} -eq 0 ]; then
+    for d in "$HERE"/py/CG*/; do RULES+=("$(basename "$d")"); done
+fi
+
+cd "$REPO"
+run_case() { # RULE KIND
+    local rule=$1 kind=$2 start end
+    start=$(date +%s%N)
+    timeout 600 "$CGLINT" run --findings tests/gpu/findings.json -f json -o "$OUT/$rule-$kind.json" \
+        -- "$PY" "tests/gpu/py/$rule/$kind.py" >"$OUT/$rule-$kind.log" 2>&1
+    local rc=$?
+    end=$(date +%s%N)
+    echo "$rc $(( (end - start) / 1000000 ))" >"$OUT/$rule-$kind.rc"
+}
+export -f run_case
+export CGLINT PY OUT
+printf '%s\n' "${RULES[@]}" | sed 's/$/ positive/; p; s/ positive$/ negative/' |
+    xargs -P "$JOBS" -L 1 bash -c 'run_case "$0" "$1"'
+
+# A native program too (the CUPTI library and addr2line): built with -g.
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$NVCC" ] && "$NVCC" -g -O0 -o "$OUT/capture_hazards" tests/gpu/cu/capture_hazards.cu >"$OUT/nvcc.log" 2>&1; then
+    CGLINT_CUPTI_DEBUG=1 timeout 300 "$CGLINT" run --events "$OUT/cu-events" --findings tests/gpu/findings.json \
+        -f json -o "$OUT/cu.json" -- "$OUT/capture_hazards" >"$OUT/cu.log" 2>&1
+    echo "$?" >"$OUT/cu.rc"
+    cat "$OUT"/cu-events/cupti-*.jsonl 2>/dev/null | grep '"debug"' >>"$OUT/cu.log"
+else
+    echo "run.sh: nvcc could not build tests/gpu/cu/capture_hazards.cu (see $OUT/nvcc.log); the CUDA C rows are skipped" >&2
+fi
+
+"$PY" - "$OUT" "$HERE" "${RULES[@]}" <<'EOF'
+import datetime, json, os, re, subprocess, sys
+out, here, rules = sys.argv[1], sys.argv[2], sys.argv[3:]
+
+def load(rule, kind):
+    rc, secs = open(os.path.join(out, "%s-%s.rc" % (rule, kind))).read().split()
+    try:
+        doc = json.load(open(os.path.join(out, "%s-%s.json" % (rule, kind))))
+    except Exception:
+        doc = None
+    return int(rc), float(secs or 0) / 1000.0, doc
+
+def versions():
+    import torch
+    v = {"torch": torch.__version__, "cuda": torch.version.cuda, "gpu": torch.cuda.get_device_name()}
+    try:
+        v["driver"] = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                     capture_output=True, text=True).stdout.strip().splitlines()[0]
+    except Exception:
+        v["driver"] = "?"
+    return v
+
+rows, failures = [], 0
+for rule in rules:
+    expect = open(os.path.join(here, "py", rule, "expect")).read().strip()
+    prc, psecs, pdoc = load(rule, "positive")
+    nrc, nsecs, ndoc = load(rule, "negative")
+    pv, pe, why = "no report", "", []
+    if pdoc:
+        fs = [f for f in pdoc["findings"] if f["rule"] == rule and f["path"].endswith(rule + "/positive.py")]
+        if fs:
+            pv, pe = fs[0]["verdict"], fs[0]["evidence"] or ""
+    pok = pv == "confirmed" and re.search(expect, pe) is not None
+    if not pok:
+        why.append("positive: %s (want confirmed /%s/)" % (pv, expect))
+    nv = "no report"
+    nok = False
+    if ndoc:
+        bad = [f for f in ndoc["findings"] if f["path"].endswith(rule + "/negative.py")
+               and f["verdict"] in ("confirmed", "found_at_runtime")]
+        caps = sum(r["captures"] for r in ndoc["run"]["regions"])
+        nv = "clean" if not bad else "; ".join("%s %s: %s" % (f["rule"], f["verdict"], f["evidence"]) for f in bad)
+        nok = not bad and nrc == 0 and caps > 0
+        if not nok:
+            why.append("negative: exit %d, %d captures, %s" % (nrc, caps, nv))
+    else:
+        why.append("negative: no report (exit %d)" % nrc)
+    ok = pok and nok
+    failures += not ok
+    rows.append((rule, pv, pe, nv, ok, psecs + nsecs, "; ".join(why)))
+
+cu = os.path.join(out, "cu.json")
+if os.path.exists(cu):
+    src = open(os.path.join(here, "cu", "capture_hazards.cu")).read().splitlines()
+    line_of = {tag: i + 1 for i, l in enumerate(src) for tag in ("HAZARD-EAGER", "HAZARD-SYNC") if tag in l}
+    try:
+        doc = json.load(open(cu))
+    except Exception:
+        doc = {"findings": []}
+    for rule, tag, expect in (("CG403", "HAZARD-EAGER", r"eagerly"),
+                              ("CG104", "HAZARD-SYNC", r"cudaStreamSynchronize -> cudaErrorStreamCaptureUnsupported")):
+        fs = [f for f in doc["findings"] if f["rule"] == rule and f["path"].endswith("capture_hazards.cu")]
+        f = fs[0] if fs else None
+        ok = bool(f) and f["line"] == line_of[tag] and f["verdict"] == "found_at_runtime" and re.search(expect, f["evidence"] or "")
+        why = "" if ok else "want found_at_runtime at capture_hazards.cu:%d /%s/; got %s" % (
+            line_of[tag], expect, "%s at line %d" % (f["verdict"], f["line"]) if f else "nothing")
+        failures += not ok
+        rows.append((rule + " (CUDA C)", f["verdict"] if f else "none", (f["evidence"] or "") if f else "", "n/a", ok, 0, why))
+
+v = versions()
+date = datetime.date.today().isoformat()
+lines = ["GPU: %s; driver %s; CUDA %s; PyTorch %s; Python %s; %s" %
+         (v["gpu"], v["driver"], v["cuda"], v["torch"], sys.version.split()[0], date), "",
+         "| rule | positive | evidence | negative | result |", "|---|---|---|---|---|"]
+for rule, pv, pe, nv, ok, secs, why in rows:
+    lines.append("| %s | %s | %s | %s | %s |" % (rule, pv, pe.replace("|", "\\|")[:300], nv.replace("|", "\\|")[:200],
+                                                "pass" if ok else "FAIL: " + why.replace("|", "\\|")))
+lines.append("")
+lines.append("%d passed, %d failed" % (len(rows) - failures, failures))
+text = "\n".join(lines) + "\n"
+open(os.path.join(out, "results.md"), "w").write(text)
+sys.stdout.write(text)
+sys.exit(1 if failures else 0)
+EOF

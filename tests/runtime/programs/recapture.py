@@ -1,0 +1,8 @@
+import torch
+
+static_x = torch.ones(4, device="cuda")
+for step in range(5):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):  # expect: CG705
+        out = static_x * 2
+    g.replay()

@@ -1,0 +1,249 @@
+"""`cglint run` end to end without a GPU: the observer (runtime/python) runs
+inside real Python processes against a stand-in for PyTorch
+(tests/runtime/fake_torch) that imitates capture, its errors and replays;
+cglint joins the events to the static findings of tests/runtime/programs.
+
+  python3 tests/runtime/test_run.py CGLINT REPO
+
+Each program marks with `# expect: RULE` what the static analysis finds;
+these tests check the verdict the run gives it, the evidence, and that the
+program's own stdout, stderr and exit status pass through."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CGLINT = REPO = None
+
+
+def progs(*p):
+    return os.path.join(REPO, "tests", "runtime", "programs", *p)
+
+
+class RunTests(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="cglint-run-test.")
+        self.env = dict(os.environ)
+        self.env["PYTHONPATH"] = os.path.join(REPO, "tests", "runtime", "fake_torch")
+        self.env.pop("CGLINT_EVENTS_DIR", None)
+        self.env.pop("FAKE_TORCH_NO_GPU", None)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_cglint(self, args, env=None, cwd=None):
+        p = subprocess.run([CGLINT, "run"] + args, cwd=cwd or progs(), env=env or self.env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+    def run_json(self, program, extra=(), static=None, env=None):
+        out = os.path.join(self.tmp, "report.json")
+        static = [program] if static is None else static
+        rc, so, se = self.run_cglint(list(extra) + ["-f", "json", "-o", out] + static +
+                                     ["--", sys.executable, program], env=env)
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        return rc, so, se, doc
+
+    def finding(self, doc, rule):
+        hits = [f for f in doc["findings"] if f["rule"] == rule]
+        self.assertEqual(len(hits), 1, "findings of %s: %r" % (rule, doc["findings"]))
+        return hits[0]
+
+    # ---- verdicts -------------------------------------------------------------
+    def test_item_confirmed_with_root_error(self):
+        rc, so, se, doc = self.run_json("item.py")
+        self.assertEqual(rc, 1)                                   # the program's own status
+        self.assertIn("operation failed due to a previous error during capture", se)  # its traceback
+        f = self.finding(doc, "CG101")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("cudaErrorStreamCaptureUnsupported", f["evidence"])
+        self.assertIn("at item.py:7", f["evidence"])
+        self.assertEqual(doc["run"]["exit_code"], 1)
+        self.assertEqual(doc["run"]["regions"][0]["failed_captures"], 1)
+
+    def test_host_io_lines_at_capture_and_stdout_untouched(self):
+        rc, so, se, doc = self.run_json("host_io.py")
+        self.assertEqual(rc, 0)
+        self.assertEqual(so, "captured one step\ndone\n")
+        f = self.finding(doc, "CG301")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("ran 1 time at capture, 0 times in 5 replays", f["evidence"])
+        r = doc["run"]["regions"][0]
+        self.assertEqual((r["path"], r["line"], r["kind"], r["captures"], r["replays"]),
+                         ("host_io.py", 5, "torch.cuda.graph", 1, 5))
+        self.assertEqual(r["mean_replay_ms"], 0.25)
+
+    def test_scalar_changed_before_replay(self):
+        rc, so, se, doc = self.run_json("scalar.py")
+        f = self.finding(doc, "CG304")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("`scale` was 0.5 at capture, 1 at replay 1", f["evidence"])
+
+    def test_rebound_static_input(self):
+        rc, so, se, doc = self.run_json("rebind.py")
+        f = self.finding(doc, "CG504")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("`static_x` held another tensor at replay 1", f["evidence"])
+
+    def test_hyperparameter_changed(self):
+        rc, so, se, doc = self.run_json("hparam.py")
+        f = self.finding(doc, "CG606")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("param_groups[0]['lr']` was 0.1 at capture, 0.05 at replay 1", f["evidence"])
+
+    def test_recapture_in_loop(self):
+        rc, so, se, doc = self.run_json("recapture.py")
+        f = self.finding(doc, "CG705")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("captured 5 times", f["evidence"])
+
+    def test_begin_on_default_stream(self):
+        rc, so, se, doc = self.run_json("begin_default.py")
+        self.assertEqual(rc, 1)
+        f = self.finding(doc, "CG404")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("non-default stream", f["evidence"])
+
+    def test_graphed_callables_with_hooks(self):
+        rc, so, se, doc = self.run_json("hooks.py")
+        f = self.finding(doc, "CG704")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("hooks registered", f["evidence"])
+
+    def test_clean_program(self):
+        rc, so, se, doc = self.run_json("clean.py")
+        self.assertEqual(rc, 0)
+        self.assertEqual(doc["findings"], [])
+        self.assertEqual(so, "clean 2.0\n")
+        r = doc["run"]["regions"][0]
+        self.assertEqual((r["captures"], r["failed_captures"], r["replays"]), (1, 0, 3))
+
+    def test_not_exercised(self):
+        rc, so, se, doc = self.run_json("outside.py")
+        f = self.finding(doc, "CG101")
+        self.assertEqual(f["verdict"], "not_exercised")
+        self.assertEqual(f["evidence"], "its line never ran inside a capture")
+
+    def test_found_at_runtime_without_static_findings(self):
+        # no static analysis of item.py: the run alone finds the hazard
+        rc, so, se, doc = self.run_json("item.py", static=["clean.py"])
+        f = self.finding(doc, "CG101")
+        self.assertEqual(f["verdict"], "found_at_runtime")
+        self.assertEqual((f["path"], f["line"]), ("item.py", 7))
+
+    def test_child_processes_observed(self):
+        rc, so, se, doc = self.run_json("parent.py", static=["host_io.py"])
+        self.assertEqual(rc, 0)
+        self.assertEqual(doc["run"]["processes"], 2)
+        self.assertEqual(self.finding(doc, "CG301")["verdict"], "confirmed")
+
+    def test_text_report_goes_to_stderr(self):
+        rc, so, se = self.run_cglint(["host_io.py", "--", sys.executable, "host_io.py"])
+        self.assertEqual(so, "captured one step\ndone\n")
+        self.assertIn("= verdict: confirmed: ran 1 time at capture", se)
+        self.assertIn("host_io.py:5 (torch.cuda.graph): 1 capture, 5 replays", se)
+
+    def test_strict(self):
+        rc, so, se = self.run_cglint(["--strict", "host_io.py", "--", sys.executable, "host_io.py"])
+        self.assertEqual(rc, 1)
+        rc, so, se = self.run_cglint(["--strict", "clean.py", "--", sys.executable, "clean.py"])
+        self.assertEqual(rc, 0)
+
+    # ---- findings from a file ------------------------------------------------
+    def test_findings_from_json_and_sarif(self):
+        for fmt in ("json", "sarif"):
+            static = os.path.join(self.tmp, "static." + fmt)
+            subprocess.run([CGLINT, "-f", fmt, "-o", static, "item.py", "scalar.py"], cwd=progs(), check=False)
+            rc, so, se, doc = self.run_json("item.py", extra=["--findings", static], static=[])
+            self.assertEqual(self.finding(doc, "CG101")["verdict"], "confirmed", fmt)
+            self.assertEqual(self.finding(doc, "CG304")["verdict"], "not_exercised", fmt)
+
+    def test_findings_file_not_cglints(self):
+        bad = os.path.join(self.tmp, "other.json")
+        with open(bad, "w") as f:
+            json.dump({"results": []}, f)
+        rc, so, se = self.run_cglint(["--findings", bad, "--", sys.executable, "clean.py"])
+        self.assertEqual(rc, 2)
+        self.assertIn("is not a cglint report", se)
+        self.assertNotIn("clean", so)          # the program did not run
+        sarif = os.path.join(self.tmp, "other.sarif")
+        with open(sarif, "w") as f:
+            json.dump({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "ruff"}}, "results": []}]}, f)
+        rc, so, se = self.run_cglint(["--findings", sarif, "--", sys.executable, "clean.py"])
+        self.assertEqual(rc, 2)
+        self.assertIn("SARIF log written by ruff", se)
+        with open(bad, "w") as f:
+            f.write("not json at all")
+        rc, so, se = self.run_cglint(["--findings", bad, "--", sys.executable, "clean.py"])
+        self.assertEqual(rc, 2)
+        self.assertIn("not JSON", se)
+
+    # ---- bad cases -----------------------------------------------------------
+    def test_command_not_found(self):
+        rc, so, se = self.run_cglint(["clean.py", "--", "no-such-program-cglint", "x"])
+        self.assertEqual(rc, 127)
+        self.assertIn("cannot run 'no-such-program-cglint': command not found", se)
+
+    def test_program_crash_status_passes_through(self):
+        rc, so, se, doc = self.run_json("crash.py")
+        self.assertEqual(rc, 3)
+        self.assertIn("giving up", se)
+        self.assertIn("the program exited with status 3", se)
+        self.assertEqual(doc["run"]["exit_code"], 3)
+
+    def test_program_killed_by_signal(self):
+        rc, so, se, doc = self.run_json("killed.py")
+        self.assertEqual(rc, 128 + 9)
+        self.assertIn("killed by signal 9 (SIGKILL)", se)
+        self.assertEqual(doc["run"]["signal"], 9)
+        self.assertIsNone(doc["run"]["exit_code"])
+        self.assertGreaterEqual(doc["run"]["regions"][0]["replays"], 2)   # flushed at powers of two
+
+    def test_no_capture(self):
+        rc, so, se, doc = self.run_json("nocapture.py")
+        self.assertEqual(rc, 0)
+        self.assertTrue(any("no CUDA graph capture" in e["message"] or "no GPU" in e["message"]
+                            for e in doc["errors"]), doc["errors"])
+
+    def test_no_gpu(self):
+        env = dict(self.env, FAKE_TORCH_NO_GPU="1")
+        rc, so, se, doc = self.run_json("nocapture.py", env=env)
+        self.assertIn("no GPU: torch.cuda.is_available() was False", se)
+
+    def test_observer_not_loaded(self):
+        rc, so, se = self.run_cglint(["clean.py", "--", sys.executable, "-I", "-c", "print('isolated')"])
+        self.assertEqual(rc, 0)
+        self.assertEqual(so, "isolated\n")
+        self.assertIn("the Python observer did not load", se)
+
+    def test_usage_errors(self):
+        rc, so, se = self.run_cglint(["clean.py"])
+        self.assertEqual(rc, 2)
+        self.assertIn("needs the program after '--'", se)
+        rc, so, se = self.run_cglint(["--bogus", "--", "true"])
+        self.assertEqual(rc, 2)
+
+    # ---- python -m cglint_runtime ---------------------------------------------
+    def test_module_launch_writes_events(self):
+        env = dict(self.env)
+        env["PYTHONPATH"] += os.pathsep + os.path.join(REPO, "runtime", "python")
+        ev = os.path.join(self.tmp, "events")
+        p = subprocess.run([sys.executable, "-m", "cglint_runtime", "--events", ev, progs("host_io.py")],
+                           env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr.decode())
+        self.assertEqual(p.stdout.decode(), "captured one step\ndone\n")
+        kinds = []
+        for name in os.listdir(ev):
+            with open(os.path.join(ev, name)) as f:
+                kinds += [json.loads(line)["ev"] for line in f]
+        for k in ("process", "region", "capture", "lines", "replays", "exit"):
+            self.assertIn(k, kinds)
+
+
+if __name__ == "__main__":
+    CGLINT, REPO = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    unittest.main(argv=[sys.argv[0]] + sys.argv[3:], verbosity=2)
