@@ -5,6 +5,8 @@
  * services and SARIF viewers, github.c for GitHub Actions annotations.  None
  * of them filters, sorts or decides exit codes; the driver does. */
 #include "emit.h"
+#include "emit_int.h"
+#include <stdlib.h>
 #include <string.h>
 
 int cg_format_parse(const char *name)
@@ -29,4 +31,40 @@ int cg_emit(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o)
     case CG_FMT_GITHUB: return cg_emit_github(out, r, o);
     }
     return -1;
+}
+
+/* A JSON string, or null for NULL.  jansson refuses invalid UTF-8; the model
+ * should never hold any (sources are validated on load), but a message built
+ * from a truncated buffer must not make a key vanish, so bad bytes become
+ * U+FFFD. */
+json_t *cg_emit_json_string(const char *s)
+{
+    if (!s) return json_null();
+    json_t *j = json_string(s);
+    if (j) return j;
+    size_t n = strlen(s), o = 0;
+    char *buf = malloc(n * 3 + 1);
+    if (!buf) return NULL;
+    for (size_t i = 0; i < n;) {
+        const unsigned char *u = (const unsigned char *)s + i;
+        size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] <= 0xdf ? 2
+                   : u[0] >= 0xe0 && u[0] <= 0xef ? 3 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
+        for (size_t k = 1; len && k < len; k++)
+            if (i + k >= n || (u[k] & 0xc0) != 0x80) len = 0;
+        /* Overlong 3/4-byte forms and surrogates, which jansson also rejects. */
+        if (len == 3 && ((u[0] == 0xe0 && u[1] < 0xa0) || (u[0] == 0xed && u[1] >= 0xa0))) len = 0;
+        if (len == 4 && ((u[0] == 0xf0 && u[1] < 0x90) || (u[0] == 0xf4 && u[1] >= 0x90))) len = 0;
+        if (len) {
+            memcpy(buf + o, u, len);
+            o += len;
+            i += len;
+        } else {
+            memcpy(buf + o, "\xef\xbf\xbd", 3);
+            o += 3;
+            i++;
+        }
+    }
+    j = json_stringn(buf, o);
+    free(buf);
+    return j;
 }

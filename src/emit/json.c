@@ -6,6 +6,7 @@
  * order, so the order below is the order on the wire.  All escaping is
  * jansson's. */
 #include "emit.h"
+#include "emit_int.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,42 +17,6 @@
 #endif
 
 #define CG_JSON_SCHEMA_VERSION 1
-
-/* A JSON string, or null for NULL.  jansson refuses invalid UTF-8; the model
- * should never hold any (sources are validated on load), but a message built
- * from a truncated buffer must not make a key vanish, so bad bytes become
- * U+FFFD. */
-static json_t *json_str(const char *s)
-{
-    if (!s) return json_null();
-    json_t *j = json_string(s);
-    if (j) return j;
-    size_t n = strlen(s), o = 0;
-    char *buf = malloc(n * 3 + 1);
-    if (!buf) return NULL;
-    for (size_t i = 0; i < n;) {
-        const unsigned char *u = (const unsigned char *)s + i;
-        size_t len = u[0] < 0x80 ? 1 : u[0] >= 0xc2 && u[0] <= 0xdf ? 2
-                   : u[0] >= 0xe0 && u[0] <= 0xef ? 3 : u[0] >= 0xf0 && u[0] <= 0xf4 ? 4 : 0;
-        for (size_t k = 1; len && k < len; k++)
-            if (i + k >= n || (u[k] & 0xc0) != 0x80) len = 0;
-        /* Overlong 3/4-byte forms and surrogates, which jansson also rejects. */
-        if (len == 3 && ((u[0] == 0xe0 && u[1] < 0xa0) || (u[0] == 0xed && u[1] >= 0xa0))) len = 0;
-        if (len == 4 && ((u[0] == 0xf0 && u[1] < 0x90) || (u[0] == 0xf4 && u[1] >= 0x90))) len = 0;
-        if (len) {
-            memcpy(buf + o, u, len);
-            o += len;
-            i += len;
-        } else {
-            memcpy(buf + o, "\xef\xbf\xbd", 3);
-            o += 3;
-            i++;
-        }
-    }
-    j = json_stringn(buf, o);
-    free(buf);
-    return j;
-}
 
 static const char *json_level_name(cg_level level)
 {
@@ -66,10 +31,10 @@ static json_t *json_capture(const cg_finding *f)
 {
     if (!f->has_capture) return json_null();
     json_t *c = json_object();
-    json_object_set_new(c, "path", json_str(f->capture.path));
+    json_object_set_new(c, "path", cg_emit_json_string(f->capture.path));
     json_object_set_new(c, "line", json_integer(f->capture.line));
     json_object_set_new(c, "column", json_integer(f->capture.col));
-    json_object_set_new(c, "kind", json_str(f->capture_kind));
+    json_object_set_new(c, "kind", cg_emit_json_string(f->capture_kind));
     return c;
 }
 
@@ -79,8 +44,8 @@ static json_t *json_call_path(const cg_finding *f)
     for (size_t k = 0; k < f->npath; k++) {
         const cg_step *s = &f->path[k];
         json_t *step = json_object();
-        json_object_set_new(step, "function", json_str(s->function));
-        json_object_set_new(step, "path", json_str(s->loc.path));
+        json_object_set_new(step, "function", cg_emit_json_string(s->function));
+        json_object_set_new(step, "path", cg_emit_json_string(s->loc.path));
         json_object_set_new(step, "line", json_integer(s->loc.line));
         json_object_set_new(step, "column", json_integer(s->loc.col));
         json_array_append_new(a, step);
@@ -96,7 +61,7 @@ static json_t *json_autofix(const cg_finding *f)
     if (!f->nedits) return json_null();
     json_t *o = json_object();
     json_object_set_new(o, "safe", json_boolean(f->fix_safe));
-    json_object_set_new(o, "title", json_str(f->fix_title));
+    json_object_set_new(o, "title", cg_emit_json_string(f->fix_title));
     json_t *edits = json_array();
     for (size_t k = 0; k < f->nedits; k++) {
         const cg_edit *e = &f->edits[k];
@@ -105,7 +70,7 @@ static json_t *json_autofix(const cg_finding *f)
         json_object_set_new(x, "column", json_integer(e->col));
         json_object_set_new(x, "end_line", json_integer(e->end_line));
         json_object_set_new(x, "end_column", json_integer(e->end_col));
-        json_object_set_new(x, "replacement", json_str(e->text ? e->text : ""));
+        json_object_set_new(x, "replacement", cg_emit_json_string(e->text ? e->text : ""));
         json_array_append_new(edits, x);
     }
     json_object_set_new(o, "edits", edits);
@@ -116,37 +81,37 @@ static json_t *json_finding(const cg_finding *f)
 {
     const cg_rule *rule = &cg_rules[f->rule];
     json_t *o = json_object();
-    json_object_set_new(o, "rule", json_str(rule->id));
-    json_object_set_new(o, "name", json_str(rule->name));
-    json_object_set_new(o, "category", json_str(rule->category_name));
-    json_object_set_new(o, "severity", json_str(cg_severity_name(f->level)));
-    json_object_set_new(o, "path", json_str(f->loc.path));
+    json_object_set_new(o, "rule", cg_emit_json_string(rule->id));
+    json_object_set_new(o, "name", cg_emit_json_string(rule->name));
+    json_object_set_new(o, "category", cg_emit_json_string(rule->category_name));
+    json_object_set_new(o, "severity", cg_emit_json_string(cg_severity_name(f->level)));
+    json_object_set_new(o, "path", cg_emit_json_string(f->loc.path));
     json_object_set_new(o, "line", json_integer(f->loc.line));
     json_object_set_new(o, "column", json_integer(f->loc.col));
     json_object_set_new(o, "end_line", json_integer(f->loc.end_line));
     json_object_set_new(o, "end_column", json_integer(f->loc.end_col));
-    json_object_set_new(o, "message", json_str(f->message ? f->message : ""));
-    json_object_set_new(o, "fix", json_str(f->fix && *f->fix ? f->fix : rule->fix));
+    json_object_set_new(o, "message", cg_emit_json_string(f->message ? f->message : ""));
+    json_object_set_new(o, "fix", cg_emit_json_string(f->fix && *f->fix ? f->fix : rule->fix));
     json_object_set_new(o, "capture", json_capture(f));
     json_object_set_new(o, "call_path", json_call_path(f));
     json_object_set_new(o, "autofix", json_autofix(f));
-    json_object_set_new(o, "verdict", json_str(cg_verdict_key(f->verdict)));
-    json_object_set_new(o, "evidence", json_str(f->verdict ? f->evidence : NULL));
+    json_object_set_new(o, "verdict", cg_emit_json_string(cg_verdict_key(f->verdict)));
+    json_object_set_new(o, "evidence", cg_emit_json_string(f->verdict ? f->evidence : NULL));
     return o;
 }
 
 static json_t *json_notice(const cg_notice *n)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "level", json_str(json_level_name(n->level)));
-    json_object_set_new(o, "path", json_str(n->path));
+    json_object_set_new(o, "level", cg_emit_json_string(json_level_name(n->level)));
+    json_object_set_new(o, "path", cg_emit_json_string(n->path));
     json_object_set_new(o, "line", json_integer(n->line));
     json_object_set_new(o, "column", json_integer(n->col));
-    json_object_set_new(o, "message", json_str(n->message ? n->message : ""));
+    json_object_set_new(o, "message", cg_emit_json_string(n->message ? n->message : ""));
     return o;
 }
 
-static json_t *json_opt_str(const char *s) { return s ? json_str(s) : json_null(); }
+static json_t *json_opt_str(const char *s) { return s ? cg_emit_json_string(s) : json_null(); }
 
 static json_t *json_run(const cg_report *r)
 {
@@ -154,7 +119,7 @@ static json_t *json_run(const cg_report *r)
     if (!ri) return json_null();
     json_t *o = json_object();
     json_t *argv = json_array();
-    for (size_t i = 0; i < ri->argc; i++) json_array_append_new(argv, json_str(ri->argv[i]));
+    for (size_t i = 0; i < ri->argc; i++) json_array_append_new(argv, cg_emit_json_string(ri->argv[i]));
     json_object_set_new(o, "command", argv);
     json_object_set_new(o, "exit_code", ri->signal ? json_null() : json_integer(ri->exit_code));
     json_object_set_new(o, "signal", ri->signal ? json_integer(ri->signal) : json_null());
@@ -167,7 +132,7 @@ static json_t *json_run(const cg_report *r)
     for (size_t i = 0; i < ri->nregions; i++) {
         const cg_region_stat *g = &ri->regions[i];
         json_t *x = json_object();
-        json_object_set_new(x, "path", json_str(g->site.path ? g->site.path : "?"));
+        json_object_set_new(x, "path", cg_emit_json_string(g->site.path ? g->site.path : "?"));
         json_object_set_new(x, "line", json_integer(g->site.line));
         json_object_set_new(x, "kind", json_opt_str(g->kind));
         json_object_set_new(x, "captures", json_integer((json_int_t)g->captures));
@@ -193,7 +158,7 @@ static json_t *json_document(const cg_report *r, const cg_emit_opts *o)
 
     json_t *tool = json_object();
     json_object_set_new(tool, "name", json_string("cglint"));
-    json_object_set_new(tool, "version", json_str(o->tool_version ? o->tool_version : CGLINT_VERSION));
+    json_object_set_new(tool, "version", cg_emit_json_string(o->tool_version ? o->tool_version : CGLINT_VERSION));
     json_object_set_new(doc, "tool", tool);
 
     json_t *findings = json_array();
