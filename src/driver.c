@@ -3,6 +3,7 @@
 #include "driver.h"
 #include "core/walk.h"
 #include "python/py.h"
+#include "cuda/cu.h"
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,21 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     size_t n = 0;
     cg_walk(o->npaths ? o->paths : dot, o->npaths ? o->npaths : 1, &wo, report, &files, &n);
 
+    /* the front ends, one after the other, into one report */
     cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size };
-    if (o->floor) cg_py_floor(files, n, &po, o->floor, report);
-    else cg_py_analyze(files, n, &po, report);
+    cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
+                      .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
+                      .compile_commands = o->compile_commands,
+                      .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1 };
+    size_t npy = 0, ncu = 0;
+    for (size_t i = 0; i < n; i++) { npy += files[i].lang == CG_LANG_PY; ncu += files[i].lang == CG_LANG_CU; }
+    if (o->floor) {
+        if (npy) cg_py_floor(files, n, &po, o->floor, report);
+        if (ncu) cg_cu_floor(files, n, &co, o->floor, report);
+    } else {
+        if (npy || !ncu) cg_py_analyze(files, n, &po, report);
+        if (ncu) cg_cu_analyze(files, n, &co, report);
+    }
 
     cg_walk_free(files, n);
     cg_report_sort(report);

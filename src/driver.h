@@ -15,6 +15,10 @@ typedef struct cg_run_opts {
     int jobs;               /* <= 0: all cores */
     size_t max_file_size;   /* 0: no limit */
     int floor;              /* benchmarks: 1 read only, 2 read and parse; 0 analyse */
+    /* the C/C++/CUDA front end */
+    int cuda_mode;          /* cg_cu_mode: 0 auto, 1 toolkit, 2 shim */
+    const char *cuda_path;  /* NULL: CUDA_PATH, CUDA_HOME, /usr/local/cuda */
+    const char *compile_commands;  /* -p DIR; NULL: look in the trees */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,

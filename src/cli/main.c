@@ -25,10 +25,12 @@ enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 static const char usage_text[] =
     "Usage: cglint [OPTIONS] [PATH...]\n"
     "\n"
-    "Find CUDA graph capture hazards in PyTorch code before they fail or replay wrong.\n"
-    "PATH: files or directories (default: .). Directories are searched for *.py,\n"
-    "skipping hidden, virtualenv and build directories; files named explicitly are\n"
-    "analysed whatever their name. Code is parsed, never imported or run.\n"
+    "Find CUDA graph capture hazards in PyTorch and CUDA C/C++ code before they fail\n"
+    "or replay wrong.\n"
+    "PATH: files or directories (default: .). Directories are searched for *.py and\n"
+    "*.cu *.cuh *.c *.cc *.cpp *.cxx *.h *.hpp, skipping hidden, virtualenv and build\n"
+    "directories; files named explicitly are analysed whatever their name (as Python\n"
+    "unless the extension says C/C++). Code is parsed, never imported, compiled or run.\n"
     "\n"
     "Output:\n"
     "  -f, --format FMT        text (default), json, sarif, github\n"
@@ -44,6 +46,12 @@ static const char usage_text[] =
     "Files:\n"
     "      --exclude GLOB      skip paths matching GLOB (repeatable, or comma-separated)\n"
     "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
+    "C/C++/CUDA:\n"
+    "      --cuda-path DIR     the CUDA toolkit (default: CUDA_PATH, CUDA_HOME, /usr/local/cuda)\n"
+    "      --cuda-mode MODE    auto (default: the toolkit if found, else the shim), toolkit, shim\n"
+    "  -p, --compile-commands DIR\n"
+    "                          flags from DIR/compile_commands.json (default: found in the\n"
+    "                          analysed directory or its build/)\n"
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
     "      --exit-zero         exit 0 even when there are findings\n"
@@ -115,7 +123,7 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
 int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
-           O_COLOR, O_MAXSIZE, O_FLOOR };
+           O_COLOR, O_MAXSIZE, O_FLOOR, O_CUDAPATH, O_CUDAMODE };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -125,9 +133,12 @@ int main(int argc, char **argv)
         { "version", no_argument, 0, O_VERSION }, { "help", no_argument, 0, 'h' },
         { "exit-zero", no_argument, 0, O_EXITZERO }, { "exclude", required_argument, 0, O_EXCLUDE },
         { "color", required_argument, 0, O_COLOR }, { "max-file-size", required_argument, 0, O_MAXSIZE },
-        { "bench-floor", required_argument, 0, O_FLOOR }, { 0, 0, 0, 0 },
+        { "bench-floor", required_argument, 0, O_FLOOR },
+        { "cuda-path", required_argument, 0, O_CUDAPATH }, { "cuda-mode", required_argument, 0, O_CUDAMODE },
+        { "compile-commands", required_argument, 0, 'p' }, { 0, 0, 0, 0 },
     };
-    int fmt = CG_FMT_TEXT, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
+    int fmt = CG_FMT_TEXT, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0, cuda_mode = 0;
+    const char *cuda_path = NULL, *compile_commands = NULL;
     long jobs = 0;
     const char *output = NULL;
     size_t max_size = 8u << 20;
@@ -140,7 +151,7 @@ int main(int argc, char **argv)
 
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":f:o:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:o:j:p:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             fmt = cg_format_parse(optarg);
@@ -198,6 +209,14 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "parse") == 0) floor = 2;
             else usage_error("--bench-floor takes read or parse, not '%s'", optarg);
             break;
+        case O_CUDAPATH: cuda_path = optarg; break;
+        case 'p': compile_commands = optarg; break;
+        case O_CUDAMODE:
+            if (strcmp(optarg, "auto") == 0) cuda_mode = 0;
+            else if (strcmp(optarg, "toolkit") == 0) cuda_mode = 1;
+            else if (strcmp(optarg, "shim") == 0) cuda_mode = 2;
+            else usage_error("--cuda-mode takes auto, toolkit or shim, not '%s'", optarg);
+            break;
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]); break;
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
@@ -210,6 +229,7 @@ int main(int argc, char **argv)
         .paths = (const char *const *)(argv + optind), .npaths = (size_t)(argc - optind),
         .exclude = exclude, .nexclude = nexclude, .jobs = (int)jobs,
         .max_file_size = max_size, .floor = floor,
+        .cuda_mode = cuda_mode, .cuda_path = cuda_path, .compile_commands = compile_commands,
     };
     cg_run(&ro, &report);
 
