@@ -135,32 +135,19 @@ static void check_sync_memop(cu_ctx *ctx, const cu_event *ev)
 
 /* ---- 2 dynamic ---------------------------------------------------------------------- */
 
-static void report_frozen(cu_ctx *ctx, const cu_event *ev, const cu_node *at, const cu_val *v, int rule,
-                          const char *what)
-{
-    const cu_node *w = NULL;
-    if (!v->src.usr || !cu_changed_after(ctx, &v->src, &w)) return;
-    cg_loc wl = cu_cg_loc(ctx->p, &w->loc);
-    cu_report(ctx, ev, at, rule, -1, NULL,
-              "%s `%s` is taken from host variable `%s`, which is assigned again at line %u%s: the graph keeps "
-              "the value it had at capture, and replays ignore the new one", what, snip(ctx, at),
-              v->src.name ? v->src.name : "?", wl.line,
-              (w->loc.file != at->loc.file) ? cg_arena_printf(ctx->arena, " of %s", wl.path) : "");
-}
-
 /* CG204: launch geometry and sizes from host variables that change after capture */
 static void check_host_geometry(cu_ctx *ctx, const cu_event *ev)
 {
-    if (ev->grid_node && ev->grid.src.usr) report_frozen(ctx, ev, ev->grid_node, &ev->grid, CG_R_CG204, "the grid");
-    else if (ev->block_node && ev->block.src.usr) report_frozen(ctx, ev, ev->block_node, &ev->block, CG_R_CG204, "the block");
-    else if (ev->smem_node && ev->smem.src.usr) report_frozen(ctx, ev, ev->smem_node, &ev->smem, CG_R_CG204, "the shared-memory size");
+    if (ev->grid_node) cu_defer(ctx, ev, CG_R_CG204, ev->grid_node, &ev->grid, "the grid");
+    if (ev->block_node) cu_defer(ctx, ev, CG_R_CG204, ev->block_node, &ev->block, "the block");
+    if (ev->smem_node) cu_defer(ctx, ev, CG_R_CG204, ev->smem_node, &ev->smem, "the shared-memory size");
 }
 
 static void check_host_size(cu_ctx *ctx, const cu_event *ev)
 {
     if (!ev->api || ev->api->size < 0 || !(ev->api->flags & (API_WORK | API_ASYNC_ALLOC))) return;
     if (ev->api->size >= ev->nargs) return;
-    report_frozen(ctx, ev, ev->argn[ev->api->size], &ev->args[ev->api->size], CG_R_CG204, "the size");
+    cu_defer(ctx, ev, CG_R_CG204, ev->argn[ev->api->size], &ev->args[ev->api->size], "the size");
 }
 
 /* ---- 3 cpu ------------------------------------------------------------------------------ */
@@ -233,18 +220,40 @@ static void check_bookkeeping_call(cu_ctx *ctx, const cu_event *ev)
 static void check_kernel_value_arg(cu_ctx *ctx, const cu_event *ev)
 {
     if (ev->first_karg < 0) return;
-    for (int i = 0; i < ev->nargs; i++) {
-        const cu_val *v = &ev->args[i];
-        if (!v->src.usr) continue;
+    for (int i = 0; i < ev->nargs; i++) cu_defer(ctx, ev, CG_R_CG306, ev->argn[i], &ev->args[i], NULL);
+}
+
+/* CG204 and CG306 are decided when the capture ends: only then is it known
+ * which writes to the variable are part of the capture. */
+static void check_frozen_values(cu_ctx *ctx, const cu_event *ev)
+{
+    int keep = 0;
+    for (int i = 0; i < ctx->npend; i++) {
+        const cu_pending *pd = &ctx->pend[i];
+        if (pd->region != ev->region) { ctx->pend[keep++] = *pd; continue; }
         const cu_node *w = NULL;
-        if (!cu_changed_after(ctx, &v->src, &w)) continue;
+        const cu_src *src = NULL;
+        if (pd->src.usr && cu_changed_after(ctx, ev->region, &pd->src, &w)) src = &pd->src;
+        else if (pd->src2.usr && cu_changed_after(ctx, ev->region, &pd->src2, &w)) src = &pd->src2;
+        if (!src) continue;
+        cu_event pe = *ev;
+        pe.path = pd->path;
+        pe.npath = pd->npath;
+        pe.path_set = 1;
         cg_loc wl = cu_cg_loc(ctx->p, &w->loc);
-        cu_report(ctx, ev, ev->argn[i], CG_R_CG306, -1, NULL,
-                  "kernel argument `%s` is passed by value from host variable `%s`, which is assigned again "
-                  "at line %u%s: the graph keeps the captured value, and replays never see the new one",
-                  snip(ctx, ev->argn[i]), v->src.name ? v->src.name : "?", wl.line,
-                  (w->loc.file != ev->argn[i]->loc.file) ? cg_arena_printf(ctx->arena, " of %s", wl.path) : "");
+        const char *in = w->loc.file != pd->at->loc.file ? cg_arena_printf(ctx->arena, " of %s", wl.path) : "";
+        if (pd->rule == CG_R_CG306)
+            cu_report(ctx, &pe, pd->at, CG_R_CG306, -1, NULL,
+                      "kernel argument `%s` is passed by value from host variable `%s`, which is assigned again "
+                      "at line %u%s, outside the capture: the graph keeps the captured value, and replays never "
+                      "see the new one", snip(ctx, pd->at), src->name ? src->name : "?", wl.line, in);
+        else
+            cu_report(ctx, &pe, pd->at, CG_R_CG204, -1, NULL,
+                      "%s `%s` is computed from host variable `%s`, which is assigned again at line %u%s, outside "
+                      "the capture: the graph keeps the value it had at capture, and replays ignore the new one",
+                      pd->what, snip(ctx, pd->at), src->name ? src->name : "?", wl.line, in);
     }
+    ctx->npend = keep;
 }
 
 /* ---- 4 stream ----------------------------------------------------------------------------- */
@@ -478,6 +487,7 @@ const cu_check cu_checks[] = {
     { CG_R_CG303, CU_EV_STORE, check_bookkeeping_store },
     { CG_R_CG303, CU_EV_CALL, check_bookkeeping_call },
     { CG_R_CG306, CU_EV_LAUNCH, check_kernel_value_arg },
+    { CG_R_CG306, CU_EV_REGION_END, check_frozen_values },   /* and CG204 */
     { CG_R_CG401, CU_EV_CALL, check_default_stream },
     { CG_R_CG401, CU_EV_LAUNCH, check_default_stream },
     { CG_R_CG402, CU_EV_REGION_END, check_unjoined },

@@ -65,6 +65,7 @@ struct cu_frame {
     int scope;
     cu_val ret;
     int terminated, broken;
+    const cu_node *at;        /* the call being made in this frame */
 };
 
 static const cu_val UNKNOWN;
@@ -75,9 +76,20 @@ static void exec(cu_ctx *ctx, const cu_node *n);
 
 static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 static int active(cu_ctx *ctx) { return ctx->st.region != NULL; }
+/* The definition a call means: the one in the caller's own file when there
+ * are several (separate programs in one tree), else the first. */
+static cu_func *func_in(cu_project *p, const char *usr, int file)
+{
+    cu_func *f = usr ? cg_map_get(&p->funcs, usr, strlen(usr)) : NULL;
+    for (cu_func *q = f; q && f && f->next_same_usr; q = q->next_same_usr)
+        if (q->file == file) return q;
+    return f;
+}
+
 static cu_func *func_of(cu_ctx *ctx, const char *usr)
 {
-    return usr ? cg_map_get(&ctx->p->funcs, usr, strlen(usr)) : NULL;
+    int file = ctx->fr && ctx->fr->fn ? ctx->fr->fn->file : -1;
+    return func_in(ctx->p, usr, file);
 }
 
 /* ---- locations, snippets, reporting ---------------------------------------------- */
@@ -603,6 +615,7 @@ static void run_dtors(cu_ctx *ctx, int scope_min)
     cu_frame *fr = ctx->fr;
     while (fr->ndtors > 0 && fr->dtors[fr->ndtors - 1].scope >= scope_min) {
         cu_dtor d = fr->dtors[--fr->ndtors];
+        fr->at = d.decl;
         call_function(ctx, d.fn, d.decl, NULL, 0);
     }
 }
@@ -637,6 +650,18 @@ static const cg_step *snapshot_path(cu_ctx *ctx, int *n)
     return out;
 }
 
+static int fill_chain(cu_ctx *ctx, cu_region *r, int end)
+{
+    int n = 0;
+    for (cu_frame *f = ctx->fr; f && n < 16; f = f->caller) {
+        if (!f->fn || !f->at) continue;
+        if (end) { r->end_chain[n].fn = f->fn; r->end_chain[n].at = f->at->loc; }
+        else { r->begin_chain[n].fn = f->fn; r->begin_chain[n].at = f->at->loc; }
+        n++;
+    }
+    return n;
+}
+
 static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, const char *name,
                          cu_val *args, int nargs)
 {
@@ -657,6 +682,7 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
     r->path_base = ctx->npath;
     r->begin_fn = ctx->fr ? ctx->fr->fn : NULL;
     r->raii = ctx->fr && ctx->fr->fn && ctx->fr->fn->is_ctor;
+    r->nbegin = fill_chain(ctx, r, 0);
     memset(&ctx->st, 0, sizeof ctx->st);
     ctx->st.region = r;
     cu_event ev;
@@ -688,6 +714,7 @@ static void region_end(cu_ctx *ctx, const cu_node *call, const cu_api *api, cu_v
         const cu_node *g = lvalue_root(call->kids[api->aux + 1]);
         if (g) r->graph_usr = g->usr;
     }
+    r->nend = fill_chain(ctx, r, 1);
     emit(ctx, &ev);
     r->ended = 1;
     ctx->st.region = NULL;
@@ -809,6 +836,7 @@ static cu_val dim3_from(const cu_val *v, const cu_node *n)
     cu_val d = UNKNOWN;
     d.kind = CV_DIM3;
     d.src = v->src;
+    d.src2 = v->src2;
     if (v->kind == CV_INT && (v->known & 1)) { d.x = v->x; d.y = 1; d.z = 1; d.known = 7; }
     (void)n;
     return d;
@@ -958,6 +986,7 @@ static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
         }
     }
     if (api && api->stream >= 0) fill_stream(ctx, &ev, n, api->stream, args, nargs);
+    ctx->fr->at = n;
 
     if (api && (api->flags & API_BEGIN)) {
         region_begin(ctx, n, api, name, args, nargs);
@@ -1001,6 +1030,7 @@ static cu_val eval_construct(cu_ctx *ctx, const cu_node *n)
                 else if (args[i].kind == CV_DIM3 && i == 0 && n->nkids == 1) return args[0];
                 else known = 0;
                 if (!d.src.usr) d.src = args[i].src;
+                if (!d.src2.usr) d.src2 = args[i].src2;
             }
             (&d.x)[i] = c;
             if (known) d.known |= (uint8_t)(1 << i);
@@ -1008,6 +1038,7 @@ static cu_val eval_construct(cu_ctx *ctx, const cu_node *n)
         return d;
     }
     cu_func *fn = func_of(ctx, n->usr);
+    ctx->fr->at = n;
     if (fn) call_function(ctx, fn, n, args, nargs);
     /* copying a value keeps what it is (a stream in a wrapper's copy is still that stream) */
     if (nargs == 1 && n->nkids == 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) return args[0];
@@ -1056,6 +1087,7 @@ static void set_src(cu_ctx *ctx, cu_val *v, const cu_node *ref)
     s.loop = ctx->fr ? ctx->fr->outer_loop : NULL;
     /* a by-value parameter holds the caller's variable: keep that */
     if (ref->storage == CU_S_PARAM && v->src.usr) return;
+    if (v->src.usr && !eq(v->src.usr, ref->usr) && !v->src2.usr) v->src2 = v->src;
     v->src = s;
 }
 
@@ -1220,7 +1252,13 @@ static cu_val eval(cu_ctx *ctx, const cu_node *n)
             default: break;
             }
         }
-        out.src = a.src.usr ? a.src : b.src;
+        const cu_src *srcs[4] = { &a.src, &b.src, &a.src2, &b.src2 };
+        int k = 0;
+        for (int i = 0; i < 4; i++) {
+            if (!srcs[i]->usr) continue;
+            if (k == 0) { out.src = *srcs[i]; k++; }
+            else if (k == 1 && !eq(srcs[i]->usr, out.src.usr)) { out.src2 = *srcs[i]; k++; }
+        }
         return out;
     }
     case CU_N_CONDOP: {
@@ -1532,6 +1570,7 @@ static int flag_autofree(const cu_node *n)
     return fold_static(n, &x) && (x & 1);
 }
 
+#define func_of(ctx, usr) func_in((ctx)->p, (usr), s->fn->file)
 static void scan_node(scan *s, const cu_node *n, int depth)
 {
     if (!n || depth > 400) return;
@@ -1608,29 +1647,75 @@ static void scan_node(scan *s, const cu_node *n, int depth)
     s->loop = saved_loop;
 }
 
+#undef func_of
+
 static int loc_before(const cu_loc *a, const cu_loc *b)
 {
     if (a->file != b->file) return 0;
     return a->line < b->line || (a->line == b->line && a->col < b->col);
 }
 
-int cu_changed_after(cu_ctx *ctx, const cu_src *src, const cu_node **where)
+static const cu_loc *chain_loc(const cu_region *r, cu_func *fn, int end)
+{
+    int n = end ? r->nend : r->nbegin;
+    for (int i = 0; i < n; i++) {
+        cu_func *f = end ? r->end_chain[i].fn : r->begin_chain[i].fn;
+        if (f == fn) return end ? &r->end_chain[i].at : &r->begin_chain[i].at;
+    }
+    return NULL;
+}
+
+static int loop_contains(const cu_node *loop, const cu_loc *l)
+{
+    if (!loop || !loop->loc.end_line || loop->loc.file != l->file) return 0;
+    cu_loc end = loop->loc;
+    end.line = loop->loc.end_line;
+    end.col = loop->loc.end_col;
+    return loc_before(&loop->loc, l) && loc_before(l, &end);
+}
+
+int cu_changed_after(cu_ctx *ctx, const cu_region *r, const cu_src *src, const cu_node **where)
 {
     if (!src || !src->usr || !src->at) return 0;
     for (cu_write *w = cg_map_get(&ctx->writes, src->usr, strlen(src->usr)); w; w = w->next) {
-        int other_fn = w->fn != src->fn;
-        if (other_fn) {
-            if (src->storage == CU_S_GLOBAL || src->storage == CU_S_STATIC || src->storage == CU_S_FIELD) {
-                if (w->is_decl) continue;
+        if (w->fn != src->fn) {
+            if ((src->storage == CU_S_GLOBAL || src->storage == CU_S_STATIC || src->storage == CU_S_FIELD) &&
+                !w->is_decl) {
                 *where = w->at;
                 return 1;
             }
             continue;
         }
-        if (!w->is_decl && loc_before(&src->at->loc, &w->at->loc)) { *where = w->at; return 1; }
-        if (src->loop && w->loop == src->loop && w->at != src->at) { *where = w->at; return 1; }
+        const cu_loc *b = chain_loc(r, src->fn, 0);
+        if (!b) continue;                 /* the function runs inside the capture */
+        const cu_loc *e = chain_loc(r, src->fn, 1);
+        int inside = loc_before(b, &w->at->loc) && (!e || loc_before(&w->at->loc, e));
+        if (inside) continue;
+        if (!w->is_decl && e && loc_before(e, &w->at->loc)) { *where = w->at; return 1; }
+        if (w->loop && loop_contains(w->loop, b)) { *where = w->at; return 1; }
     }
     return 0;
+}
+
+void cu_defer(cu_ctx *ctx, const cu_event *ev, int rule, const cu_node *at, const cu_val *v, const char *what)
+{
+    if (!v->src.usr && !v->src2.usr) return;
+    if (!ev->region || !at || at->loc.file < 0) return;
+    if (ctx->npend == ctx->cappend) {
+        int nc = ctx->cappend ? ctx->cappend * 2 : 32;
+        cu_pending *np = cg_arena_alloc(ctx->arena, (size_t)nc * sizeof *np);
+        if (ctx->npend) memcpy(np, ctx->pend, (size_t)ctx->npend * sizeof *np);
+        ctx->pend = np;
+        ctx->cappend = nc;
+    }
+    cu_pending *p = &ctx->pend[ctx->npend++];
+    p->rule = rule;
+    p->at = at;
+    p->src = v->src;
+    p->src2 = v->src2;
+    p->what = what;
+    p->region = ev->region;
+    p->path = snapshot_path(ctx, &p->npath);
 }
 
 int cu_attr_allows(cu_ctx *ctx, const cu_event *ev, const char *kernel_usr, int64_t smem,
@@ -1664,13 +1749,39 @@ static void walk_entry(cu_ctx *ctx, cu_func *fn)
     cu_frame root;
     frame_push(ctx, &root, NULL);
     fn->walked = 1;
+    if (getenv("CGLINT_CU_DUMP")) fprintf(stderr, "walk entry %s\n", fn->qualname);
     call_body(ctx, fn, fn->body, fn->qualname, NULL, NULL, 0, 1);
     frame_pop(ctx, &root);
     ctx->fr = NULL;
 }
 
+/* CGLINT_CU_DUMP=1: print the lowered functions (for developing the front end). */
+static void dump_node(const cu_node *n, int depth)
+{
+    static const char *const kinds[] = { "other", "compound", "if", "loop", "switch", "return", "break",
+        "goto", "throw", "decl", "call", "launch", "construct", "ref", "member", "int", "null", "string",
+        "unary", "binary", "condop", "cast", "lambda", "sizeof", "empty" };
+    if (!n) return;
+    fprintf(stderr, "%*s%s", depth * 2, "", n->kind < sizeof kinds / sizeof *kinds ? kinds[n->kind] : "?");
+    if (n->name) fprintf(stderr, " '%s'", n->name);
+    if (n->op) fprintf(stderr, " op=%d", n->op);
+    if (n->flags & CU_F_IVAL) fprintf(stderr, " =%lld", (long long)n->ival);
+    if (n->tclass) fprintf(stderr, " t=%d", n->tclass);
+    if (n->storage) fprintf(stderr, " s=%d", n->storage);
+    if (n->flags & CU_F_MACRO) fprintf(stderr, " macro");
+    if (n->flags & CU_F_DEPENDENT) fprintf(stderr, " dep");
+    fprintf(stderr, " @%u:%u\n", n->loc.line, n->loc.col);
+    for (int i = 0; i < n->nkids; i++) dump_node(n->kids[i], depth + 1);
+}
+
 void cu_analyze_project(cu_project *p)
 {
+    if (getenv("CGLINT_CU_DUMP"))
+        for (size_t i = 0; i < p->funcs.cap; i++)
+            for (cu_func *f = p->funcs.keys[i] ? p->funcs.vals[i] : NULL; f; f = f->next_same_usr) {
+                fprintf(stderr, "== %s (%s) in %s\n", f->qualname, f->usr, p->files[f->file].path);
+                dump_node(f->body, 1);
+            }
     cu_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
@@ -1684,12 +1795,16 @@ void cu_analyze_project(cu_project *p)
 
     /* every function once: writes, attributes, callees, direct capture calls */
     size_t nf = 0;
-    for (size_t i = 0; i < p->funcs.cap; i++) if (p->funcs.keys[i]) nf++;
+    for (size_t i = 0; i < p->funcs.cap; i++)
+        if (p->funcs.keys[i])
+            for (cu_func *q = p->funcs.vals[i]; q; q = q->next_same_usr) nf++;
     cu_func **all = calloc(nf ? nf : 1, sizeof *all);
     cu_func ***callees = calloc(nf ? nf : 1, sizeof *callees);
     int *ncallees = calloc(nf ? nf : 1, sizeof *ncallees);
     size_t k = 0;
-    for (size_t i = 0; i < p->funcs.cap; i++) if (p->funcs.keys[i]) all[k++] = p->funcs.vals[i];
+    for (size_t i = 0; i < p->funcs.cap; i++)
+        if (p->funcs.keys[i])
+            for (cu_func *q = p->funcs.vals[i]; q; q = q->next_same_usr) all[k++] = q;
     qsort(all, nf, sizeof *all, cmp_func);
     for (size_t i = 0; i < nf; i++) {
         scan s;

@@ -64,7 +64,8 @@ typedef struct cu_val {
     const cu_node *lambda;
     cu_func *fn;
     const char *name;         /* an enumerator's name */
-    cu_src src;
+    cu_src src;               /* the host variable read */
+    cu_src src2;              /* ... and where its value came from (dim3 grid((n + 255) / 256)) */
 } cu_val;
 
 /* ---- regions ---------------------------------------------------------------------- */
@@ -81,7 +82,22 @@ typedef struct cu_region {
     cu_func *begin_fn;
     const char *graph_usr;    /* the graph EndCapture wrote */
     int ended;
+    /* where the capture begins and ends in each function of the call chain:
+     * writes to a host variable between the two are part of the capture */
+    struct { cu_func *fn; cu_loc at; } begin_chain[16], end_chain[16];
+    int nbegin, nend;
 } cu_region;
+
+/* A CG204/CG306 candidate, decided when its region ends (cu_changed_after). */
+typedef struct cu_pending {
+    int rule;
+    const cu_node *at;
+    cu_src src, src2;
+    const char *what;
+    const cg_step *path;
+    int npath;
+    cu_region *region;
+} cu_pending;
 
 /* A stream forked into the capture, an event recorded, a cudaMallocAsync:
  * path is the call path (from the capture site) where it happened. */
@@ -116,6 +132,8 @@ typedef struct cu_ctx {
     cg_map memo;
     cg_map autofree;          /* graph usr instantiated with AutoFreeOnLaunch */
     int autofree_unknown;     /* ... or some graph we cannot name */
+    cu_pending *pend;
+    int npend, cappend;
 } cu_ctx;
 
 typedef struct cu_write { const cu_node *at; cu_func *fn; const cu_node *loop; int is_decl; struct cu_write *next; } cu_write;
@@ -186,9 +204,12 @@ const char *cu_loc_str(cu_ctx *ctx, const cu_loc *l);     /* "path:line:col" */
 cu_role cu_stream_role(cu_ctx *ctx, const cu_val *s);
 const char *cu_mode_name(int mode);
 /* Has the host variable a value was read from been assigned where a
- * replay would not see it (after the read, in a loop around it, or in
- * another function)?  *where gets one such write. */
-int cu_changed_after(cu_ctx *ctx, const cu_src *src, const cu_node **where);
+ * replay would not see it: after the capture ends, in a loop around the
+ * capture, or (a global, static or member) in another function?  *where
+ * gets one such write. */
+int cu_changed_after(cu_ctx *ctx, const cu_region *r, const cu_src *src, const cu_node **where);
+/* Keep a CG204/CG306 candidate until the region ends (the call path is copied). */
+void cu_defer(cu_ctx *ctx, const cu_event *ev, int rule, const cu_node *at, const cu_val *v, const char *what);
 /* dynamic shared memory attribute set for the kernel before the capture? */
 int cu_attr_allows(cu_ctx *ctx, const cu_event *ev, const char *kernel_usr, int64_t smem,
                    const cu_node **late);

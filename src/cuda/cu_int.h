@@ -112,6 +112,7 @@ typedef struct cu_func {
     int walked;             /* walked as an entry or from one */
     int active_walks;       /* times walked in capture context (bounded) */
     int on_stack;
+    struct cu_func *next_same_usr;   /* another definition (another program's main, a static) */
 } cu_func;
 
 /* ---- files and the project --------------------------------------------------- */
@@ -163,7 +164,7 @@ typedef struct cu_project {
     int not_in_db;
     char *not_in_db_first;
     /* analysis */
-    cg_map funcs;           /* usr -> cu_func */
+    cg_map funcs;           /* usr -> cu_func (chained through next_same_usr) */
 } cu_project;
 
 /* ---- cu_parse.c ---------------------------------------------------------------- */

@@ -711,10 +711,10 @@ static const char *qualname(lower *l, CXCursor c)
             continue;
         CXString ps = clang_getCursorSpelling(p);
         const char *pn = clang_getCString(ps);
-        char tmp[512];
+        char tmp[1100];
         snprintf(tmp, sizeof tmp, "%s::%s", pn && *pn ? pn : "(anonymous)", buf);
         clang_disposeString(ps);
-        memcpy(buf, tmp, sizeof buf);
+        snprintf(buf, sizeof buf, "%.511s", tmp);
     }
     return cg_arena_strdup(l->a, buf);
 }

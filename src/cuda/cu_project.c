@@ -176,10 +176,18 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
         for (size_t i = 0; i < p.nfiles; i++) {
             cu_file *f = &p.files[i];
             if (f->loaded && f->status == 0 && (f->parse || f->included)) analysed++;
+            /* one entry per definition: a header's functions come from every TU
+             * that includes it (kept once), while separate programs in one tree
+             * may each define main() (all kept) */
             for (size_t k = 0; k < f->nfuncs; k++) {
                 cu_func *fn = f->funcs[k];
                 size_t ul = strlen(fn->usr);
-                if (!cg_map_get(&p.funcs, fn->usr, ul)) cg_map_put(&p.funcs, fn->usr, ul, fn);
+                cu_func *head = cg_map_get(&p.funcs, fn->usr, ul), *q = head;
+                while (q && !(q->file == fn->file && q->loc.line == fn->loc.line)) q = q->next_same_usr;
+                if (q) continue;
+                if (!head) { cg_map_put(&p.funcs, fn->usr, ul, fn); continue; }
+                while (head->next_same_usr) head = head->next_same_usr;
+                head->next_same_usr = fn;
             }
         }
         __atomic_add_fetch(&report->files_analysed, analysed, __ATOMIC_RELAXED);

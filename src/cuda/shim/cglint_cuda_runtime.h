@@ -103,7 +103,6 @@ __device__ float __expf(float);
 __device__ float __logf(float);
 __device__ float __fdividef(float, float);
 __device__ float __saturatef(float);
-__device__ float rsqrtf(float);
 #ifdef __cplusplus
 #define CGLINT_ATOMICS(T) \
     __device__ T atomicAdd(T *addr, T val); \
@@ -441,4 +440,44 @@ template <class T> static __inline__ __host__ cudaError_t cudaOccupancyMaxPotent
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+
+/* device-side overloads of the C library that kernels call (printf, malloc,
+ * math), as internal device functions the way clang's own CUDA wrapper
+ * declares them, so that kernels parse; only declared, never defined */
+#ifdef __cplusplus
+extern "C" {
+#endif
+__device__ int printf(const char *fmt, ...);
+__device__ void *malloc(size_t n);
+__device__ void free(void *p);
+__device__ void __assertfail(const char *msg, const char *file, unsigned line, const char *fn, size_t sz);
+#ifdef __cplusplus
+}
+#define CGLINT_DEV static __device__ __inline__
+#define CGLINT_MATH1(fn) CGLINT_DEV float fn##f(float); CGLINT_DEV double fn(double);
+CGLINT_MATH1(sqrt) CGLINT_MATH1(exp) CGLINT_MATH1(exp2) CGLINT_MATH1(expm1) CGLINT_MATH1(log)
+CGLINT_MATH1(log2) CGLINT_MATH1(log10) CGLINT_MATH1(log1p) CGLINT_MATH1(sin) CGLINT_MATH1(cos)
+CGLINT_MATH1(tan) CGLINT_MATH1(asin) CGLINT_MATH1(acos) CGLINT_MATH1(atan) CGLINT_MATH1(sinh)
+CGLINT_MATH1(cosh) CGLINT_MATH1(tanh) CGLINT_MATH1(fabs) CGLINT_MATH1(floor) CGLINT_MATH1(ceil)
+CGLINT_MATH1(round) CGLINT_MATH1(trunc) CGLINT_MATH1(erf) CGLINT_MATH1(erfc) CGLINT_MATH1(cbrt)
+CGLINT_MATH1(rsqrt) CGLINT_MATH1(rint)
+#undef CGLINT_MATH1
+#define CGLINT_MATH2(fn) CGLINT_DEV float fn##f(float, float); CGLINT_DEV double fn(double, double);
+CGLINT_MATH2(pow) CGLINT_MATH2(fmax) CGLINT_MATH2(fmin) CGLINT_MATH2(atan2) CGLINT_MATH2(fmod)
+CGLINT_MATH2(hypot) CGLINT_MATH2(copysign)
+#undef CGLINT_MATH2
+CGLINT_DEV float fmaf(float, float, float);
+CGLINT_DEV double fma(double, double, double);
+CGLINT_DEV void sincosf(float, float *, float *);
+CGLINT_DEV int abs(int);
+CGLINT_DEV float max(float, float);
+CGLINT_DEV float min(float, float);
+CGLINT_DEV double max(double, double);
+CGLINT_DEV double min(double, double);
+CGLINT_DEV int max(int, int);
+CGLINT_DEV int min(int, int);
+CGLINT_DEV unsigned max(unsigned, unsigned);
+CGLINT_DEV unsigned min(unsigned, unsigned);
+#undef CGLINT_DEV
+#endif
 #endif
