@@ -682,6 +682,11 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
     r->path_base = ctx->npath;
     r->begin_fn = ctx->fr ? ctx->fr->fn : NULL;
     r->raii = ctx->fr && ctx->fr->fn && ctx->fr->fn->is_ctor;
+    if (r->raii && ctx->fr->caller && ctx->fr->caller->at) {
+        /* the capture site the user wrote is the object, not the constructor's call */
+        r->site = ctx->fr->caller->at->loc;
+        r->kind = cg_arena_printf(ctx->arena, "%s in %s", name, ctx->fr->fn->qualname);
+    }
     r->nbegin = fill_chain(ctx, r, 0);
     memset(&ctx->st, 0, sizeof ctx->st);
     ctx->st.region = r;

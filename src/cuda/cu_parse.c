@@ -254,7 +254,16 @@ static int load_db(cu_project *p, const char *path, cg_map *out)
             continue;
         }
         db_entry *e = cg_arena_alloc(p->arena, sizeof *e);
-        e->dir = cg_arena_strdup(p->arena, json_string_value(jd));
+        /* "directory" should be absolute; a relative one is taken from the
+         * database's own folder (a checked-in database, a test fixture) */
+        const char *dv = json_string_value(jd);
+        if (dv[0] == '/') {
+            e->dir = cg_arena_strdup(p->arena, dv);
+        } else {
+            const char *slash = strrchr(path, '/');
+            e->dir = slash ? cg_arena_printf(p->arena, "%.*s/%s", (int)(slash - path), path, dv)
+                           : cg_arena_strdup(p->arena, dv);
+        }
         e->file = join_path(p->arena, e->dir, json_string_value(jf));
         if (json_is_array(ja)) {
             argv_b b = { .a = p->arena };
