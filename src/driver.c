@@ -28,7 +28,7 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     size_t npy = 0, ncu = 0;
     for (size_t i = 0; i < n; i++) { npy += files[i].lang == CG_LANG_PY; ncu += files[i].lang == CG_LANG_CU; }
     if (o->floor) {
-        if (npy) cg_py_floor(files, n, &po, o->floor, report);
+        if (npy && o->floor < 3) cg_py_floor(files, n, &po, o->floor, report);
         if (ncu) cg_cu_floor(files, n, &co, o->floor, report);
     } else {
         if (npy || !ncu) cg_py_analyze(files, n, &po, report);

@@ -14,7 +14,8 @@ typedef struct cg_run_opts {
     size_t nexclude;
     int jobs;               /* <= 0: all cores */
     size_t max_file_size;   /* 0: no limit */
-    int floor;              /* benchmarks: 1 read only, 2 read and parse; 0 analyse */
+    int floor;              /* benchmarks: 1 read only, 2 read and parse, 3 print the C/C++
+                               files' clang arguments; 0 analyse */
     /* the C/C++/CUDA front end */
     int cuda_mode;          /* cg_cu_mode: 0 auto, 1 toolkit, 2 shim */
     const char *cuda_path;  /* NULL: CUDA_PATH, CUDA_HOME, /usr/local/cuda */

@@ -52,6 +52,7 @@ static const char usage_text[] =
     "  -p, --compile-commands DIR\n"
     "                          flags from DIR/compile_commands.json (default: found in the\n"
     "                          analysed directory or its build/)\n"
+    "      --print-cuda-flags  print each C/C++/CUDA file's clang arguments and exit\n"
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
     "      --exit-zero         exit 0 even when there are findings\n"
@@ -123,7 +124,7 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
 int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
-           O_COLOR, O_MAXSIZE, O_FLOOR, O_CUDAPATH, O_CUDAMODE };
+           O_COLOR, O_MAXSIZE, O_FLOOR, O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -135,7 +136,8 @@ int main(int argc, char **argv)
         { "color", required_argument, 0, O_COLOR }, { "max-file-size", required_argument, 0, O_MAXSIZE },
         { "bench-floor", required_argument, 0, O_FLOOR },
         { "cuda-path", required_argument, 0, O_CUDAPATH }, { "cuda-mode", required_argument, 0, O_CUDAMODE },
-        { "compile-commands", required_argument, 0, 'p' }, { 0, 0, 0, 0 },
+        { "compile-commands", required_argument, 0, 'p' },
+        { "print-cuda-flags", no_argument, 0, O_PRINTFLAGS }, { 0, 0, 0, 0 },
     };
     int fmt = CG_FMT_TEXT, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0, cuda_mode = 0;
     const char *cuda_path = NULL, *compile_commands = NULL;
@@ -210,6 +212,7 @@ int main(int argc, char **argv)
             else usage_error("--bench-floor takes read or parse, not '%s'", optarg);
             break;
         case O_CUDAPATH: cuda_path = optarg; break;
+        case O_PRINTFLAGS: floor = 3; break;
         case 'p': compile_commands = optarg; break;
         case O_CUDAMODE:
             if (strcmp(optarg, "auto") == 0) cuda_mode = 0;
@@ -244,6 +247,10 @@ int main(int argc, char **argv)
             fprintf(stderr, "cglint: %s: %s: %s\n", lvl, n->path, n->message);
         else
             fprintf(stderr, "cglint: %s: %s\n", lvl, n->message);
+    }
+    if (floor == 3) {
+        cg_report_free(&report);
+        return EXIT_CLEAN;
     }
     if (floor) {
         fprintf(stderr, "cglint: floor (%s): %zu files\n", floor == 1 ? "read" : "parse", report.files_seen);

@@ -30,8 +30,9 @@ typedef struct cg_cu_opts {
 void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_report *report);
 
 /* Benchmark floors over the same files, flags and threads: 1 = read and
- * validate only, 2 = read and parse every file with libclang (PCH included).
- * Returns the number of files done. */
+ * validate only, 2 = read and parse every file with libclang (PCH included);
+ * 3 = print each file's clang arguments on stdout (path, then arguments,
+ * tab-separated), parse nothing.  Returns the number of files done. */
 size_t cg_cu_floor(const cg_file *files, size_t n, const cg_cu_opts *opts, int level,
                    cg_report *report);
 #endif

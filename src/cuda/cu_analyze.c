@@ -1679,25 +1679,91 @@ static int loop_contains(const cu_node *loop, const cu_loc *l)
     return loc_before(&loop->loc, l) && loc_before(l, &end);
 }
 
+/* Does f call w, directly or through other functions? */
+static int reaches_dfs(cu_ctx *ctx, cu_func *f, cu_func *w, int depth)
+{
+    if (f == w) return 1;
+    if (depth > 64 || ctx->seen[f->idx]) return 0;
+    ctx->seen[f->idx] = 1;
+    for (int i = 0; i < ctx->ncallees[f->idx]; i++)
+        if (reaches_dfs(ctx, ctx->callees[f->idx][i], w, depth + 1)) return 1;
+    return 0;
+}
+
+static int reaches(cu_ctx *ctx, cu_func *f, cu_func *w)
+{
+    if (!f || !w) return 0;
+    memset(ctx->seen, 0, ctx->nall);
+    return reaches_dfs(ctx, f, w, 0);
+}
+
+/* Is `at` (in function fn) after the capture there, or in a loop around its
+ * beginning?  Writes between the beginning and the end are the capture's own. */
+static int after_capture_in(const cu_region *r, cu_func *fn, const cu_loc *at, const cu_node *loop)
+{
+    const cu_loc *b = chain_loc(r, fn, 0);
+    if (!b) return 0;
+    const cu_loc *e = chain_loc(r, fn, 1);
+    int inside = loc_before(b, at) && (!e || loc_before(at, e));
+    if (inside) return 0;
+    if (e && loc_before(e, at)) return 1;
+    return loop && loop_contains(loop, b);
+}
+
+typedef struct call_scan {
+    cu_ctx *ctx;
+    const cu_region *r;
+    cu_func *fn, *target;
+    const cu_node *loop;
+    const cu_node *hit;
+} call_scan;
+
+/* A call in fn, after the capture or in a loop around it, to a function that reaches target. */
+static void find_late_call(call_scan *cs, const cu_node *n, int depth)
+{
+    if (!n || cs->hit || depth > 400) return;
+    const cu_node *saved = cs->loop;
+    if (n->kind == CU_N_LOOP && !cs->loop) cs->loop = n;
+    if ((n->kind == CU_N_CALL || n->kind == CU_N_CONSTRUCT) && n->usr) {
+        cu_func *c = func_in(cs->ctx->p, n->usr, cs->fn->file);
+        if (c && after_capture_in(cs->r, cs->fn, &n->loc, cs->loop) && reaches(cs->ctx, c, cs->target)) {
+            cs->hit = n;
+            return;
+        }
+    }
+    for (int i = 0; i < n->nkids; i++) find_late_call(cs, n->kids[i], depth + 1);
+    cs->loop = saved;
+}
+
 int cu_changed_after(cu_ctx *ctx, const cu_region *r, const cu_src *src, const cu_node **where)
 {
     if (!src || !src->usr || !src->at) return 0;
+    int shared = src->storage == CU_S_GLOBAL || src->storage == CU_S_STATIC || src->storage == CU_S_FIELD;
     for (cu_write *w = cg_map_get(&ctx->writes, src->usr, strlen(src->usr)); w; w = w->next) {
-        if (w->fn != src->fn) {
-            if ((src->storage == CU_S_GLOBAL || src->storage == CU_S_STATIC || src->storage == CU_S_FIELD) &&
-                !w->is_decl) {
-                *where = w->at;
-                return 1;
+        if (w->fn == src->fn || (shared && chain_loc(r, w->fn, 0))) {
+            /* the write is in a function the capture runs in: order by position */
+            cu_func *fn = w->fn;
+            const cu_loc *b = chain_loc(r, fn, 0);
+            if (!b) continue;             /* the function runs inside the capture */
+            if (w->is_decl) {
+                if (w->loop && loop_contains(w->loop, b)) { *where = w->at; return 1; }
+                continue;
             }
+            if (after_capture_in(r, fn, &w->at->loc, w->loop)) { *where = w->at; return 1; }
             continue;
         }
-        const cu_loc *b = chain_loc(r, src->fn, 0);
-        if (!b) continue;                 /* the function runs inside the capture */
-        const cu_loc *e = chain_loc(r, src->fn, 1);
-        int inside = loc_before(b, &w->at->loc) && (!e || loc_before(&w->at->loc, e));
-        if (inside) continue;
-        if (!w->is_decl && e && loc_before(e, &w->at->loc)) { *where = w->at; return 1; }
-        if (w->loop && loop_contains(w->loop, b)) { *where = w->at; return 1; }
+        if (!shared || w->is_decl || !w->fn) continue;
+        /* a global or member written in another function: does a function of
+         * the capture's call chain call it after the capture, or in a loop
+         * around it?  (A setup function called before the capture does not
+         * count; one nothing in the chain calls cannot be ordered, and is
+         * not reported.) */
+        for (int i = 0; i < r->nbegin; i++) {
+            cu_func *a = r->begin_chain[i].fn;
+            call_scan cs = { .ctx = ctx, .r = r, .fn = a, .target = w->fn };
+            find_late_call(&cs, a->body, 0);
+            if (cs.hit) { *where = w->at; return 1; }
+        }
     }
     return 0;
 }
@@ -1811,6 +1877,12 @@ void cu_analyze_project(cu_project *p)
         if (p->funcs.keys[i])
             for (cu_func *q = p->funcs.vals[i]; q; q = q->next_same_usr) all[k++] = q;
     qsort(all, nf, sizeof *all, cmp_func);
+    for (size_t i = 0; i < nf; i++) all[i]->idx = (int)i;
+    ctx.all = all;
+    ctx.callees = callees;
+    ctx.ncallees = ncallees;
+    ctx.nall = nf;
+    ctx.seen = calloc(nf ? nf : 1, 1);
     for (size_t i = 0; i < nf; i++) {
         scan s;
         memset(&s, 0, sizeof s);
@@ -1847,6 +1919,7 @@ void cu_analyze_project(cu_project *p)
     free(all);
     free(callees);
     free(ncallees);
+    free(ctx.seen);
     cg_map_free(&ctx.fields);
     cg_map_free(&ctx.globals);
     cg_map_free(&ctx.writes);

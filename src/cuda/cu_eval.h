@@ -134,6 +134,12 @@ typedef struct cu_ctx {
     int autofree_unknown;     /* ... or some graph we cannot name */
     cu_pending *pend;
     int npend, cappend;
+    /* the call graph: callees of each function (by cu_func.idx) */
+    cu_func **all;
+    cu_func ***callees;
+    int *ncallees;
+    size_t nall;
+    unsigned char *seen;      /* scratch for reachability */
 } cu_ctx;
 
 typedef struct cu_write { const cu_node *at; cu_func *fn; const cu_node *loop; int is_decl; struct cu_write *next; } cu_write;

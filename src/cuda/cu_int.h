@@ -112,6 +112,7 @@ typedef struct cu_func {
     int walked;             /* walked as an entry or from one */
     int active_walks;       /* times walked in capture context (bounded) */
     int on_stack;
+    int idx;                /* index in the analysis's function table */
     struct cu_func *next_same_usr;   /* another definition (another program's main, a static) */
 } cu_func;
 
@@ -129,6 +130,10 @@ typedef struct cu_file {
     char **argv;            /* flags (arena) */
     int argc;
     int from_db;            /* flags from compile_commands.json */
+    int stage;              /* 0: a translation unit of the build (in the compile database,
+                               or every source when there is none); 1: a source the
+                               database does not list; 2: a header.  1 and 2 are parsed
+                               on their own only when no analysed file includes them. */
     int ptds;
     /* results of the parse, kept for the analysis */
     cu_func **funcs;
@@ -160,9 +165,13 @@ typedef struct cu_project {
     char *sys_first;
     int shim_sem_errors, shim_sem_files;
     char *shim_first;
+    int sem_files;          /* toolkit mode: files with semantic errors only */
+    char *sem_first;
     char *missing_cuda_headers;  /* comma-separated */
     int not_in_db;
     char *not_in_db_first;
+    int hdr_bad;            /* stage 1/2 files parsed on their own that did not parse */
+    char *hdr_first;
     /* analysis */
     cg_map funcs;           /* usr -> cu_func (chained through next_same_usr) */
 } cu_project;

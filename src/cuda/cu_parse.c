@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- per-thread libclang indexes ------------------------------------------------ */
@@ -170,13 +171,61 @@ static char *join_path(cg_arena *a, const char *dir, const char *p)
     return cg_arena_printf(a, "%s/%s", dir, p);
 }
 
+/* A CUDA toolkit's include directory: the parsing mode provides it (or,
+ * in shim mode, must not see it). */
+static int is_toolkit_include(const char *dir)
+{
+    char probe[PATH_MAX];
+    snprintf(probe, sizeof probe, "%s/cuda_runtime_api.h", dir);
+    return exists(probe);
+}
+
+static char *read_small_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    char *buf = malloc(1 << 20);
+    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (buf) buf[n] = 0;
+    return buf;
+}
+
 /* Keep what changes how a file parses: include paths, macros, the standard,
  * forced includes.  The rest (nvcc's code generation, warnings, output)
- * means nothing to libclang or is not understood by it. */
+ * means nothing to libclang or is not understood by it.  Response files
+ * (nvcc's --options-file, @file) are read in place. */
+static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_std, int *ptds);
+
+static void filter_response_file(cg_arena *a, const db_entry *e, const char *file, argv_b *out,
+                                 int *has_std, int *ptds, int depth)
+{
+    if (depth > 2) return;
+    char *path = join_path(a, e->dir, file);
+    char *text = read_small_file(path);
+    if (!text) return;
+    db_entry sub = *e;
+    char **v;
+    int n = shell_split(a, text, &v);
+    free(text);
+    /* filter_flags skips argv[0] (the compiler) */
+    sub.argv = cg_arena_alloc(a, (size_t)(n + 1) * sizeof *sub.argv);
+    sub.argv[0] = "";
+    for (int i = 0; i < n; i++) sub.argv[i + 1] = v[i];
+    sub.argc = n + 1;
+    filter_flags(a, &sub, out, has_std, ptds);
+}
+
 static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_std, int *ptds)
 {
     for (int i = 1; i < e->argc; i++) {
         const char *s = e->argv[i];
+        if ((strcmp(s, "--options-file") == 0 || strcmp(s, "-optf") == 0) && i + 1 < e->argc) {
+            filter_response_file(a, e, e->argv[++i], out, has_std, ptds, 1);
+            continue;
+        }
+        if (strncmp(s, "--options-file=", 15) == 0) { filter_response_file(a, e, s + 15, out, has_std, ptds, 1); continue; }
+        if (s[0] == '@' && s[1]) { filter_response_file(a, e, s + 1, out, has_std, ptds, 1); continue; }
         const char *val = NULL;
         const char *opt = NULL;
         static const char *const with_path[] = { "-I", "-isystem", "-iquote", "-idirafter",
@@ -191,8 +240,10 @@ static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_s
             const char *o = strcmp(opt, "--include-path") == 0 ? "-I" :
                             strcmp(opt, "--system-include") == 0 ? "-isystem" :
                             strcmp(opt, "--pre-include") == 0 ? "-include" : opt;
+            char *path = join_path(a, e->dir, val);
+            if (strcmp(o, "-include") != 0 && is_toolkit_include(path)) continue;
             av_push(out, o);
-            av_push(out, join_path(a, e->dir, val));
+            av_push(out, path);
             continue;
         }
         if ((strncmp(s, "-D", 2) == 0 || strncmp(s, "-U", 2) == 0)) {
@@ -210,6 +261,24 @@ static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_s
             ((strcmp(s, "-std") == 0 || strcmp(s, "--std") == 0) && i + 1 < e->argc)) {
             const char *v = strchr(s, '=') ? strchr(s, '=') + 1 : e->argv[++i];
             if (strstr(v, "++")) { av_push(out, cg_arena_printf(a, "-std=%s", v)); *has_std = 1; }
+            continue;
+        }
+        /* relocatable device code: kernels launched from kernels (dynamic parallelism) */
+        if (strcmp(s, "-rdc=true") == 0 || strcmp(s, "--relocatable-device-code=true") == 0 ||
+            strcmp(s, "-dc") == 0 || strcmp(s, "--device-c") == 0 || strcmp(s, "-fgpu-rdc") == 0) {
+            av_push(out, "-fgpu-rdc");
+            continue;
+        }
+        if ((strcmp(s, "-rdc") == 0 || strcmp(s, "--relocatable-device-code") == 0) && i + 1 < e->argc) {
+            if (strcmp(e->argv[++i], "true") == 0) av_push(out, "-fgpu-rdc");
+            continue;
+        }
+        if (strcmp(s, "-fopenmp") == 0 || strcmp(s, "-Xcompiler=-fopenmp") == 0 ||
+            ((strcmp(s, "-Xcompiler") == 0 || strcmp(s, "--compiler-options") == 0) && i + 1 < e->argc &&
+             strstr(e->argv[i + 1], "-fopenmp"))) {
+            if (s[0] == '-' && s[1] == 'X' && !strchr(s, '=')) i++;
+            else if (strcmp(s, "--compiler-options") == 0) i++;
+            av_push(out, "-fopenmp");
             continue;
         }
         if (strcmp(s, "--default-stream") == 0 || strcmp(s, "-default-stream") == 0) {
@@ -354,6 +423,7 @@ static void base_flags(cu_project *p, argv_b *b, int is_c, int has_std)
         av_push(b, "-include"); av_push(b, "cuda_runtime.h");
     }
     av_push(b, "-w");
+    av_push(b, "-ferror-limit=0");   /* errors are sorted by kind, none must hide the others */
 }
 
 static int ends_with(const char *s, const char *suf)
@@ -434,6 +504,7 @@ int cu_parse_setup(cu_project *p)
             p->not_in_db++;
             if (!p->not_in_db_first) p->not_in_db_first = cg_arena_strdup(p->arena, f->path);
         }
+        f->stage = f->header ? 2 : (have_db && !e) ? 1 : 0;
         base_flags(p, &b, f->lang == 1, has_std);
         for (int k = 0; k < extra.n; k++) av_push(&b, extra.v[k]);
         f->argv = b.v;
@@ -483,7 +554,9 @@ static char *pch_key(cu_file *f)
 
 static const char *get_pch(cu_project *p, cu_file *f)
 {
-    if (!p->toolkit || f->lang == 1) return NULL;
+    static int off = -1;   /* CGLINT_CU_NO_PCH=1: measure without it */
+    if (off < 0) off = getenv("CGLINT_CU_NO_PCH") != NULL;
+    if (!p->toolkit || f->lang == 1 || off) return NULL;
     char *key = pch_key(f);
     cu_pch *slot = NULL;
     pthread_mutex_lock(&p->lock);
@@ -558,7 +631,7 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
 {
     unsigned nd = clang_getNumDiagnostics(tu);
     int nerr = 0, shim_sem = 0;
-    char first[600] = "";
+    char first[600] = "", nsem_first[700] = "";
     unsigned fl = 0, fc = 0;
     for (unsigned i = 0; i < nd; i++) {
         CXDiagnostic dg = clang_getDiagnostic(tu, i);
@@ -587,7 +660,19 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             note_sys(p, buf);
             goto next;
         }
-        if (!p->toolkit && cat && strcmp(cat, "Semantic Issue") == 0) { shim_sem++; goto next; }
+        int semantic = cat && strcmp(cat, "Semantic Issue") == 0;
+        if (semantic) {
+            /* the shim's gaps, or C++ that clang rejects where nvcc does not (host
+             * calls to device-only overloads...): the file parsed; summarised once */
+            shim_sem++;
+            if (!nsem_first[0]) {
+                CXString fn = clang_getFileName(file);
+                snprintf(nsem_first, sizeof nsem_first, "%s:%u: %s", file ? clang_getCString(fn) : f->path,
+                         line, msg ? msg : "");
+                clang_disposeString(fn);
+            }
+            goto next;
+        }
         if (nerr++ == 0) {
             CXFile mf = clang_getFile(tu, f->path);
             if (file && mf && !clang_File_isEqual(file, mf)) {
@@ -605,12 +690,29 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
         clang_disposeString(cs);
         clang_disposeDiagnostic(dg);
     }
-    if (shim_sem) {
+    if (shim_sem && !nerr && f->stage == 0) {
         pthread_mutex_lock(&p->lock);
-        p->shim_sem_errors += shim_sem;
-        p->shim_sem_files++;
-        if (!p->shim_first) p->shim_first = cg_arena_strdup(p->arena, f->path);
+        if (!p->toolkit) {
+            p->shim_sem_errors += shim_sem;
+            p->shim_sem_files++;
+            if (!p->shim_first) p->shim_first = cg_arena_strdup(p->arena, f->path);
+        } else {
+            p->sem_files++;
+            if (!p->sem_first) p->sem_first = cg_arena_strdup(p->arena, nsem_first);
+        }
         pthread_mutex_unlock(&p->lock);
+    }
+    if ((nerr || shim_sem) && f->stage > 0) {
+        /* a header no analysed file includes, parsed on its own: its errors
+         * usually mean it needs what its includers provide; one warning for all */
+        pthread_mutex_lock(&p->lock);
+        p->hdr_bad++;
+        if (!p->hdr_first)
+            p->hdr_first = !nerr ? cg_arena_strdup(p->arena, nsem_first)
+                         : fl ? cg_arena_printf(p->arena, "%s:%u: %s", f->path, fl, first)
+                              : cg_arena_printf(p->arena, "%s: %s", f->path, first);
+        pthread_mutex_unlock(&p->lock);
+        return;
     }
     if (nerr) {
         uint32_t col = fl ? cg_source_column(&f->src, fl, fc ? fc - 1 : 0) : 0;
@@ -620,8 +722,16 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
     }
 }
 
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
 void cu_parse_file(cu_project *p, cu_file *f, int level)
 {
+    double t0 = now_ms();
     const char *pch = get_pch(p, f);
     const char **argv = cg_arena_alloc(f->arena, (size_t)(f->argc + 2) * sizeof *argv);
     int argc = 0;
@@ -653,6 +763,7 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
         f->status = -1;
         return;
     }
+    double t1 = now_ms();
     if (level != 2) {
         diagnose(p, f, tu);
         cu_lower_tu(p, f, tu);
@@ -660,6 +771,16 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
         cu_mark_inclusions(p, tu);
     }
     clang_disposeTranslationUnit(tu);
+    /* CGLINT_CU_TIMES=1: per-file milliseconds (parse, the rest) for tuning */
+    static int times = -1;
+    if (times < 0) times = getenv("CGLINT_CU_TIMES") != NULL;
+    if (times) {
+        fprintf(stderr, "cu-times %.1f %.1f stage=%d pch=%d %s", t1 - t0, now_ms() - t1, f->stage,
+                pch != NULL, f->path);
+        if (times > 0 && getenv("CGLINT_CU_TIMES")[0] == '2')
+            for (int i = 0; i < argc; i++) fprintf(stderr, " %s", argv[i]);
+        fputc('\n', stderr);
+    }
 }
 
 /* Run-wide notes on header trouble, once. */
@@ -675,6 +796,18 @@ void cu_parse_summary(cu_project *p)
         cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
                          "CUDA library headers not found%s: %s; calls into them are matched by name",
                          p->toolkit ? "" : " (shim mode)", p->missing_cuda_headers);
+    if (p->hdr_bad)
+        cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                         "%d header%s or source%s outside the build that no analysed file includes did not "
+                         "parse on %s own (first: %s); %s analysed as far as %s parsed", p->hdr_bad,
+                         p->hdr_bad == 1 ? "" : "s", p->hdr_bad == 1 ? "" : "s",
+                         p->hdr_bad == 1 ? "its" : "their", p->hdr_first,
+                         p->hdr_bad == 1 ? "it was" : "they were", p->hdr_bad == 1 ? "it" : "they");
+    if (p->sem_files)
+        cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                         "%d file%s parsed with semantic errors that clang reports and nvcc may accept "
+                         "(first: %s); %s analysed", p->sem_files, p->sem_files == 1 ? "" : "s",
+                         p->sem_first, p->sem_files == 1 ? "it was" : "they were");
     if (p->shim_sem_errors)
         cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
                          "shim mode: %d file%s (first: %s) use CUDA declarations the shim lacks; "

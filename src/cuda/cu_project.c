@@ -4,8 +4,9 @@
  * for Python: size, binary, UTF-8), keeping the text for line excerpts.
  * Phase 2, on all cores, one CXIndex per thread: parse each source file as
  * a translation unit and lower the functions defined in analysed files
- * (cu_lower.c).  Phase 3: headers that no analysed source includes are
- * parsed on their own, so their functions are known too.  Phase 4, on one
+ * (cu_lower.c).  Phase 3: sources the compile database does not list, and
+ * headers, that no analysed source includes are parsed on their own, so
+ * their functions are known too.  Phase 4, on one
  * thread: merge the functions of all files by USR (the first definition in
  * path order wins) and walk the captures (cu_analyze.c). */
 #include "cu_eval.h"
@@ -77,14 +78,17 @@ static void project_free(cu_project *p)
     cg_arena_free(p->arena);
 }
 
-typedef struct phase { cu_project *p; int level; int headers; size_t done; } phase;
+typedef struct phase { cu_project *p; int level; int stage; size_t done; } phase;
 
 static void load_one(void *arg, size_t i)
 {
     phase *ph = arg;
     cu_file *f = &ph->p->files[i];
     char err[512];
-    if (cg_source_load(&f->src, f->path, ph->p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
+    /* libclang reads the file itself: bytes that are not UTF-8 (Latin-1 in old
+     * comments) only need to stay out of the report's excerpts */
+    if (cg_source_load_ex(&f->src, f->path, ph->p->opts->max_file_size, CG_SRC_C | CG_SRC_LENIENT_UTF8,
+                          err, sizeof err) != CG_SRC_OK) {
         cg_report_notice(ph->p->report, CG_ERROR, f->path, 0, 0, "%s", err);
         f->status = -1;
         return;
@@ -97,8 +101,8 @@ static void parse_one(void *arg, size_t i)
     phase *ph = arg;
     cu_file *f = &ph->p->files[i];
     if (!f->loaded || f->status < 0) return;
-    if (ph->headers != f->header) return;
-    if (f->header && __atomic_load_n(&f->included, __ATOMIC_RELAXED)) return;
+    if (ph->stage != f->stage) return;
+    if (f->stage > 0 && __atomic_load_n(&f->included, __ATOMIC_RELAXED)) return;
     f->parse = 1;
     cu_parse_file(ph->p, f, ph->level);
     if (f->status == 0) __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
@@ -154,10 +158,7 @@ static void run_phases(cu_project *p, int level, size_t *done)
     }
     hold h;
     hold_stderr(p, &h);
-    ph.headers = 0;
-    cg_pool_for(p->nfiles, p->opts->jobs, parse_one, &ph);
-    ph.headers = 1;
-    cg_pool_for(p->nfiles, p->opts->jobs, parse_one, &ph);
+    for (ph.stage = 0; ph.stage < 3; ph.stage++) cg_pool_for(p->nfiles, p->opts->jobs, parse_one, &ph);
     release_stderr(&h);
     *done = ph.done;
 }
@@ -197,12 +198,27 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
     project_free(&p);
 }
 
+/* One line a file: the path, a tab, the clang arguments (tab-separated) it
+ * is parsed with, without the per-run precompiled header. */
+static void print_flags(cu_project *p, FILE *out)
+{
+    for (size_t i = 0; i < p->nfiles; i++) {
+        cu_file *f = &p->files[i];
+        fprintf(out, "%s", f->path);
+        for (int k = 0; k < f->argc; k++) fprintf(out, "\t%s", f->argv[k]);
+        fprintf(out, "\t#stage=%d%s\n", f->stage, f->from_db ? " from-db" : "");
+    }
+}
+
 size_t cg_cu_floor(const cg_file *files, size_t n, const cg_cu_opts *opts, int level, cg_report *report)
 {
     cu_project p;
     project_init(&p, files, n, opts, report);
     size_t done = 0;
-    if (p.nfiles && cu_parse_setup(&p) == 0) run_phases(&p, level, &done);
+    if (p.nfiles && cu_parse_setup(&p) == 0) {
+        if (level == 3) { print_flags(&p, stdout); done = p.nfiles; }
+        else run_phases(&p, level, &done);
+    }
     report->files_seen += p.nfiles;
     cu_parse_teardown(&p);
     project_free(&p);
