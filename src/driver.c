@@ -23,7 +23,7 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size };
     cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
                       .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
-                      .compile_commands = o->compile_commands,
+                      .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
                       .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1 };
     size_t npy = 0, ncu = 0;
     for (size_t i = 0; i < n; i++) { npy += files[i].lang == CG_LANG_PY; ncu += files[i].lang == CG_LANG_CU; }

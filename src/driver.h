@@ -20,6 +20,7 @@ typedef struct cg_run_opts {
     int cuda_mode;          /* cg_cu_mode: 0 auto, 1 toolkit, 2 shim */
     const char *cuda_path;  /* NULL: CUDA_PATH, CUDA_HOME, /usr/local/cuda */
     const char *compile_commands;  /* -p DIR; NULL: look in the trees */
+    int cuda_parse_all;     /* parse every C/C++ file, not only those a capture may reach */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,

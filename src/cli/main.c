@@ -52,6 +52,8 @@ static const char usage_text[] =
     "  -p, --compile-commands DIR\n"
     "                          flags from DIR/compile_commands.json (default: found in the\n"
     "                          analysed directory or its build/)\n"
+    "      --cuda-parse-all    parse every C/C++/CUDA file (default: only files a capture\n"
+    "                          may reach, found by the names they mention)\n"
     "      --print-cuda-flags  print each C/C++/CUDA file's clang arguments and exit\n"
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
@@ -124,7 +126,7 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
 int main(int argc, char **argv)
 {
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
-           O_COLOR, O_MAXSIZE, O_FLOOR, O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS };
+           O_COLOR, O_MAXSIZE, O_FLOOR, O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -137,10 +139,12 @@ int main(int argc, char **argv)
         { "bench-floor", required_argument, 0, O_FLOOR },
         { "cuda-path", required_argument, 0, O_CUDAPATH }, { "cuda-mode", required_argument, 0, O_CUDAMODE },
         { "compile-commands", required_argument, 0, 'p' },
-        { "print-cuda-flags", no_argument, 0, O_PRINTFLAGS }, { 0, 0, 0, 0 },
+        { "print-cuda-flags", no_argument, 0, O_PRINTFLAGS },
+        { "cuda-parse-all", no_argument, 0, O_PARSEALL }, { 0, 0, 0, 0 },
     };
     int fmt = CG_FMT_TEXT, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0, cuda_mode = 0;
     const char *cuda_path = NULL, *compile_commands = NULL;
+    int parse_all = 0;
     long jobs = 0;
     const char *output = NULL;
     size_t max_size = 8u << 20;
@@ -213,6 +217,7 @@ int main(int argc, char **argv)
             break;
         case O_CUDAPATH: cuda_path = optarg; break;
         case O_PRINTFLAGS: floor = 3; break;
+        case O_PARSEALL: parse_all = 1; break;
         case 'p': compile_commands = optarg; break;
         case O_CUDAMODE:
             if (strcmp(optarg, "auto") == 0) cuda_mode = 0;
@@ -233,6 +238,7 @@ int main(int argc, char **argv)
         .exclude = exclude, .nexclude = nexclude, .jobs = (int)jobs,
         .max_file_size = max_size, .floor = floor,
         .cuda_mode = cuda_mode, .cuda_path = cuda_path, .compile_commands = compile_commands,
+        .cuda_parse_all = parse_all,
     };
     cg_run(&ro, &report);
 

@@ -22,6 +22,7 @@ typedef struct cg_cu_opts {
     const char *compile_commands; /* -p DIR, or NULL: look in the analysed trees */
     const char *const *roots;   /* the paths given on the command line (for finding */
     size_t nroots;              /* compile_commands.json) */
+    int parse_all;              /* parse every file, not only those a capture may reach */
 } cg_cu_opts;
 
 /* Analyse the C, C++ and CUDA files among `files` (lang == CG_LANG_CU) as one

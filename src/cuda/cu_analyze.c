@@ -1826,6 +1826,136 @@ static void walk_entry(cu_ctx *ctx, cu_func *fn)
     ctx->fr = NULL;
 }
 
+/* ---- what to parse next (cu_project.c's rounds) ------------------------------------- */
+typedef struct names_scan {
+    cu_project *p;
+    cg_map *names;
+    cg_arena *a;
+    int begins;
+    int collect;              /* add unresolved callees to names */
+    cu_func **out;            /* resolved callees */
+    int nout, capout;
+} names_scan;
+
+static const char *simple_name(const char *name)
+{
+    const char *c = strrchr(name, ':');
+    if (c) name = c + 1;
+    if (name[0] == '~') name++;
+    return name;
+}
+
+static void add_name(names_scan *ns, const char *name)
+{
+    if (!name || !*name || strncmp(name, "operator", 8) == 0) return;
+    name = simple_name(name);
+    if (strcmp(name, "main") == 0) return;   /* nothing calls it */
+    size_t len = strlen(name);
+    if (len < 2 || cg_map_get(ns->names, name, len)) return;
+    cg_map_put(ns->names, cg_arena_strndup(ns->a, name, len), len, (void *)1);
+}
+
+static void add_out(names_scan *ns, cu_func *f)
+{
+    if (!f) return;
+    if (ns->nout == ns->capout) {
+        ns->capout = ns->capout ? ns->capout * 2 : 64;
+        ns->out = realloc(ns->out, (size_t)ns->capout * sizeof *ns->out);
+        if (!ns->out) { fputs("cglint: out of memory\n", stderr); abort(); }
+    }
+    ns->out[ns->nout++] = f;
+}
+
+/* Callees of a body: resolved ones into ns->out, unresolved names into ns->names. */
+static void names_node(names_scan *ns, const cu_node *n, int depth)
+{
+    if (!n || depth > 400) return;
+    cu_func *f = NULL;
+    switch (n->kind) {
+    case CU_N_CALL: {
+        const cu_api *api = cu_api_lookup(n->name);
+        if (api && (api->flags & (API_BEGIN | API_END))) ns->begins = 1;
+        if (api) break;
+        f = (n->flags & CU_F_DEPENDENT) ? NULL : func_in(ns->p, n->usr, -1);
+        if (f) add_out(ns, f);
+        /* only the project's own functions (or undeclared ones) can be in an unparsed file */
+        else if (ns->collect && (n->flags & (CU_F_PROJDECL | CU_F_UNDECLARED))) add_name(ns, n->name);
+        break;
+    }
+    case CU_N_CONSTRUCT:
+        f = func_in(ns->p, n->usr, -1);
+        if (f) add_out(ns, f);
+        else if (ns->collect && (n->flags & CU_F_PROJDECL)) add_name(ns, n->name);
+        break;
+    case CU_N_DECL:
+        add_out(ns, func_in(ns->p, n->dtor, -1));
+        break;
+    case CU_N_REF:
+        if (n->storage == CU_S_NONE && n->usr && strstr(n->usr, "@F@")) {
+            f = func_in(ns->p, n->usr, -1);
+            if (f) add_out(ns, f);
+            else if (ns->collect && (n->flags & CU_F_PROJDECL)) add_name(ns, n->name);
+        }
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < n->nkids; i++) names_node(ns, n->kids[i], depth + 1);
+}
+
+void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena)
+{
+    size_t nf = 0;
+    for (size_t i = 0; i < p->funcs.cap; i++)
+        for (cu_func *f = p->funcs.keys[i] ? p->funcs.vals[i] : NULL; f; f = f->next_same_usr) f->idx = (int)nf++;
+    if (!nf) return;
+    cu_func **all = calloc(nf, sizeof *all);
+    int *first = calloc(nf + 1, sizeof *first);
+    unsigned char *bear = calloc(nf, 1), *reach = calloc(nf, 1);
+    names_scan ns = { .p = p, .names = names, .a = arena };
+    for (size_t i = 0; i < p->funcs.cap; i++)
+        for (cu_func *f = p->funcs.keys[i] ? p->funcs.vals[i] : NULL; f; f = f->next_same_usr) all[f->idx] = f;
+    /* the call graph of what is parsed so far */
+    for (size_t i = 0; i < nf; i++) {
+        first[i] = ns.nout;
+        ns.begins = 0;
+        names_node(&ns, all[i]->body, 0);
+        bear[i] = (unsigned char)ns.begins;
+    }
+    first[nf] = ns.nout;
+    /* functions that lead to a capture API, and what those reach */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < nf; i++)
+            for (int k = first[i]; k < first[i + 1] && !bear[i]; k++)
+                if (bear[ns.out[k]->idx]) { bear[i] = 1; changed = 1; }
+    }
+    for (size_t i = 0; i < nf; i++) reach[i] = bear[i];
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < nf; i++)
+            if (reach[i])
+                for (int k = first[i]; k < first[i + 1]; k++)
+                    if (!reach[ns.out[k]->idx]) { reach[ns.out[k]->idx] = 1; changed = 1; }
+    }
+    /* names to look for: the bearing functions (their callers), and what the
+     * reachable functions call but nobody parsed defines */
+    ns.collect = 1;
+    for (size_t i = 0; i < nf; i++) {
+        if (bear[i]) add_name(&ns, all[i]->qualname);
+        if (reach[i]) {
+            int keep = ns.nout;
+            names_node(&ns, all[i]->body, 0);
+            ns.nout = keep;
+        }
+    }
+    free(ns.out);
+    free(all);
+    free(first);
+    free(bear);
+    free(reach);
+}
+
 /* CGLINT_CU_DUMP=1: print the lowered functions (for developing the front end). */
 static void dump_node(const cu_node *n, int depth)
 {

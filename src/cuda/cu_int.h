@@ -74,6 +74,9 @@ enum {
     CU_F_CONST = 1 << 2,      /* a const-qualified variable */
     CU_F_DEPENDENT = 1 << 3,  /* unresolved: matched by name (undeclared, or in a template) */
     CU_F_REFTYPE = 1 << 4,    /* DECL: a reference (T&) */
+    CU_F_PROJDECL = 1 << 5,   /* CALL/CONSTRUCT/REF: the callee is declared in an analysed file,
+                                 and a host definition of it may be in another one */
+    CU_F_UNDECLARED = 1 << 6, /* CALL: no declaration at all (a missing header) */
 };
 
 typedef struct cu_loc {
@@ -126,6 +129,8 @@ typedef struct cu_file {
     int header;             /* .h .cuh .hpp */
     int parse;              /* parsed as its own translation unit */
     int included;           /* included by an analysed TU: lowered through it */
+    int marker;             /* the text mentions a capture API */
+    int wanted;             /* selected for parsing in the current round */
     uint64_t dev, ino;
     char **argv;            /* flags (arena) */
     int argc;
@@ -189,6 +194,12 @@ void cu_parse_teardown(cu_project *p);
 void cu_lower_tu(cu_project *p, cu_file *into, void *tu);
 /* Mark the analysed files a TU includes (headers then need no parse of their own). */
 void cu_mark_inclusions(cu_project *p, void *tu);
+
+/* ---- cu_analyze.c ------------------------------------------------------------------ */
+/* Names worth looking for in files not parsed yet: functions the parsed code
+ * calls that no parsed file defines, and the simple names of parsed functions
+ * that lead to a capture API (to find their callers).  Keys are arena strings. */
+void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena);
 
 /* ---- helpers -------------------------------------------------------------------- */
 cg_loc cu_cg_loc(const cu_project *p, const cu_loc *l);

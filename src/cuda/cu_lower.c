@@ -218,6 +218,42 @@ static int is_function_kind(enum CXCursorKind k)
            k == CXCursor_ConversionFunction;
 }
 
+static enum CXChildVisitResult device_attr_cb(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CUDAGlobalAttr) { *(int *)d |= 1; return CXChildVisit_Break; }
+    if (k == CXCursor_CUDADeviceAttr) *(int *)d |= 2;
+    if (k == CXCursor_CUDAHostAttr) *(int *)d |= 4;
+    return CXChildVisit_Continue;
+}
+
+/* Is a callee declared in one of the analysed files (the project's own
+ * code), with a host definition that may be in a file not parsed yet?  Not
+ * for kernels and device-only functions (never lowered) or pure virtual
+ * methods (no definition has their USR). */
+static int in_project(lower *l, CXCursor decl)
+{
+    CXFile f;
+    clang_getFileLocation(clang_getCursorLocation(decl), &f, NULL, NULL, NULL);
+    if (file_index(l, f) < 0) return 0;
+    if (clang_CXXMethod_isPureVirtual(decl)) return 0;
+    int attrs = 0;
+    clang_visitChildren(decl, device_attr_cb, &attrs);
+    return !(attrs & 1) && !((attrs & 2) && !(attrs & 4));
+}
+
+/* An unresolved callee (OverloadedDeclRef): undeclared, or one of the
+ * candidates is the project's. */
+static int overloaded_flags(lower *l, CXCursor ovl)
+{
+    unsigned n = clang_getNumOverloadedDecls(ovl);
+    if (n == 0) return CU_F_UNDECLARED;
+    for (unsigned i = 0; i < n && i < 16; i++)
+        if (in_project(l, clang_getOverloadedDecl(ovl, i))) return CU_F_PROJDECL;
+    return 0;
+}
+
 /* USR of a callee: a template specialisation maps to its template, which is
  * what was lowered. */
 static char *callee_usr(lower *l, CXCursor ref)
@@ -264,12 +300,15 @@ static int is_ref_kind(enum CXCursorKind k)
            (k >= CXCursor_FirstAttr && k <= CXCursor_LastAttr);
 }
 
-/* The OverloadedDeclRef under an expression (an unresolved callee), if any. */
-static int overloaded_name(lower *l, CXCursor c, char **name)
+/* The OverloadedDeclRef under an expression (an unresolved callee), if any;
+ * *flags gets CU_F_UNDECLARED or CU_F_PROJDECL (see overloaded_flags). */
+static int overloaded_flags(lower *l, CXCursor ovl);
+static int overloaded_name(lower *l, CXCursor c, char **name, int *flags)
 {
     for (int depth = 0; depth < 3; depth++) {
         if (clang_getCursorKind(c) == CXCursor_OverloadedDeclRef) {
             *name = cx_dup(l, clang_getCursorSpelling(c));
+            if (flags) *flags = overloaded_flags(l, c);
             return 1;
         }
         kids k;
@@ -331,6 +370,7 @@ static cu_node *lower_call(lower *l, CXCursor c)
     if (rk == CXCursor_Constructor) {
         cu_node *n = node(l, CU_N_CONSTRUCT, c);
         n->usr = cx_dup(l, clang_getCursorUSR(ref));
+        if (in_project(l, ref)) n->flags |= CU_F_PROJDECL;
         n->name = cx_dup(l, clang_getCursorSpelling(ref));
         n->tclass = (uint8_t)tclass_of(clang_getCursorType(c), NULL);
         if (nargs > 64) nargs = 64;
@@ -378,7 +418,8 @@ static cu_node *lower_call(lower *l, CXCursor c)
     if (clang_Cursor_isNull(ref) || rk == CXCursor_OverloadedDeclRef) {
         n->flags |= CU_F_DEPENDENT;
         char *on = NULL;
-        if (k.n && overloaded_name(l, k.v[0], &on) && on) n->name = on;
+        int of = 0;
+        if (k.n && overloaded_name(l, k.v[0], &on, &of) && on) { n->name = on; n->flags |= (uint16_t)of; }
     } else if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl || rk == CXCursor_FieldDecl) {
         /* a call through a variable: a function pointer, a functor, a template parameter */
         obj = node(l, CU_N_REF, k.n ? k.v[0] : c);
@@ -391,6 +432,7 @@ static cu_node *lower_call(lower *l, CXCursor c)
         first_arg = 0;
     } else {
         n->usr = callee_usr(l, ref);
+        if (in_project(l, ref)) n->flags |= CU_F_PROJDECL;
     }
     if (n->name && strcmp(n->name, "operator()") == 0 && nargs >= 1) {
         obj = lower_expr(l, clang_Cursor_getArgument(c, 0));
@@ -462,6 +504,7 @@ static cu_node *lower_expr(lower *l, CXCursor c)
         }
         if (is_function_kind(rk)) {
             n->usr = callee_usr(l, ref);
+            if (in_project(l, ref)) n->flags |= CU_F_PROJDECL;
             return n;
         }
         n->usr = cx_dup(l, clang_getCursorUSR(ref));
@@ -568,14 +611,15 @@ static cu_node *lower_expr(lower *l, CXCursor c)
             }
         } else {
             char *on = NULL;
+            int of = 0;
             CXCursor first = kk.v[0];
             CXType ft = clang_getCursorType(first);
             if (k == CXCursor_UnexposedExpr && ft.kind == CXType_Overload &&
-                clang_getCursorType(c).kind != CXType_Overload && overloaded_name(l, first, &on) && on) {
+                clang_getCursorType(c).kind != CXType_Overload && overloaded_name(l, first, &on, &of) && on) {
                 /* a call to an unresolved or undeclared function: matched by name */
                 n = node(l, CU_N_CALL, c);
                 n->name = on;
-                n->flags |= CU_F_DEPENDENT;
+                n->flags |= CU_F_DEPENDENT | (uint16_t)of;
                 cu_node *tmp[64];
                 unsigned nv = 0;
                 tmp[nv++] = node(l, CU_N_EMPTY, clang_getNullCursor());

@@ -79,6 +79,7 @@ static void project_free(cu_project *p)
 }
 
 typedef struct phase { cu_project *p; int level; int stage; size_t done; } phase;
+static void parse_one(void *arg, size_t i);
 
 static void load_one(void *arg, size_t i)
 {
@@ -94,13 +95,15 @@ static void load_one(void *arg, size_t i)
         return;
     }
     f->loaded = 1;
+    f->marker = memmem(f->src.text, f->src.len, "BeginCapture", 12) != NULL ||
+                memmem(f->src.text, f->src.len, "EndCapture", 10) != NULL;
 }
 
 static void parse_one(void *arg, size_t i)
 {
     phase *ph = arg;
     cu_file *f = &ph->p->files[i];
-    if (!f->loaded || f->status < 0) return;
+    if (!f->loaded || f->status < 0 || f->parse || !f->wanted) return;
     if (ph->stage != f->stage) return;
     if (f->stage > 0 && __atomic_load_n(&f->included, __ATOMIC_RELAXED)) return;
     f->parse = 1;
@@ -148,6 +151,54 @@ static void release_stderr(hold *h)
     fclose(f);
 }
 
+static void merge_funcs(cu_project *p)
+{
+    /* one entry per definition: a header's functions come from every TU that
+     * includes it (kept once), while separate programs in one tree may each
+     * define main() (all kept) */
+    for (size_t i = 0; i < p->nfiles; i++) {
+        cu_file *f = &p->files[i];
+        for (size_t k = 0; k < f->nfuncs; k++) {
+            cu_func *fn = f->funcs[k];
+            size_t ul = strlen(fn->usr);
+            cu_func *head = cg_map_get(&p->funcs, fn->usr, ul), *q = head;
+            while (q && q != fn && !(q->file == fn->file && q->loc.line == fn->loc.line)) q = q->next_same_usr;
+            if (q) continue;
+            if (!head) { cg_map_put(&p->funcs, fn->usr, ul, fn); continue; }
+            while (head->next_same_usr) head = head->next_same_usr;
+            head->next_same_usr = fn;
+        }
+    }
+}
+
+/* Does the text mention one of the names as a whole identifier? */
+static int ident_char(unsigned char c)
+{
+    return c == '_' || (unsigned)((c | 32) - 'a') < 26u || (unsigned)(c - '0') < 10u;
+}
+
+static int mentions_any(const cu_file *f, const cg_map *names)
+{
+    const char *t = f->src.text, *end = t + f->src.len;
+    while (t < end) {
+        unsigned char c = (unsigned char)*t;
+        if (!ident_char(c)) { t++; continue; }
+        const char *s = t;
+        while (t < end && ident_char((unsigned char)*t)) t++;
+        if ((unsigned)(c - '0') >= 10u && cg_map_get(names, s, (size_t)(t - s))) return 1;
+    }
+    return 0;
+}
+
+static void parse_wanted(cu_project *p, phase *ph)
+{
+    for (ph->stage = 0; ph->stage < 3; ph->stage++) cg_pool_for(p->nfiles, p->opts->jobs, parse_one, ph);
+}
+
+/* Parse in rounds: first the files that mention a capture API, then the
+ * files that mention a name the parsed code needs (cu_collect_names), until
+ * no file is added.  With parse_all, or for the parse floor, everything at
+ * once. */
 static void run_phases(cu_project *p, int level, size_t *done)
 {
     phase ph = { .p = p, .level = level };
@@ -158,7 +209,32 @@ static void run_phases(cu_project *p, int level, size_t *done)
     }
     hold h;
     hold_stderr(p, &h);
-    for (ph.stage = 0; ph.stage < 3; ph.stage++) cg_pool_for(p->nfiles, p->opts->jobs, parse_one, &ph);
+    int all = p->opts->parse_all || level == 2;
+    for (size_t i = 0; i < p->nfiles; i++) p->files[i].wanted = all || p->files[i].marker;
+    parse_wanted(p, &ph);
+    merge_funcs(p);
+    while (!all) {
+        cg_arena *a = cg_arena_new();
+        cg_map names;
+        cg_map_init(&names);
+        cu_collect_names(p, &names, a);
+        if (getenv("CGLINT_CU_ROUNDS")) {
+            fprintf(stderr, "round: %zu names:", names.count);
+            for (size_t i = 0; i < names.cap; i++) if (names.keys[i]) fprintf(stderr, " %.*s", (int)names.klen[i], names.keys[i]);
+            fputc('\n', stderr);
+        }
+        size_t added = 0;
+        for (size_t i = 0; i < p->nfiles; i++) {
+            cu_file *f = &p->files[i];
+            if (f->parse || !f->loaded || f->status < 0 || (f->stage > 0 && f->included)) continue;
+            if (names.count && mentions_any(f, &names)) { f->wanted = 1; added++; }
+        }
+        cg_map_free(&names);
+        cg_arena_free(a);
+        if (!added) break;
+        parse_wanted(p, &ph);
+        merge_funcs(p);
+    }
     release_stderr(&h);
     *done = ph.done;
 }
@@ -173,24 +249,10 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
         size_t done = 0;
         run_phases(&p, 0, &done);
         cu_parse_summary(&p);
+        /* files skipped because no capture can reach them count as analysed,
+         * as in the Python front end */
         size_t analysed = 0;
-        for (size_t i = 0; i < p.nfiles; i++) {
-            cu_file *f = &p.files[i];
-            if (f->loaded && f->status == 0 && (f->parse || f->included)) analysed++;
-            /* one entry per definition: a header's functions come from every TU
-             * that includes it (kept once), while separate programs in one tree
-             * may each define main() (all kept) */
-            for (size_t k = 0; k < f->nfuncs; k++) {
-                cu_func *fn = f->funcs[k];
-                size_t ul = strlen(fn->usr);
-                cu_func *head = cg_map_get(&p.funcs, fn->usr, ul), *q = head;
-                while (q && !(q->file == fn->file && q->loc.line == fn->loc.line)) q = q->next_same_usr;
-                if (q) continue;
-                if (!head) { cg_map_put(&p.funcs, fn->usr, ul, fn); continue; }
-                while (head->next_same_usr) head = head->next_same_usr;
-                head->next_same_usr = fn;
-            }
-        }
+        for (size_t i = 0; i < p.nfiles; i++) analysed += p.files[i].loaded && p.files[i].status == 0;
         __atomic_add_fetch(&report->files_analysed, analysed, __ATOMIC_RELAXED);
         cu_analyze_project(&p);
     }

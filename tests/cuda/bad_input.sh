@@ -4,8 +4,9 @@
 # Each bad input gets exactly one clear `cglint: error:` line naming it, the
 # other files are still analysed (their findings are on stdout), and the exit
 # status is 2.  Checked in shim mode and, when a toolkit is installed, with
-# the toolkit's headers.  Also: a Python and a CUDA file in one run make one
-# report.
+# the toolkit's headers.  The bad files hold functions a capture calls (a
+# file no capture can reach is parsed only with --cuda-parse-all; checked
+# too).  Also: a Python and a CUDA file in one run make one report.
 #
 # Usage: bad_input.sh CGLINT
 set -uo pipefail
@@ -47,7 +48,23 @@ done
 
 # ---- unparsable C++, a missing header, a libclang crash --------------------
 mkdir -p "$TMP/tree"
-printf '%s\n' "$good" >"$TMP/tree/good.cu"
+cat >"$TMP/tree/good.cu" <<'X'
+#include <cuda_runtime.h>
+void from_missing(cudaStream_t s);
+void from_crash(void);
+void good(cudaStream_t s)
+{
+    cudaGraph_t g;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    cudaDeviceSynchronize();
+    from_missing(s);
+    from_crash();
+    cudaStreamEndCapture(s, &g);
+}
+X
+cat >"$TMP/tree/unreachable.cu" <<'X'
+void nobody_calls_this( {
+X
 cat >"$TMP/tree/broken.cu" <<'X'
 #include <cuda_runtime.h>
 void broken(cudaStream_t s) {
@@ -58,20 +75,26 @@ X
 cat >"$TMP/tree/missing.cu" <<'X'
 #include <cuda_runtime.h>
 #include "no_such_header.h"
-void missing(cudaStream_t s) {}
+void from_missing(cudaStream_t s) { cudaStreamSynchronize(s); }
 X
-printf 'void crash() {}\n#pragma clang __debug crash\n' >"$TMP/tree/crash.cu"
+printf 'void from_crash(void) {}\n#pragma clang __debug crash\n' >"$TMP/tree/crash.cu"
 for mode in "${modes[@]}"; do
     run "$TMP/tree" "$mode"
     [ "$rc" -eq 2 ] || fail "[$mode] bad files: exit $rc, expected 2"
     expect_errors "[$mode] bad files" 3
+    grep -q 'unreachable.cu' <<<"$err" && fail "[$mode] a file no capture reaches was parsed"
+    grep -q 'missing.cu:3:37: error: .*\[CG104\]' <<<"$out" || fail "[$mode] missing.cu was not analysed as far as it parsed:"$'\n'"$out"
     grep -q '^cglint: error: .*broken.cu:[0-9]*:[0-9]*: cannot be parsed: ' <<<"$err" || fail "[$mode] no parse error for broken.cu"
     grep -q "^cglint: error: .*missing.cu:2:[0-9]*: cannot be parsed: 'no_such_header.h' file not found" <<<"$err" ||
         fail "[$mode] no missing-header error for missing.cu"
     grep -q '^cglint: error: .*crash.cu: libclang crashed while parsing this file; skipped' <<<"$err" ||
         fail "[$mode] no crash message for crash.cu"
     grep -q 'libclang: crash detected' <<<"$err" && fail "[$mode] libclang's own crash report leaked to stderr"
-    grep -q 'good.cu:6:5: error: .*\[CG104\]' <<<"$out" || fail "[$mode] good.cu was not analysed:"$'\n'"$out"
+    grep -q 'good.cu:8:5: error: .*\[CG104\]' <<<"$out" || fail "[$mode] good.cu was not analysed:"$'\n'"$out"
+    run "$TMP/tree" "$mode" --cuda-parse-all
+    expect_errors "[$mode] --cuda-parse-all" 4
+    grep -q '^cglint: error: .*unreachable.cu:1:[0-9]*: cannot be parsed: ' <<<"$err" ||
+        fail "[$mode] --cuda-parse-all did not diagnose unreachable.cu"
 done
 
 # ---- a bad compile_commands.json ---------------------------------------------
