@@ -18,6 +18,7 @@
 #include "core/suppress.h"
 #include "core/walk.h"
 #include "python/py.h"
+#include "cuda/cu.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,13 +288,22 @@ int cg_run(const cg_run_opts *o, cg_report *report)
         return -1;
     }
 
+    /* the front ends, one after the other, into one report */
     cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size };
+    cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
+                      .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
+                      .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
+                      .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1 };
+    size_t npy = 0, ncu = 0;
+    for (size_t i = 0; i < n; i++) { npy += files[i].lang == CG_LANG_PY; ncu += files[i].lang == CG_LANG_CU; }
     if (o->floor) {
-        cg_py_floor(files, n, &po, o->floor, report);
+        if (npy && o->floor < 3) cg_py_floor(files, n, &po, o->floor, report);
+        if (ncu) cg_cu_floor(files, n, &co, o->floor, report);
         cg_walk_free(files, n);
         return 0;
     }
-    cg_py_analyze(files, n, &po, report);
+    if (npy || !ncu) cg_py_analyze(files, n, &po, report);
+    if (ncu) cg_cu_analyze(files, n, &co, report);
 
     cg_ruleset *rules = calloc(n ? n : 1, sizeof *rules);
     char err[1024];

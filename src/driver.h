@@ -24,13 +24,19 @@ typedef struct cg_run_opts {
     size_t nexclude;
     int jobs;               /* <= 0: all cores */
     size_t max_file_size;   /* 0: no limit */
-    int floor;              /* benchmarks: 1 read only, 2 read and parse; 0 analyse */
     cg_configs *configs;    /* configuration discovery; NULL: defaults everywhere */
     const cg_rule_cli *rule_cli; /* --select/--extend-select/--ignore; NULL: none */
     int respect_gitignore;  /* 1 yes, 0 no, -1 as configured (default yes) */
     int context;            /* explicit files: read their project for context */
     int no_suppressions;    /* ignore suppression comments (and CG001) */
     const char *baseline;   /* --baseline FILE: hide the findings it records */
+    int floor;              /* benchmarks: 1 read only, 2 read and parse, 3 print the C/C++
+                               files' clang arguments; 0 analyse */
+    /* the C/C++/CUDA front end */
+    int cuda_mode;          /* cg_cu_mode: 0 auto, 1 toolkit, 2 shim */
+    const char *cuda_path;  /* NULL: CUDA_PATH, CUDA_HOME, /usr/local/cuda */
+    const char *compile_commands;  /* -p DIR; NULL: look in the trees */
+    int cuda_parse_all;     /* parse every C/C++ file, not only those a capture may reach */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,

@@ -33,10 +33,12 @@ static const char usage_text[] =
     "Usage: cglint [OPTIONS] [PATH...]\n"
     "       cglint run [OPTIONS] [PATH...] -- COMMAND [ARGS...]   (see cglint run --help)\n"
     "\n"
-    "Find CUDA graph capture hazards in PyTorch code before they fail or replay wrong.\n"
-    "PATH: files or directories (default: .). Directories are searched for *.py,\n"
-    "skipping hidden, virtualenv and build directories; files named explicitly are\n"
-    "analysed whatever their name. Code is parsed, never imported or run.\n"
+    "Find CUDA graph capture hazards in PyTorch and CUDA C/C++ code before they fail\n"
+    "or replay wrong.\n"
+    "PATH: files or directories (default: .). Directories are searched for *.py and\n"
+    "*.cu *.cuh *.c *.cc *.cpp *.cxx *.h *.hpp, skipping hidden, virtualenv and build\n"
+    "directories; files named explicitly are analysed whatever their name (as Python\n"
+    "unless the extension says C/C++). Code is parsed, never imported, compiled or run.\n"
     "\n"
     "Output:\n"
     "  -f, --format FMT        text (default), json, sarif, github\n"
@@ -65,6 +67,15 @@ static const char usage_text[] =
     "Adoption:\n"
     "      --write-baseline FILE  record every current finding in FILE (JSON) and exit 0\n"
     "      --baseline FILE     report only findings FILE does not record; say which are fixed\n"
+    "C/C++/CUDA:\n"
+    "      --cuda-path DIR     the CUDA toolkit (default: CUDA_PATH, CUDA_HOME, /usr/local/cuda)\n"
+    "      --cuda-mode MODE    auto (default: the toolkit if found, else the shim), toolkit, shim\n"
+    "  -p, --compile-commands DIR\n"
+    "                          flags from DIR/compile_commands.json (default: found in the\n"
+    "                          analysed directory or its build/)\n"
+    "      --cuda-parse-all    parse every C/C++/CUDA file (default: only files a capture\n"
+    "                          may reach, found by the names they mention)\n"
+    "      --print-cuda-flags  print each C/C++/CUDA file's clang arguments and exit\n"
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
     "      --exit-zero         exit 0 even when there are findings\n"
@@ -316,7 +327,8 @@ int main(int argc, char **argv)
 
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
-           O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES };
+           O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES,
+           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -335,10 +347,16 @@ int main(int argc, char **argv)
         { "write-baseline", required_argument, 0, O_WRITE_BASELINE },
         { "fix", no_argument, 0, O_FIX }, { "diff", no_argument, 0, O_DIFF },
         { "unsafe-fixes", no_argument, 0, O_UNSAFE_FIXES },
+        { "cuda-path", required_argument, 0, O_CUDAPATH }, { "cuda-mode", required_argument, 0, O_CUDAMODE },
+        { "compile-commands", required_argument, 0, 'p' },
+        { "print-cuda-flags", no_argument, 0, O_PRINTFLAGS },
+        { "cuda-parse-all", no_argument, 0, O_PARSEALL },
         { 0, 0, 0, 0 },
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
+    int cuda_mode = 0, parse_all = 0;
+    const char *cuda_path = NULL, *compile_commands = NULL;
     long jobs = 0;
     const char *output = NULL, *config_path = NULL, *baseline = NULL, *write_baseline = NULL;
     size_t max_size = 8u << 20;
@@ -348,7 +366,7 @@ int main(int argc, char **argv)
 
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":f:o:j:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:o:j:p:qh", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             fmt = cg_format_parse(optarg);
@@ -410,6 +428,16 @@ int main(int argc, char **argv)
         case O_FIX: fix = 1; break;
         case O_DIFF: diff = 1; break;
         case O_UNSAFE_FIXES: unsafe = 1; break;
+        case O_CUDAPATH: cuda_path = optarg; break;
+        case O_PRINTFLAGS: floor = 3; break;
+        case O_PARSEALL: parse_all = 1; break;
+        case 'p': compile_commands = optarg; break;
+        case O_CUDAMODE:
+            if (strcmp(optarg, "auto") == 0) cuda_mode = 0;
+            else if (strcmp(optarg, "toolkit") == 0) cuda_mode = 1;
+            else if (strcmp(optarg, "shim") == 0) cuda_mode = 2;
+            else usage_error("--cuda-mode takes auto, toolkit or shim, not '%s'", optarg);
+            break;
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]); break;
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
@@ -478,6 +506,8 @@ int main(int argc, char **argv)
         .max_file_size = max_size, .floor = floor,
         .configs = cfgs, .rule_cli = &rule_cli, .respect_gitignore = respect_gitignore,
         .context = 1, .baseline = baseline,
+        .cuda_mode = cuda_mode, .cuda_path = cuda_path, .compile_commands = compile_commands,
+        .cuda_parse_all = parse_all,
     };
     progress pr;
     int pr_on = progress_start(&pr, &report, quiet || show);
@@ -495,6 +525,12 @@ int main(int argc, char **argv)
             fprintf(stderr, "cglint: %s: %s: %s\n", lvl, n->path, n->message);
         else
             fprintf(stderr, "cglint: %s: %s\n", lvl, n->message);
+    }
+    if (floor == 3) {
+        cg_report_free(&report);
+        cg_configs_free(cfgs);
+        free_opts(exclude, sel, ext, ign);
+        return EXIT_CLEAN;
     }
     if (run_rc < 0) {
         cg_report_free(&report);

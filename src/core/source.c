@@ -146,12 +146,13 @@ static char *to_utf8(const char *buf, size_t len, const char *enc, size_t *outle
 }
 
 /* Validate and take `buf` (malloc'ed, NUL-terminated, len bytes). */
-static int adopt(cg_source *out, const char *path, char *buf, size_t len, char *err, size_t errlen)
+static int adopt(cg_source *out, const char *path, char *buf, size_t len, unsigned flags,
+                 char *err, size_t errlen)
 {
     const void *nul = memchr(buf, 0, len);
     if (nul) {
-        snprintf(err, errlen, "binary file (NUL byte at offset %zu), not Python source; skipped",
-                 (size_t)((const char *)nul - buf));
+        snprintf(err, errlen, "binary file (NUL byte at offset %zu), not %s source; skipped",
+                 (size_t)((const char *)nul - buf), (flags & CG_SRC_C) ? "C/C++" : "Python");
         free(buf);
         return CG_SRC_EBINARY;
     }
@@ -175,6 +176,13 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, char *
         len = n;
         bad = cg_utf8_invalid_at(buf, len);
     }
+    int replaced = 0;
+    while (bad >= 0 && (flags & CG_SRC_LENIENT_UTF8)) {
+        buf[skip + (size_t)bad] = '?';
+        replaced++;
+        long next = cg_utf8_invalid_at(buf + skip + bad, len - skip - (size_t)bad);
+        bad = next < 0 ? -1 : bad + next;
+    }
     if (bad >= 0) {
         size_t line, col;
         line_col_of(buf + skip, (size_t)bad, &line, &col);
@@ -187,6 +195,7 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, char *
     memset(out, 0, sizeof *out);
     if (skip) memmove(buf, buf + skip, len - skip + 1);
     out->had_bom = skip != 0;
+    out->replaced = replaced;
     out->text = buf;
     out->len = len - skip;
     out->path = strdup(path);
@@ -205,10 +214,16 @@ int cg_source_from_buffer(cg_source *out, const char *path, const char *buf, siz
     if (!copy) { snprintf(err, errlen, "out of memory"); return CG_SRC_EREAD; }
     memcpy(copy, buf, len);
     copy[len] = 0;
-    return adopt(out, path, copy, len, err, errlen);
+    return adopt(out, path, copy, len, 0, err, errlen);
 }
 
 int cg_source_load(cg_source *out, const char *path, size_t max_size, char *err, size_t errlen)
+{
+    return cg_source_load_ex(out, path, max_size, 0, err, errlen);
+}
+
+int cg_source_load_ex(cg_source *out, const char *path, size_t max_size, unsigned flags,
+                      char *err, size_t errlen)
 {
     /* O_NONBLOCK: a FIFO named foo.py must not hang the run. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -262,7 +277,7 @@ int cg_source_load(cg_source *out, const char *path, size_t max_size, char *err,
     }
     close(fd);
     buf[len] = 0;
-    return adopt(out, path, buf, len, err, errlen);
+    return adopt(out, path, buf, len, flags, err, errlen);
 }
 
 void cg_source_free(cg_source *self)

@@ -17,6 +17,7 @@ typedef struct cg_source {
     uint32_t nlines;
     int had_bom;
     int crlf;            /* at least one CRLF line ending seen */
+    int replaced;        /* CG_SRC_LENIENT_UTF8: bytes replaced by '?' */
 } cg_source;
 
 enum {
@@ -33,6 +34,16 @@ enum {
  * negative code with a message in err. */
 int cg_source_load(cg_source *out, const char *path, size_t max_size,
                    char *err, size_t errlen);
+
+enum {
+    CG_SRC_C = 1 << 0,            /* messages say C/C++ source, not Python source */
+    CG_SRC_LENIENT_UTF8 = 1 << 1, /* invalid UTF-8 is not an error: each such byte
+                                     becomes '?' in `text` (offsets unchanged); for
+                                     languages whose parser reads the file itself */
+};
+/* cg_source_load with CG_SRC_* flags. */
+int cg_source_load_ex(cg_source *out, const char *path, size_t max_size, unsigned flags,
+                      char *err, size_t errlen);
 /* Take ownership of a buffer already in memory (tests); validates like load. */
 int cg_source_from_buffer(cg_source *out, const char *path, const char *buf,
                           size_t len, char *err, size_t errlen);

@@ -22,6 +22,9 @@ cg_lang cg_lang_of(const char *path)
     const char *slash = strrchr(path, '/');
     if (!dot || (slash && dot < slash)) return CG_LANG_NONE;
     if (strcmp(dot, ".py") == 0) return CG_LANG_PY;
+    static const char *const cu[] = { ".cu", ".cuh", ".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", NULL };
+    for (int i = 0; cu[i]; i++)
+        if (strcmp(dot, cu[i]) == 0) return CG_LANG_CU;
     return CG_LANG_NONE;
 }
 

@@ -8,7 +8,9 @@
 #include <stddef.h>
 #include "report.h"
 
-typedef enum { CG_LANG_NONE = 0, CG_LANG_PY = 1 } cg_lang;
+/* CG_LANG_CU: C, C++ and CUDA (.cu .cuh .c .cc .cpp .cxx .h .hpp), all parsed
+ * by the libclang front end. */
+typedef enum { CG_LANG_NONE = 0, CG_LANG_PY = 1, CG_LANG_CU = 2 } cg_lang;
 
 typedef struct cg_file {
     char *path;      /* display path: as given, joined with names below it */

@@ -1,12 +1,19 @@
 /* test_fixtures.c - the fixture runner.
  *
- * Every directory under tests/fixtures/py/ is analysed as one project.  Each
- * line may end with `# expect: CG101` (several: `# expect: CG101, CG201`;
- * with a column: `CG101@13`).  The runner is strict both ways: an expected
- * finding that is missing and a finding nobody expected both fail, on every
- * line of every file, for every rule.  A second test checks that each Python
- * rule of the catalog has a positive fixture that expects it and a negative
- * fixture that expects nothing. */
+ * Every directory under tests/fixtures/py/ and tests/fixtures/cu/ is
+ * analysed as one project.  Each line may end with `# expect: CG101` (C:
+ * `// expect: CG106`; several: `CG101, CG201`; with a column: `CG101@13`).
+ * The runner is strict both ways: an expected finding that is missing and a
+ * finding nobody expected both fail, on every line of every file, for every
+ * rule; so does any error or warning cglint prints about the input.
+ *
+ * The C/C++/CUDA fixtures run twice, with the CUDA toolkit's headers and with
+ * cglint's shim headers, and must give the same findings: the toolkit run is
+ * skipped, with a line saying so, when no toolkit is installed.
+ *
+ * Coverage: each rule of the catalog has, for each of its languages, a
+ * positive fixture that expects it (py/<ID>/positive.py, cu/<ID>/positive.cu)
+ * and a negative fixture that expects nothing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -61,13 +68,34 @@ static int parse_expectations(const char *path, expect **out, size_t *n, size_t 
     return rc;
 }
 
+typedef struct fixture { char *dir; int cuda_mode; char name[300]; } fixture;
+
+static const char *toolkit_path(void)
+{
+    static char found[1024];
+    const char *c[] = { getenv("CUDA_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda" };
+    for (int i = 0; i < 3; i++) {
+        if (!c[i] || !*c[i]) continue;
+        snprintf(found, sizeof found, "%s/include/cuda_runtime.h", c[i]);
+        struct stat st;
+        if (stat(found, &st) == 0) { snprintf(found, sizeof found, "%s", c[i]); return found; }
+    }
+    return NULL;
+}
+
 static void run_fixture_dir(void **state)
 {
-    const char *dir = *state;
+    const fixture *fx = *state;
+    const char *dir = fx->dir;
+    if (fx->cuda_mode == 1 && !toolkit_path()) {
+        print_message("no CUDA toolkit found (CUDA_PATH, CUDA_HOME, /usr/local/cuda): %s skipped\n", fx->name);
+        skip();
+    }
     cg_report r;
     cg_report_init(&r, NULL);
     const char *paths[] = { dir };
-    cg_run_opts o = { .paths = paths, .npaths = 1, .jobs = 2, .max_file_size = 8u << 20 };
+    cg_run_opts o = { .paths = paths, .npaths = 1, .jobs = 2, .max_file_size = 8u << 20,
+                      .cuda_mode = fx->cuda_mode };
     cg_run(&o, &r);
 
     cg_file *files;
@@ -83,8 +111,9 @@ static void run_fixture_dir(void **state)
         if (parse_expectations(files[i].path, &ex, &ne, &cap) != 0) failures++;
 
     for (size_t i = 0; i < r.nnotices; i++) {
-        print_error("%s: tool message: %s: %s\n", dir, r.notices[i].path ? r.notices[i].path : "-", r.notices[i].message);
-        if (r.notices[i].level == CG_ERROR) failures++;
+        print_error("%s: tool message: %s:%u: %s\n", fx->name, r.notices[i].path ? r.notices[i].path : "-",
+                    r.notices[i].line, r.notices[i].message);
+        if (r.notices[i].level >= CG_WARN) failures++;
     }
     for (size_t i = 0; i < r.nfindings; i++) {
         const cg_finding *f = &r.findings[i];
@@ -102,15 +131,15 @@ static void run_fixture_dir(void **state)
                 found = ex[k].rule == f->rule && ex[k].line == f->loc.line && strcmp(ex[k].path, f->loc.path) == 0;
         }
         if (!found) {
-            print_error("%s:%u:%u: unexpected %s: %s\n", f->loc.path, f->loc.line, f->loc.col,
-                        cg_rules[f->rule].id, f->message);
+            print_error("%s:%u:%u: unexpected %s (%s): %s\n", f->loc.path, f->loc.line, f->loc.col,
+                        cg_rules[f->rule].id, fx->name, f->message);
             failures++;
         }
     }
     for (size_t k = 0; k < ne; k++)
         if (!ex[k].matched) {
-            print_error("%s:%u: expected %s%s, not reported\n", ex[k].path, ex[k].line, cg_rules[ex[k].rule].id,
-                        ex[k].col ? " at that column" : "");
+            print_error("%s:%u: expected %s%s, not reported (%s)\n", ex[k].path, ex[k].line, cg_rules[ex[k].rule].id,
+                        ex[k].col ? " at that column" : "", fx->name);
             failures++;
         }
     for (size_t k = 0; k < ne; k++) free(ex[k].path);
@@ -133,28 +162,35 @@ static int has_expectation(const char *path, int rule, int *any)
     return hit;
 }
 
-/* Every Python rule: tests/fixtures/py/<ID>/positive.py expects it and
- * negative.py expects nothing. */
+/* Every rule, for each of its languages: tests/fixtures/<lang>/<ID>/positive.<ext>
+ * expects it and negative.<ext> expects nothing. */
 static void every_rule_has_fixtures(void **state)
 {
+    static const struct { const char *lang, *ext; } langs[] = { { "py", "py" }, { "cu", "cu" } };
     int missing = 0;
     for (size_t i = 0; i < cg_rule_count; i++) {
-        if (!strstr(cg_rules[i].languages, "py")) continue;
-        char pos[1024], neg[1024];
-        snprintf(pos, sizeof pos, "%s/py/%s/positive.py", CGLINT_FIXTURES, cg_rules[i].id);
-        snprintf(neg, sizeof neg, "%s/py/%s/negative.py", CGLINT_FIXTURES, cg_rules[i].id);
-        struct stat st;
-        int any;
-        if (stat(pos, &st) != 0 || !has_expectation(pos, (int)i, &any)) {
-            print_error("%s: no positive fixture expecting it (%s)\n", cg_rules[i].id, pos);
-            missing++;
-        }
-        if (stat(neg, &st) != 0) {
-            print_error("%s: no negative fixture (%s)\n", cg_rules[i].id, neg);
-            missing++;
-        } else if (has_expectation(neg, (int)i, &any), any) {
-            print_error("%s: the negative fixture expects findings (%s)\n", cg_rules[i].id, neg);
-            missing++;
+        for (size_t L = 0; L < 2; L++) {
+            char langs_of[16];
+            snprintf(langs_of, sizeof langs_of, " %s ", cg_rules[i].languages);
+            char want[8];
+            snprintf(want, sizeof want, " %s ", langs[L].lang);
+            if (!strstr(langs_of, want)) continue;
+            char pos[1024], neg[1024];
+            snprintf(pos, sizeof pos, "%s/%s/%s/positive.%s", CGLINT_FIXTURES, langs[L].lang, cg_rules[i].id, langs[L].ext);
+            snprintf(neg, sizeof neg, "%s/%s/%s/negative.%s", CGLINT_FIXTURES, langs[L].lang, cg_rules[i].id, langs[L].ext);
+            struct stat st;
+            int any;
+            if (stat(pos, &st) != 0 || !has_expectation(pos, (int)i, &any)) {
+                print_error("%s: no positive fixture expecting it (%s)\n", cg_rules[i].id, pos);
+                missing++;
+            }
+            if (stat(neg, &st) != 0) {
+                print_error("%s: no negative fixture (%s)\n", cg_rules[i].id, neg);
+                missing++;
+            } else if (has_expectation(neg, (int)i, &any), any) {
+                print_error("%s: the negative fixture expects findings (%s)\n", cg_rules[i].id, neg);
+                missing++;
+            }
         }
     }
     assert_int_equal(missing, 0);
@@ -162,16 +198,13 @@ static void every_rule_has_fixtures(void **state)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int main(void)
+static size_t list_dirs(const char *root, char **names, size_t max)
 {
-    char root[1024];
-    snprintf(root, sizeof root, "%s/py", CGLINT_FIXTURES);
     DIR *d = opendir(root);
-    if (!d) { fprintf(stderr, "no fixtures at %s\n", root); return 1; }
-    char *names[512];
+    if (!d) return 0;
     size_t n = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && n < 512) {
+    while ((e = readdir(d)) && n < max) {
         if (e->d_name[0] == '.') continue;
         char p[1300];
         snprintf(p, sizeof p, "%s/%s", root, e->d_name);
@@ -180,16 +213,47 @@ int main(void)
     }
     closedir(d);
     qsort(names, n, sizeof *names, cmp_str);
-    struct CMUnitTest *tests = calloc(n + 1, sizeof *tests);
-    for (size_t i = 0; i < n; i++) {
-        tests[i].name = strrchr(names[i], '/') + 1;
-        tests[i].test_func = run_fixture_dir;
-        tests[i].initial_state = names[i];
+    return n;
+}
+
+int main(void)
+{
+    char root[1024];
+    char *py[512], *cu[512];
+    snprintf(root, sizeof root, "%s/py", CGLINT_FIXTURES);
+    size_t npy = list_dirs(root, py, 512);
+    snprintf(root, sizeof root, "%s/cu", CGLINT_FIXTURES);
+    size_t ncu = list_dirs(root, cu, 512);
+    if (!npy) { fprintf(stderr, "no fixtures at %s/py\n", CGLINT_FIXTURES); return 1; }
+    size_t nt = npy + 2 * ncu;
+    fixture *fx = calloc(nt, sizeof *fx);
+    struct CMUnitTest *tests = calloc(nt + 1, sizeof *tests);
+    size_t k = 0;
+    for (size_t i = 0; i < npy; i++, k++) {
+        fx[k].dir = py[i];
+        snprintf(fx[k].name, sizeof fx[k].name, "py/%s", strrchr(py[i], '/') + 1);
     }
-    tests[n].name = "every_rule_has_fixtures";
-    tests[n].test_func = every_rule_has_fixtures;
-    int rc = _cmocka_run_group_tests("fixtures", tests, n + 1, NULL, NULL);
-    for (size_t i = 0; i < n; i++) free(names[i]);
+    for (size_t i = 0; i < ncu; i++)
+        for (int mode = 2; mode >= 1; mode--, k++) {
+            fx[k].dir = cu[i];
+            fx[k].cuda_mode = mode;
+            snprintf(fx[k].name, sizeof fx[k].name, "cu/%s [%s]", strrchr(cu[i], '/') + 1,
+                     mode == 1 ? "toolkit" : "shim");
+        }
+    for (size_t i = 0; i < nt; i++) {
+        tests[i].name = fx[i].name;
+        tests[i].test_func = run_fixture_dir;
+        tests[i].initial_state = &fx[i];
+    }
+    tests[nt].name = "every_rule_has_fixtures";
+    tests[nt].test_func = every_rule_has_fixtures;
+    const char *tk = toolkit_path();
+    if (tk) print_message("C/C++/CUDA fixtures: shim headers and the toolkit at %s\n", tk);
+    else print_message("C/C++/CUDA fixtures: shim headers only; no CUDA toolkit found, toolkit runs are skipped\n");
+    int rc = _cmocka_run_group_tests("fixtures", tests, nt + 1, NULL, NULL);
+    for (size_t i = 0; i < npy; i++) free(py[i]);
+    for (size_t i = 0; i < ncu; i++) free(cu[i]);
+    free(fx);
     free(tests);
     return rc;
 }

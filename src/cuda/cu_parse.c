@@ -1,0 +1,823 @@
+/* cu_parse.c - turning files into translation units: flags, modes, the
+ * compile database, precompiled headers, diagnostics.
+ *
+ * Two ways to see the CUDA API
+ *   toolkit  the real headers: -x cuda --cuda-host-only --cuda-path=$CUDA.
+ *            cuda_runtime.h costs about 290 ms a file, so it is precompiled
+ *            once per run (per distinct set of macro flags) into a PCH in a
+ *            temporary directory, and each file is parsed with -include-pch:
+ *            about 60 ms a file.
+ *   shim     cglint's own declarations (src/cuda/shim/, embedded in the
+ *            binary and written to the temporary directory), with
+ *            -nocudainc: about 13 ms a file, no toolkit needed.  Calls to
+ *            functions the shim does not declare are still seen, by name.
+ * Findings must not depend on the mode; only the diagnostics do, and shim
+ * mode keeps the semantic errors its gaps cause out of the user's way.
+ *
+ * Bad input
+ *   Each file gets at most one message: not parsed at all (libclang failed
+ *   or crashed: CXErrorCode), or parsed with errors (the first one, with a
+ *   count; what parsed is still analysed).  Trouble inside the CUDA or
+ *   system headers, or a missing CUDA library header, is one note per run.
+ *   libclang prints its own report when it crashes; that text is held back
+ *   while files are parsed (stderr goes to a file in the temporary
+ *   directory) so the user sees one line per file. */
+#include "cu_int.h"
+#include "cu_shim.h"
+#include <clang-c/Index.h>
+#include <ctype.h>
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- per-thread libclang indexes ------------------------------------------------ */
+typedef struct tl_index { CXIndex idx; unsigned gen; } tl_index;
+static __thread tl_index tl;
+static unsigned run_gen;                 /* bumped per run: indexes of old runs are gone */
+static CXIndex all_idx[512];
+static int nall_idx;
+static pthread_mutex_t idx_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static CXIndex thread_index(void)
+{
+    unsigned g = __atomic_load_n(&run_gen, __ATOMIC_ACQUIRE);
+    if (tl.idx && tl.gen == g) return tl.idx;
+    /* excludeDeclarationsFromPCH: the toolkit's declarations are not visited */
+    tl.idx = clang_createIndex(1, 0);
+    tl.gen = g;
+    pthread_mutex_lock(&idx_lock);
+    if (nall_idx < 512) all_idx[nall_idx++] = tl.idx;
+    pthread_mutex_unlock(&idx_lock);
+    return tl.idx;
+}
+
+static void thread_index_reset_after_crash(void)
+{
+    /* the index a crash happened in is left alone (it may be inconsistent);
+     * the next parse on this thread gets a fresh one */
+    tl.idx = NULL;
+}
+
+static void dispose_indexes(void)
+{
+    pthread_mutex_lock(&idx_lock);
+    for (int i = 0; i < nall_idx; i++) clang_disposeIndex(all_idx[i]);
+    nall_idx = 0;
+    __atomic_add_fetch(&run_gen, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&idx_lock);
+}
+
+/* ---- small helpers ------------------------------------------------------------- */
+static int exists(const char *path) { struct stat st; return stat(path, &st) == 0; }
+
+typedef struct argv_b { char **v; int n, cap; cg_arena *a; } argv_b;
+
+static void av_push(argv_b *b, const char *s)
+{
+    if (b->n == b->cap) {
+        int nc = b->cap ? b->cap * 2 : 32;
+        char **nv = cg_arena_alloc(b->a, (size_t)nc * sizeof *nv);
+        if (b->n) memcpy(nv, b->v, (size_t)b->n * sizeof *nv);
+        b->v = nv;
+        b->cap = nc;
+    }
+    b->v[b->n++] = cg_arena_strdup(b->a, s);
+}
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    int ok = fputs(text, f) >= 0;
+    ok &= fclose(f) == 0;
+    return ok ? 0 : -1;
+}
+
+static int rm_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    return remove(path);
+}
+
+/* Headers of CUDA's libraries: when one is missing it is the environment's
+ * trouble (or shim mode's), reported once, not the file's. */
+static int is_cuda_family_header(const char *h)
+{
+    static const char *const pre[] = {
+        "cuda", "cu", "cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl",
+        "nvtx", "nvToolsExt", "npp", "nvrtc", "nvml", "thrust/", "cub/", "cooperative_groups",
+        "mma.h", "sm_", "math_constants.h", "device_", "texture_", "surface_", "vector_",
+        "helper_cuda", "helper_functions", "helper_string", "helper_timer", "helper_math",
+        "helper_image", "nvjpeg", "nvJitLink", "cutlass/", "cute/", "torch/", "ATen/",
+        "c10/", NULL };
+    for (int i = 0; pre[i]; i++)
+        if (strncmp(h, pre[i], strlen(pre[i])) == 0) return 1;
+    return 0;
+}
+
+/* ---- the compile database ---------------------------------------------------- */
+typedef struct db_entry { char *file; char **argv; int argc; char *dir; } db_entry;
+
+/* Split a shell command line (the "command" form): quotes and backslashes. */
+static int shell_split(cg_arena *a, const char *s, char ***out)
+{
+    argv_b b = { .a = a };
+    char *buf = malloc(strlen(s) + 1);
+    if (!buf) return 0;
+    const char *p = s;
+    while (*p) {
+        while (*p && isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        size_t k = 0;
+        int any = 0;
+        while (*p && !isspace((unsigned char)*p)) {
+            any = 1;
+            if (*p == '\'') {
+                p++;
+                while (*p && *p != '\'') buf[k++] = *p++;
+                if (*p) p++;
+            } else if (*p == '"') {
+                p++;
+                while (*p && *p != '"') {
+                    if (*p == '\\' && p[1]) p++;
+                    buf[k++] = *p++;
+                }
+                if (*p) p++;
+            } else if (*p == '\\' && p[1]) {
+                p++;
+                buf[k++] = *p++;
+            } else {
+                buf[k++] = *p++;
+            }
+        }
+        buf[k] = 0;
+        if (any) av_push(&b, buf);
+    }
+    free(buf);
+    *out = b.v;
+    return b.n;
+}
+
+static char *join_path(cg_arena *a, const char *dir, const char *p)
+{
+    if (!p || p[0] == '/' || !dir) return cg_arena_strdup(a, p ? p : "");
+    return cg_arena_printf(a, "%s/%s", dir, p);
+}
+
+/* A CUDA toolkit's include directory: the parsing mode provides it (or,
+ * in shim mode, must not see it). */
+static int is_toolkit_include(const char *dir)
+{
+    char probe[PATH_MAX];
+    snprintf(probe, sizeof probe, "%s/cuda_runtime_api.h", dir);
+    return exists(probe);
+}
+
+static char *read_small_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    char *buf = malloc(1 << 20);
+    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (buf) buf[n] = 0;
+    return buf;
+}
+
+/* Keep what changes how a file parses: include paths, macros, the standard,
+ * forced includes.  The rest (nvcc's code generation, warnings, output)
+ * means nothing to libclang or is not understood by it.  Response files
+ * (nvcc's --options-file, @file) are read in place. */
+static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_std, int *ptds);
+
+static void filter_response_file(cg_arena *a, const db_entry *e, const char *file, argv_b *out,
+                                 int *has_std, int *ptds, int depth)
+{
+    if (depth > 2) return;
+    char *path = join_path(a, e->dir, file);
+    char *text = read_small_file(path);
+    if (!text) return;
+    db_entry sub = *e;
+    char **v;
+    int n = shell_split(a, text, &v);
+    free(text);
+    /* filter_flags skips argv[0] (the compiler) */
+    sub.argv = cg_arena_alloc(a, (size_t)(n + 1) * sizeof *sub.argv);
+    sub.argv[0] = "";
+    for (int i = 0; i < n; i++) sub.argv[i + 1] = v[i];
+    sub.argc = n + 1;
+    filter_flags(a, &sub, out, has_std, ptds);
+}
+
+static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_std, int *ptds)
+{
+    for (int i = 1; i < e->argc; i++) {
+        const char *s = e->argv[i];
+        if ((strcmp(s, "--options-file") == 0 || strcmp(s, "-optf") == 0) && i + 1 < e->argc) {
+            filter_response_file(a, e, e->argv[++i], out, has_std, ptds, 1);
+            continue;
+        }
+        if (strncmp(s, "--options-file=", 15) == 0) { filter_response_file(a, e, s + 15, out, has_std, ptds, 1); continue; }
+        if (s[0] == '@' && s[1]) { filter_response_file(a, e, s + 1, out, has_std, ptds, 1); continue; }
+        const char *val = NULL;
+        const char *opt = NULL;
+        static const char *const with_path[] = { "-I", "-isystem", "-iquote", "-idirafter",
+            "-include", "--include-path", "--system-include", "--pre-include", NULL };
+        for (int k = 0; with_path[k] && !opt; k++) {
+            size_t n = strlen(with_path[k]);
+            if (strcmp(s, with_path[k]) == 0 && i + 1 < e->argc) { opt = with_path[k]; val = e->argv[++i]; }
+            else if (strncmp(s, with_path[k], n) == 0 && s[n] == '=') { opt = with_path[k]; val = s + n + 1; }
+            else if (k == 0 && strncmp(s, "-I", 2) == 0 && s[2]) { opt = "-I"; val = s + 2; }
+        }
+        if (opt) {
+            const char *o = strcmp(opt, "--include-path") == 0 ? "-I" :
+                            strcmp(opt, "--system-include") == 0 ? "-isystem" :
+                            strcmp(opt, "--pre-include") == 0 ? "-include" : opt;
+            char *path = join_path(a, e->dir, val);
+            if (strcmp(o, "-include") != 0 && is_toolkit_include(path)) continue;
+            av_push(out, o);
+            av_push(out, path);
+            continue;
+        }
+        if ((strncmp(s, "-D", 2) == 0 || strncmp(s, "-U", 2) == 0)) {
+            if (s[2]) av_push(out, s);
+            else if (i + 1 < e->argc) { char *t = cg_arena_printf(a, "%.2s%s", s, e->argv[++i]); av_push(out, t); }
+            if (strstr(s, "CUDA_API_PER_THREAD_DEFAULT_STREAM")) *ptds = 1;
+            continue;
+        }
+        if (strncmp(s, "--define-macro", 14) == 0) {
+            const char *v = s[14] == '=' ? s + 15 : (i + 1 < e->argc ? e->argv[++i] : "");
+            av_push(out, cg_arena_printf(a, "-D%s", v));
+            continue;
+        }
+        if (strncmp(s, "-std=", 5) == 0 || strncmp(s, "--std=", 6) == 0 ||
+            ((strcmp(s, "-std") == 0 || strcmp(s, "--std") == 0) && i + 1 < e->argc)) {
+            const char *v = strchr(s, '=') ? strchr(s, '=') + 1 : e->argv[++i];
+            if (strstr(v, "++")) { av_push(out, cg_arena_printf(a, "-std=%s", v)); *has_std = 1; }
+            continue;
+        }
+        /* relocatable device code: kernels launched from kernels (dynamic parallelism) */
+        if (strcmp(s, "-rdc=true") == 0 || strcmp(s, "--relocatable-device-code=true") == 0 ||
+            strcmp(s, "-dc") == 0 || strcmp(s, "--device-c") == 0 || strcmp(s, "-fgpu-rdc") == 0) {
+            av_push(out, "-fgpu-rdc");
+            continue;
+        }
+        if ((strcmp(s, "-rdc") == 0 || strcmp(s, "--relocatable-device-code") == 0) && i + 1 < e->argc) {
+            if (strcmp(e->argv[++i], "true") == 0) av_push(out, "-fgpu-rdc");
+            continue;
+        }
+        if (strcmp(s, "-fopenmp") == 0 || strcmp(s, "-Xcompiler=-fopenmp") == 0 ||
+            ((strcmp(s, "-Xcompiler") == 0 || strcmp(s, "--compiler-options") == 0) && i + 1 < e->argc &&
+             strstr(e->argv[i + 1], "-fopenmp"))) {
+            if (s[0] == '-' && s[1] == 'X' && !strchr(s, '=')) i++;
+            else if (strcmp(s, "--compiler-options") == 0) i++;
+            av_push(out, "-fopenmp");
+            continue;
+        }
+        if (strcmp(s, "--default-stream") == 0 || strcmp(s, "-default-stream") == 0) {
+            if (i + 1 < e->argc && strcmp(e->argv[++i], "per-thread") == 0) *ptds = 1;
+            continue;
+        }
+        if (strcmp(s, "--default-stream=per-thread") == 0 || strcmp(s, "-default-stream=per-thread") == 0) {
+            *ptds = 1;
+            continue;
+        }
+    }
+}
+
+static int load_db(cu_project *p, const char *path, cg_map *out)
+{
+    json_error_t err;
+    json_t *root = json_load_file(path, 0, &err);
+    if (!root) {
+        cg_report_notice(p->report, CG_ERROR, path, (uint32_t)(err.line > 0 ? err.line : 0),
+                         (uint32_t)(err.column > 0 ? err.column : 0),
+                         "cannot read the compile database: %s; every file gets the default flags", err.text);
+        return -1;
+    }
+    if (!json_is_array(root)) {
+        cg_report_notice(p->report, CG_ERROR, path, 0, 0,
+                         "the compile database is not a JSON array of entries; every file gets the default flags");
+        json_decref(root);
+        return -1;
+    }
+    size_t i;
+    json_t *ent;
+    int bad = 0;
+    json_array_foreach(root, i, ent) {
+        json_t *jf = json_object_get(ent, "file"), *jd = json_object_get(ent, "directory");
+        json_t *ja = json_object_get(ent, "arguments"), *jc = json_object_get(ent, "command");
+        if (!json_is_string(jf) || !json_is_string(jd) || !(json_is_array(ja) || json_is_string(jc))) {
+            if (!bad)
+                cg_report_notice(p->report, CG_ERROR, path, 0, 0,
+                                 "entry %zu of the compile database lacks \"file\", \"directory\" or "
+                                 "\"arguments\"/\"command\"; such entries are ignored", i + 1);
+            bad = 1;
+            continue;
+        }
+        db_entry *e = cg_arena_alloc(p->arena, sizeof *e);
+        /* "directory" should be absolute; a relative one is taken from the
+         * database's own folder (a checked-in database, a test fixture) */
+        const char *dv = json_string_value(jd);
+        if (dv[0] == '/') {
+            e->dir = cg_arena_strdup(p->arena, dv);
+        } else {
+            const char *slash = strrchr(path, '/');
+            e->dir = slash ? cg_arena_printf(p->arena, "%.*s/%s", (int)(slash - path), path, dv)
+                           : cg_arena_strdup(p->arena, dv);
+        }
+        e->file = join_path(p->arena, e->dir, json_string_value(jf));
+        if (json_is_array(ja)) {
+            argv_b b = { .a = p->arena };
+            size_t k;
+            json_t *x;
+            json_array_foreach(ja, k, x) if (json_is_string(x)) av_push(&b, json_string_value(x));
+            e->argv = b.v;
+            e->argc = b.n;
+        } else {
+            e->argc = shell_split(p->arena, json_string_value(jc), &e->argv);
+        }
+        char rp[PATH_MAX];
+        const char *key = realpath(e->file, rp) ? rp : e->file;
+        char *k2 = cg_arena_strdup(p->arena, key);
+        if (!cg_map_get(out, k2, strlen(k2))) cg_map_put(out, k2, strlen(k2), e);
+    }
+    json_decref(root);
+    return 0;
+}
+
+static const char *find_db(cu_project *p)
+{
+    const cg_cu_opts *o = p->opts;
+    if (o->compile_commands) {
+        struct stat st;
+        const char *c = o->compile_commands;
+        if (stat(c, &st) == 0 && S_ISREG(st.st_mode)) return cg_arena_strdup(p->arena, c);
+        char *f = cg_arena_printf(p->arena, "%s/compile_commands.json", c);
+        if (exists(f)) return f;
+        cg_report_notice(p->report, CG_ERROR, c, 0, 0,
+                         "no compile_commands.json here (-p); every file gets the default flags");
+        return NULL;
+    }
+    for (size_t i = 0; i < o->nroots; i++) {
+        struct stat st;
+        if (stat(o->roots[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        char *f = cg_arena_printf(p->arena, "%s/compile_commands.json", o->roots[i]);
+        if (exists(f)) return f;
+        f = cg_arena_printf(p->arena, "%s/build/compile_commands.json", o->roots[i]);
+        if (exists(f)) return f;
+    }
+    return NULL;
+}
+
+/* ---- mode and flags ------------------------------------------------------------- */
+static char *find_toolkit(cu_project *p, int *explicit_bad)
+{
+    const char *cands[4] = { p->opts->cuda_path, getenv("CUDA_PATH"), getenv("CUDA_HOME"), "/usr/local/cuda" };
+    for (int i = 0; i < 4; i++) {
+        if (!cands[i] || !*cands[i]) continue;
+        char *h = cg_arena_printf(p->arena, "%s/include/cuda_runtime.h", cands[i]);
+        if (exists(h)) return cg_arena_strdup(p->arena, cands[i]);
+        if (i == 0) {
+            *explicit_bad = 1;
+            cg_report_notice(p->report, CG_ERROR, NULL, 0, 0,
+                             "--cuda-path %s: no include/cuda_runtime.h there; using cglint's shim headers",
+                             cands[i]);
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+static void base_flags(cu_project *p, argv_b *b, int is_c, int has_std)
+{
+    if (is_c) {
+        av_push(b, "-x"); av_push(b, "c");
+        if (!has_std) av_push(b, "-std=gnu11");
+        av_push(b, "-isystem");
+        av_push(b, p->toolkit ? cg_arena_printf(p->arena, "%s/include", p->cuda_path) : p->shim_dir);
+    } else if (p->toolkit) {
+        av_push(b, "-x"); av_push(b, "cuda");
+        av_push(b, "--cuda-host-only");
+        if (!has_std) av_push(b, "-std=c++17");
+        av_push(b, cg_arena_printf(p->arena, "--cuda-path=%s", p->cuda_path));
+        av_push(b, "-isystem"); av_push(b, cg_arena_printf(p->arena, "%s/include/cccl", p->cuda_path));
+        av_push(b, "-Wno-unknown-cuda-version");
+        if (p->clang_major < 20) {   /* clang 19's wrapper still includes texture_fetch_functions.h */
+            av_push(b, "-isystem"); av_push(b, cg_arena_printf(p->arena, "%s/compat", p->tmpdir));
+        }
+    } else {
+        av_push(b, "-x"); av_push(b, "cuda");
+        av_push(b, "--cuda-host-only");
+        if (!has_std) av_push(b, "-std=c++17");
+        av_push(b, "-nocudainc"); av_push(b, "-nocudalib");
+        av_push(b, "--cuda-path=/nonexistent");
+        av_push(b, "-isystem"); av_push(b, p->shim_dir);
+        av_push(b, "-include"); av_push(b, "cuda_runtime.h");
+    }
+    av_push(b, "-w");
+    av_push(b, "-ferror-limit=0");   /* errors are sorted by kind, none must hide the others */
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t n = strlen(s), k = strlen(suf);
+    return n >= k && strcmp(s + n - k, suf) == 0;
+}
+
+int cu_parse_setup(cu_project *p)
+{
+    /* libclang's version: 19 or newer parses CUDA 12+ headers */
+    CXString vs = clang_getClangVersion();
+    const char *v = clang_getCString(vs);
+    const char *d = v ? strstr(v, "version ") : NULL;
+    p->clang_major = d ? atoi(d + 8) : 0;
+    clang_disposeString(vs);
+
+    char tmpl[PATH_MAX];
+    const char *td = getenv("TMPDIR");
+    snprintf(tmpl, sizeof tmpl, "%s/cglint-XXXXXX", td && *td ? td : "/tmp");
+    if (!mkdtemp(tmpl)) {
+        cg_report_notice(p->report, CG_ERROR, NULL, 0, 0,
+                         "cannot create a temporary directory in %s: %s; C/C++/CUDA files not analysed",
+                         td && *td ? td : "/tmp", strerror(errno));
+        return -1;
+    }
+    p->tmpdir = cg_arena_strdup(p->arena, tmpl);
+    p->shim_dir = cg_arena_printf(p->arena, "%s/shim", p->tmpdir);
+    mkdir(p->shim_dir, 0700);
+    for (unsigned i = 0; i < cu_shim_nfiles; i++)
+        if (write_file(cg_arena_printf(p->arena, "%s/%s", p->shim_dir, cu_shim_files[i].name),
+                       cu_shim_files[i].text) != 0) {
+            cg_report_notice(p->report, CG_ERROR, NULL, 0, 0, "cannot write the shim headers to %s: %s",
+                             p->shim_dir, strerror(errno));
+            return -1;
+        }
+
+    int explicit_bad = 0;
+    if (p->opts->mode != CG_CU_MODE_SHIM) {
+        p->cuda_path = find_toolkit(p, &explicit_bad);
+        if (p->cuda_path && p->clang_major && p->clang_major < 19) {
+            cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                             "libclang %d cannot parse the headers of CUDA 12 and later (19 or newer is "
+                             "needed, 22 recommended); using cglint's shim headers", p->clang_major);
+            p->cuda_path = NULL;
+        }
+        if (!p->cuda_path && p->opts->mode == CG_CU_MODE_TOOLKIT && !explicit_bad)
+            cg_report_notice(p->report, CG_ERROR, NULL, 0, 0,
+                             "--cuda-mode toolkit: no CUDA toolkit found (--cuda-path, CUDA_PATH, CUDA_HOME, "
+                             "/usr/local/cuda); using cglint's shim headers");
+    }
+    p->toolkit = p->cuda_path != NULL;
+    if (p->toolkit && p->clang_major < 20) {
+        char *c = cg_arena_printf(p->arena, "%s/compat", p->tmpdir);
+        mkdir(c, 0700);
+        write_file(cg_arena_printf(p->arena, "%s/texture_fetch_functions.h", c), "/* empty: cglint */\n");
+    }
+
+    /* flags for each file */
+    cg_map db;
+    cg_map_init(&db);
+    int have_db = 0;
+    const char *dbpath = find_db(p);
+    if (dbpath && load_db(p, dbpath, &db) == 0) have_db = 1;
+    for (size_t i = 0; i < p->nfiles; i++) {
+        cu_file *f = &p->files[i];
+        argv_b b = { .a = f->arena };
+        db_entry *e = NULL;
+        if (have_db) {
+            char rp[PATH_MAX];
+            const char *key = realpath(f->path, rp) ? rp : f->path;
+            e = cg_map_get(&db, key, strlen(key));
+        }
+        argv_b extra = { .a = f->arena };
+        int has_std = 0, ptds = 0;
+        if (e) { filter_flags(f->arena, e, &extra, &has_std, &ptds); f->from_db = 1; }
+        else if (have_db && !f->header) {
+            p->not_in_db++;
+            if (!p->not_in_db_first) p->not_in_db_first = cg_arena_strdup(p->arena, f->path);
+        }
+        f->stage = f->header ? 2 : (have_db && !e) ? 1 : 0;
+        base_flags(p, &b, f->lang == 1, has_std);
+        for (int k = 0; k < extra.n; k++) av_push(&b, extra.v[k]);
+        f->argv = b.v;
+        f->argc = b.n;
+        f->ptds = ptds;
+    }
+    if (have_db && p->not_in_db)
+        cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
+                         "%d file%s not in %s (%s%s) %s the default flags", p->not_in_db,
+                         p->not_in_db == 1 ? " is" : "s are", dbpath, p->not_in_db_first,
+                         p->not_in_db > 1 ? ", ..." : "", p->not_in_db == 1 ? "and gets" : "and get");
+    cg_map_free(&db);
+    if (!p->toolkit && p->opts->mode == CG_CU_MODE_AUTO && !explicit_bad)
+        cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
+                         "no CUDA toolkit found (--cuda-path, CUDA_PATH, CUDA_HOME, /usr/local/cuda): "
+                         "C/C++/CUDA files are parsed with cglint's shim headers");
+    return 0;
+}
+
+void cu_parse_teardown(cu_project *p)
+{
+    dispose_indexes();
+    if (p->tmpdir) nftw(p->tmpdir, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- precompiled headers ------------------------------------------------------- */
+/* The PCH depends on the language and on every macro flag; include paths do
+ * not change what cuda_runtime.h means. */
+static char *pch_key(cu_file *f)
+{
+    size_t n = 1;
+    for (int i = 0; i < f->argc; i++) n += strlen(f->argv[i]) + 1;
+    char *k = cg_arena_alloc(f->arena, n);
+    size_t o = 0;
+    for (int i = 0; i < f->argc; i++) {
+        const char *s = f->argv[i];
+        if (strcmp(s, "-I") == 0 || strcmp(s, "-iquote") == 0 || strcmp(s, "-idirafter") == 0) { i++; continue; }
+        if (strncmp(s, "-I", 2) == 0) continue;
+        size_t l = strlen(s);
+        memcpy(k + o, s, l);
+        o += l;
+        k[o++] = '\x1f';
+    }
+    k[o] = 0;
+    return k;
+}
+
+static const char *get_pch(cu_project *p, cu_file *f)
+{
+    static int off = -1;   /* CGLINT_CU_NO_PCH=1: measure without it */
+    if (off < 0) off = getenv("CGLINT_CU_NO_PCH") != NULL;
+    if (!p->toolkit || f->lang == 1 || off) return NULL;
+    char *key = pch_key(f);
+    cu_pch *slot = NULL;
+    pthread_mutex_lock(&p->lock);
+    for (int i = 0; i < p->npch; i++)
+        if (strcmp(p->pch[i].key, key) == 0) { slot = &p->pch[i]; break; }
+    if (!slot && p->npch < 8) {
+        slot = &p->pch[p->npch++];
+        slot->key = cg_arena_strdup(p->arena, key);
+        slot->path = cg_arena_printf(p->arena, "%s/cuda_runtime-%d.pch", p->tmpdir, p->npch);
+        slot->state = 0;
+        pthread_mutex_init(&slot->lock, NULL);
+    }
+    pthread_mutex_unlock(&p->lock);
+    if (!slot) return NULL;
+    pthread_mutex_lock(&slot->lock);
+    if (slot->state == 0) {
+        slot->state = -1;
+        char *src = cg_arena_printf(p->arena, "%s.cuh", slot->path);
+        if (write_file(src, "#include <cuda_runtime.h>\n") == 0) {
+            CXIndex idx = thread_index();
+            CXTranslationUnit tu = NULL;
+            enum CXErrorCode e = clang_parseTranslationUnit2(
+                idx, src, (const char *const *)f->argv, f->argc, NULL, 0,
+                CXTranslationUnit_ForSerialization | CXTranslationUnit_Incomplete, &tu);
+            int errors = 0;
+            if (e == CXError_Success && tu) {
+                unsigned nd = clang_getNumDiagnostics(tu);
+                for (unsigned i = 0; i < nd; i++) {
+                    CXDiagnostic dg = clang_getDiagnostic(tu, i);
+                    if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error) errors++;
+                    clang_disposeDiagnostic(dg);
+                }
+                if (!errors && clang_saveTranslationUnit(tu, slot->path, 0) == CXSaveError_None)
+                    slot->state = 1;
+            }
+            if (tu) clang_disposeTranslationUnit(tu);
+            if (e == CXError_Crashed) thread_index_reset_after_crash();
+        }
+    }
+    const char *r = slot->state == 1 ? slot->path : NULL;
+    pthread_mutex_unlock(&slot->lock);
+    return r;
+}
+
+/* ---- one file ------------------------------------------------------------------ */
+static void note_sys(cu_project *p, const char *msg)
+{
+    pthread_mutex_lock(&p->lock);
+    p->sys_errors++;
+    if (!p->sys_first) p->sys_first = cg_arena_strdup(p->arena, msg);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void note_missing_header(cu_project *p, const char *h)
+{
+    pthread_mutex_lock(&p->lock);
+    const char *cur = p->missing_cuda_headers ? p->missing_cuda_headers : "";
+    /* keep a short, de-duplicated list */
+    size_t hl = strlen(h);
+    const char *s = cur;
+    int dup = 0;
+    while ((s = strstr(s, h)) != NULL) {
+        if ((s == cur || s[-1] == ' ') && (s[hl] == ',' || s[hl] == 0)) { dup = 1; break; }
+        s += hl;
+    }
+    if (!dup && strlen(cur) < 400)
+        p->missing_cuda_headers = *cur ? cg_arena_printf(p->arena, "%s, %s", cur, h) : cg_arena_strdup(p->arena, h);
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
+{
+    unsigned nd = clang_getNumDiagnostics(tu);
+    int nerr = 0, shim_sem = 0;
+    char first[600] = "", nsem_first[700] = "";
+    unsigned fl = 0, fc = 0;
+    for (unsigned i = 0; i < nd; i++) {
+        CXDiagnostic dg = clang_getDiagnostic(tu, i);
+        enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(dg);
+        if (sev < CXDiagnostic_Error) { clang_disposeDiagnostic(dg); continue; }
+        CXSourceLocation loc = clang_getDiagnosticLocation(dg);
+        CXFile file;
+        unsigned line, col;
+        clang_getFileLocation(loc, &file, &line, &col, NULL);
+        CXString ms = clang_getDiagnosticSpelling(dg);
+        const char *msg = clang_getCString(ms);
+        CXString cs = clang_getDiagnosticCategoryText(dg);
+        const char *cat = clang_getCString(cs);
+        int in_system = file && clang_Location_isInSystemHeader(loc);
+        const char *nf = msg ? strstr(msg, "' file not found") : NULL;
+        if (nf && msg[0] == '\'') {
+            char h[256];
+            snprintf(h, sizeof h, "%.*s", (int)(nf - msg - 1), msg + 1);
+            if (is_cuda_family_header(h) || in_system) { note_missing_header(p, h); goto next; }
+        }
+        if (in_system) {
+            CXString fn = clang_getFileName(file);
+            char buf[800];
+            snprintf(buf, sizeof buf, "%s:%u:%u: %s", clang_getCString(fn), line, col, msg ? msg : "");
+            clang_disposeString(fn);
+            note_sys(p, buf);
+            goto next;
+        }
+        int semantic = cat && strcmp(cat, "Semantic Issue") == 0;
+        if (semantic) {
+            /* the shim's gaps, or C++ that clang rejects where nvcc does not (host
+             * calls to device-only overloads...): the file parsed; summarised once */
+            shim_sem++;
+            if (!nsem_first[0]) {
+                CXString fn = clang_getFileName(file);
+                snprintf(nsem_first, sizeof nsem_first, "%s:%u: %s", file ? clang_getCString(fn) : f->path,
+                         line, msg ? msg : "");
+                clang_disposeString(fn);
+            }
+            goto next;
+        }
+        if (nerr++ == 0) {
+            CXFile mf = clang_getFile(tu, f->path);
+            if (file && mf && !clang_File_isEqual(file, mf)) {
+                CXString fn = clang_getFileName(file);
+                snprintf(first, sizeof first, "in %s:%u:%u: %s", clang_getCString(fn), line, col, msg ? msg : "");
+                clang_disposeString(fn);
+            } else {
+                snprintf(first, sizeof first, "%s", msg ? msg : "");
+                fl = line;
+                fc = col;
+            }
+        }
+    next:
+        clang_disposeString(ms);
+        clang_disposeString(cs);
+        clang_disposeDiagnostic(dg);
+    }
+    if (shim_sem && !nerr && f->stage == 0) {
+        pthread_mutex_lock(&p->lock);
+        if (!p->toolkit) {
+            p->shim_sem_errors += shim_sem;
+            p->shim_sem_files++;
+            if (!p->shim_first) p->shim_first = cg_arena_strdup(p->arena, f->path);
+        } else {
+            p->sem_files++;
+            if (!p->sem_first) p->sem_first = cg_arena_strdup(p->arena, nsem_first);
+        }
+        pthread_mutex_unlock(&p->lock);
+    }
+    if ((nerr || shim_sem) && f->stage > 0) {
+        /* a header no analysed file includes, parsed on its own: its errors
+         * usually mean it needs what its includers provide; one warning for all */
+        pthread_mutex_lock(&p->lock);
+        p->hdr_bad++;
+        if (!p->hdr_first)
+            p->hdr_first = !nerr ? cg_arena_strdup(p->arena, nsem_first)
+                         : fl ? cg_arena_printf(p->arena, "%s:%u: %s", f->path, fl, first)
+                              : cg_arena_printf(p->arena, "%s: %s", f->path, first);
+        pthread_mutex_unlock(&p->lock);
+        return;
+    }
+    if (nerr) {
+        uint32_t col = fl ? cg_source_column(&f->src, fl, fc ? fc - 1 : 0) : 0;
+        cg_report_notice(p->report, CG_ERROR, f->path, fl, col,
+                         "cannot be parsed: %s%s; analysed as far as it parsed", first,
+                         nerr > 1 ? cg_arena_printf(f->arena, " (and %d more error%s)", nerr - 1, nerr > 2 ? "s" : "") : "");
+    }
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+void cu_parse_file(cu_project *p, cu_file *f, int level)
+{
+    double t0 = now_ms();
+    const char *pch = get_pch(p, f);
+    const char **argv = cg_arena_alloc(f->arena, (size_t)(f->argc + 2) * sizeof *argv);
+    int argc = 0;
+    for (int i = 0; i < f->argc; i++) argv[argc++] = f->argv[i];
+    if (pch) { argv[argc++] = "-include-pch"; argv[argc++] = pch; }
+    unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
+    CXTranslationUnit tu = NULL;
+    enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, NULL, 0, flags, &tu);
+    if (e == CXError_ASTReadError && pch) {
+        /* the PCH did not fit this file's flags after all: parse without it */
+        if (tu) clang_disposeTranslationUnit(tu);
+        tu = NULL;
+        e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, NULL, 0, flags, &tu);
+    }
+    if (e != CXError_Success || !tu) {
+        if (tu) clang_disposeTranslationUnit(tu);
+        if (e == CXError_Crashed) {
+            thread_index_reset_after_crash();
+            cg_report_notice(p->report, CG_ERROR, f->path, 0, 0,
+                             "libclang crashed while parsing this file; skipped");
+        } else if (e == CXError_InvalidArguments) {
+            cg_report_notice(p->report, CG_ERROR, f->path, 0, 0,
+                             "libclang rejected the flags for this file%s; skipped",
+                             f->from_db ? " (from compile_commands.json)" : "");
+        } else {
+            cg_report_notice(p->report, CG_ERROR, f->path, 0, 0,
+                             "libclang could not parse this file (error %d); skipped", (int)e);
+        }
+        f->status = -1;
+        return;
+    }
+    double t1 = now_ms();
+    if (level != 2) {
+        diagnose(p, f, tu);
+        cu_lower_tu(p, f, tu);
+    } else {
+        cu_mark_inclusions(p, tu);
+    }
+    clang_disposeTranslationUnit(tu);
+    /* CGLINT_CU_TIMES=1: per-file milliseconds (parse, the rest) for tuning */
+    static int times = -1;
+    if (times < 0) times = getenv("CGLINT_CU_TIMES") != NULL;
+    if (times) {
+        fprintf(stderr, "cu-times %.1f %.1f stage=%d pch=%d %s", t1 - t0, now_ms() - t1, f->stage,
+                pch != NULL, f->path);
+        if (times > 0 && getenv("CGLINT_CU_TIMES")[0] == '2')
+            for (int i = 0; i < argc; i++) fprintf(stderr, " %s", argv[i]);
+        fputc('\n', stderr);
+    }
+}
+
+/* Run-wide notes on header trouble, once. */
+void cu_parse_summary(cu_project *p);
+void cu_parse_summary(cu_project *p)
+{
+    if (p->sys_errors)
+        cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                         "%s headers gave %d error%s (first: %s); files were analysed as far as they parsed",
+                         p->toolkit ? "the CUDA or system" : "system", p->sys_errors,
+                         p->sys_errors == 1 ? "" : "s", p->sys_first);
+    if (p->missing_cuda_headers)
+        cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
+                         "CUDA library headers not found%s: %s; calls into them are matched by name",
+                         p->toolkit ? "" : " (shim mode)", p->missing_cuda_headers);
+    if (p->hdr_bad)
+        cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                         "%d header%s or source%s outside the build that no analysed file includes did not "
+                         "parse on %s own (first: %s); %s analysed as far as %s parsed", p->hdr_bad,
+                         p->hdr_bad == 1 ? "" : "s", p->hdr_bad == 1 ? "" : "s",
+                         p->hdr_bad == 1 ? "its" : "their", p->hdr_first,
+                         p->hdr_bad == 1 ? "it was" : "they were", p->hdr_bad == 1 ? "it" : "they");
+    if (p->sem_files)
+        cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                         "%d file%s parsed with semantic errors that clang reports and nvcc may accept "
+                         "(first: %s); %s analysed", p->sem_files, p->sem_files == 1 ? "" : "s",
+                         p->sem_first, p->sem_files == 1 ? "it was" : "they were");
+    if (p->shim_sem_errors)
+        cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
+                         "shim mode: %d file%s (first: %s) use CUDA declarations the shim lacks; "
+                         "such calls are matched by name (--cuda-path gives exact parsing)",
+                         p->shim_sem_files, p->shim_sem_files == 1 ? "" : "s", p->shim_first);
+}
+
+int cu_is_header_path(const char *path);
+int cu_is_header_path(const char *path)
+{
+    return ends_with(path, ".h") || ends_with(path, ".cuh") || ends_with(path, ".hpp") ||
+           ends_with(path, ".hh") || ends_with(path, ".hxx");
+}

@@ -1,0 +1,288 @@
+/* cu_project.c - one run of the CUDA/C/C++ front end over a set of files.
+ *
+ * Phase 1, on all cores: read and validate every file (the same checks as
+ * for Python: size, binary, UTF-8), keeping the text for line excerpts.
+ * Phase 2, on all cores, one CXIndex per thread: parse each source file as
+ * a translation unit and lower the functions defined in analysed files
+ * (cu_lower.c).  Phase 3: sources the compile database does not list, and
+ * headers, that no analysed source includes are parsed on their own, so
+ * their functions are known too.  Phase 4, on one
+ * thread: merge the functions of all files by USR (the first definition in
+ * path order wins) and walk the captures (cu_analyze.c). */
+#include "cu_eval.h"
+#include "core/pool.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int cu_is_header_path(const char *path);
+void cu_parse_summary(cu_project *p);
+
+static int is_c_path(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 2 && strcmp(path + n - 2, ".c") == 0;
+}
+
+static void project_init(cu_project *p, const cg_file *files, size_t n, const cg_cu_opts *opts, cg_report *r)
+{
+    memset(p, 0, sizeof *p);
+    p->opts = opts;
+    p->report = r;
+    p->arena = cg_arena_new();
+    pthread_mutex_init(&p->lock, NULL);
+    cg_map_init(&p->by_inode);
+    cg_map_init(&p->funcs);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) k += files[i].lang == CG_LANG_CU;
+    p->files = calloc(k ? k : 1, sizeof *p->files);
+    if (!p->files) { fputs("cglint: out of memory\n", stderr); abort(); }
+    for (size_t i = 0; i < n; i++) {
+        if (files[i].lang != CG_LANG_CU) continue;
+        cu_file *f = &p->files[p->nfiles++];
+        f->file = &files[i];
+        f->path = files[i].path;
+        f->arena = cg_arena_new();
+        f->lang = is_c_path(f->path);
+        f->header = cu_is_header_path(f->path);
+        struct stat st;
+        if (stat(f->path, &st) == 0) {
+            f->dev = (uint64_t)st.st_dev;
+            f->ino = (uint64_t)st.st_ino;
+            /* libclang's CXFileUniqueID is (device, inode, mtime) */
+            char key[64];
+            int kl = snprintf(key, sizeof key, "%llx:%llx", (unsigned long long)f->dev,
+                              (unsigned long long)f->ino);
+            char *kk = cg_arena_strndup(p->arena, key, (size_t)kl);
+            if (!cg_map_get(&p->by_inode, kk, (size_t)kl))
+                cg_map_put(&p->by_inode, kk, (size_t)kl, (void *)(uintptr_t)(p->nfiles));
+        }
+    }
+}
+
+static void project_free(cu_project *p)
+{
+    for (size_t i = 0; i < p->nfiles; i++) {
+        cg_source_free(&p->files[i].src);
+        cg_arena_free(p->files[i].arena);
+    }
+    free(p->files);
+    cg_map_free(&p->by_inode);
+    cg_map_free(&p->funcs);
+    for (int i = 0; i < p->npch; i++) pthread_mutex_destroy(&p->pch[i].lock);
+    pthread_mutex_destroy(&p->lock);
+    cg_arena_free(p->arena);
+}
+
+typedef struct phase { cu_project *p; int level; int stage; size_t done; } phase;
+static void parse_one(void *arg, size_t i);
+
+static void load_one(void *arg, size_t i)
+{
+    phase *ph = arg;
+    cu_file *f = &ph->p->files[i];
+    char err[512];
+    /* libclang reads the file itself: bytes that are not UTF-8 (Latin-1 in old
+     * comments) only need to stay out of the report's excerpts */
+    if (cg_source_load_ex(&f->src, f->path, ph->p->opts->max_file_size, CG_SRC_C | CG_SRC_LENIENT_UTF8,
+                          err, sizeof err) != CG_SRC_OK) {
+        cg_report_notice(ph->p->report, CG_ERROR, f->path, 0, 0, "%s", err);
+        f->status = -1;
+        return;
+    }
+    f->loaded = 1;
+    f->marker = memmem(f->src.text, f->src.len, "BeginCapture", 12) != NULL ||
+                memmem(f->src.text, f->src.len, "EndCapture", 10) != NULL;
+}
+
+static void parse_one(void *arg, size_t i)
+{
+    phase *ph = arg;
+    cu_file *f = &ph->p->files[i];
+    if (!f->loaded || f->status < 0 || f->parse || !f->wanted) return;
+    if (ph->stage != f->stage) return;
+    if (f->stage > 0 && __atomic_load_n(&f->included, __ATOMIC_RELAXED)) return;
+    f->parse = 1;
+    cu_parse_file(ph->p, f, ph->level);
+    if (f->status == 0) __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
+}
+
+/* libclang writes its own report to stderr when it crashes on a file; the
+ * user gets our one line instead.  stderr goes to a file while files are
+ * parsed, and what is not such a report is copied back afterwards. */
+typedef struct hold { int saved; char path[4200]; } hold;
+
+static void hold_stderr(cu_project *p, hold *h)
+{
+    h->saved = -1;
+    if (getenv("CGLINT_LIBCLANG_STDERR")) return;
+    snprintf(h->path, sizeof h->path, "%s/stderr.txt", p->tmpdir);
+    int fd = open(h->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return;
+    fflush(stderr);
+    h->saved = dup(STDERR_FILENO);
+    if (h->saved < 0 || dup2(fd, STDERR_FILENO) < 0) {
+        if (h->saved >= 0) close(h->saved);
+        h->saved = -1;
+    }
+    close(fd);
+}
+
+static void release_stderr(hold *h)
+{
+    if (h->saved < 0) return;
+    fflush(stderr);
+    dup2(h->saved, STDERR_FILENO);
+    close(h->saved);
+    FILE *f = fopen(h->path, "r");
+    if (!f) return;
+    char line[4096];
+    int in_report = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "libclang: crash detected", 24) == 0) { in_report = 1; continue; }
+        if (in_report) { if (line[0] == '}') in_report = 0; continue; }
+        if (strncmp(line, "LIBCLANG FATAL ERROR", 20) == 0) continue;
+        fputs(line, stderr);
+    }
+    fclose(f);
+}
+
+static void merge_funcs(cu_project *p)
+{
+    /* one entry per definition: a header's functions come from every TU that
+     * includes it (kept once), while separate programs in one tree may each
+     * define main() (all kept) */
+    for (size_t i = 0; i < p->nfiles; i++) {
+        cu_file *f = &p->files[i];
+        for (size_t k = 0; k < f->nfuncs; k++) {
+            cu_func *fn = f->funcs[k];
+            size_t ul = strlen(fn->usr);
+            cu_func *head = cg_map_get(&p->funcs, fn->usr, ul), *q = head;
+            while (q && q != fn && !(q->file == fn->file && q->loc.line == fn->loc.line)) q = q->next_same_usr;
+            if (q) continue;
+            if (!head) { cg_map_put(&p->funcs, fn->usr, ul, fn); continue; }
+            while (head->next_same_usr) head = head->next_same_usr;
+            head->next_same_usr = fn;
+        }
+    }
+}
+
+/* Does the text mention one of the names as a whole identifier? */
+static int ident_char(unsigned char c)
+{
+    return c == '_' || (unsigned)((c | 32) - 'a') < 26u || (unsigned)(c - '0') < 10u;
+}
+
+static int mentions_any(const cu_file *f, const cg_map *names)
+{
+    const char *t = f->src.text, *end = t + f->src.len;
+    while (t < end) {
+        unsigned char c = (unsigned char)*t;
+        if (!ident_char(c)) { t++; continue; }
+        const char *s = t;
+        while (t < end && ident_char((unsigned char)*t)) t++;
+        if ((unsigned)(c - '0') >= 10u && cg_map_get(names, s, (size_t)(t - s))) return 1;
+    }
+    return 0;
+}
+
+static void parse_wanted(cu_project *p, phase *ph)
+{
+    for (ph->stage = 0; ph->stage < 3; ph->stage++) cg_pool_for(p->nfiles, p->opts->jobs, parse_one, ph);
+}
+
+/* Parse in rounds: first the files that mention a capture API, then the
+ * files that mention a name the parsed code needs (cu_collect_names), until
+ * no file is added.  With parse_all, or for the parse floor, everything at
+ * once. */
+static void run_phases(cu_project *p, int level, size_t *done)
+{
+    phase ph = { .p = p, .level = level };
+    cg_pool_for(p->nfiles, p->opts->jobs, load_one, &ph);
+    if (level == 1) {
+        for (size_t i = 0; i < p->nfiles; i++) *done += p->files[i].loaded;
+        return;
+    }
+    hold h;
+    hold_stderr(p, &h);
+    int all = p->opts->parse_all || level == 2;
+    for (size_t i = 0; i < p->nfiles; i++) p->files[i].wanted = all || p->files[i].marker;
+    parse_wanted(p, &ph);
+    merge_funcs(p);
+    while (!all) {
+        cg_arena *a = cg_arena_new();
+        cg_map names;
+        cg_map_init(&names);
+        cu_collect_names(p, &names, a);
+        if (getenv("CGLINT_CU_ROUNDS")) {
+            fprintf(stderr, "round: %zu names:", names.count);
+            for (size_t i = 0; i < names.cap; i++) if (names.keys[i]) fprintf(stderr, " %.*s", (int)names.klen[i], names.keys[i]);
+            fputc('\n', stderr);
+        }
+        size_t added = 0;
+        for (size_t i = 0; i < p->nfiles; i++) {
+            cu_file *f = &p->files[i];
+            if (f->parse || !f->loaded || f->status < 0 || (f->stage > 0 && f->included)) continue;
+            if (names.count && mentions_any(f, &names)) { f->wanted = 1; added++; }
+        }
+        cg_map_free(&names);
+        cg_arena_free(a);
+        if (!added) break;
+        parse_wanted(p, &ph);
+        merge_funcs(p);
+    }
+    release_stderr(&h);
+    *done = ph.done;
+}
+
+void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_report *report)
+{
+    cu_project p;
+    project_init(&p, files, n, opts, report);
+    if (!p.nfiles) { project_free(&p); return; }
+    report->files_seen += p.nfiles;
+    if (cu_parse_setup(&p) == 0) {
+        size_t done = 0;
+        run_phases(&p, 0, &done);
+        cu_parse_summary(&p);
+        /* files skipped because no capture can reach them count as analysed,
+         * as in the Python front end */
+        size_t analysed = 0;
+        for (size_t i = 0; i < p.nfiles; i++) analysed += p.files[i].loaded && p.files[i].status == 0;
+        __atomic_add_fetch(&report->files_analysed, analysed, __ATOMIC_RELAXED);
+        cu_analyze_project(&p);
+    }
+    cu_parse_teardown(&p);
+    project_free(&p);
+}
+
+/* One line a file: the path, a tab, the clang arguments (tab-separated) it
+ * is parsed with, without the per-run precompiled header. */
+static void print_flags(cu_project *p, FILE *out)
+{
+    for (size_t i = 0; i < p->nfiles; i++) {
+        cu_file *f = &p->files[i];
+        fprintf(out, "%s", f->path);
+        for (int k = 0; k < f->argc; k++) fprintf(out, "\t%s", f->argv[k]);
+        fprintf(out, "\t#stage=%d%s\n", f->stage, f->from_db ? " from-db" : "");
+    }
+}
+
+size_t cg_cu_floor(const cg_file *files, size_t n, const cg_cu_opts *opts, int level, cg_report *report)
+{
+    cu_project p;
+    project_init(&p, files, n, opts, report);
+    size_t done = 0;
+    if (p.nfiles && cu_parse_setup(&p) == 0) {
+        if (level == 3) { print_flags(&p, stdout); done = p.nfiles; }
+        else run_phases(&p, level, &done);
+    }
+    report->files_seen += p.nfiles;
+    cu_parse_teardown(&p);
+    project_free(&p);
+    return done;
+}

@@ -1,0 +1,2 @@
+/* cglint shim: see cglint_cuda_runtime.h */
+#include "cglint_cuda_runtime.h"
