@@ -294,8 +294,15 @@ int cg_run(const cg_run_opts *o, cg_report *report)
                       .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
                       .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
                       .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1 };
+    /* A front end runs when a file it reports on is there: context files of
+     * another language cannot be reached from this one's captures (named
+     * Python files need no C++ context, and the reverse). */
     size_t npy = 0, ncu = 0;
-    for (size_t i = 0; i < n; i++) { npy += files[i].lang == CG_LANG_PY; ncu += files[i].lang == CG_LANG_CU; }
+    for (size_t i = 0; i < n; i++) {
+        if (!files[i].report) continue;
+        npy += files[i].lang == CG_LANG_PY;
+        ncu += files[i].lang == CG_LANG_CU;
+    }
     if (o->floor) {
         if (npy && o->floor < 3) cg_py_floor(files, n, &po, o->floor, report);
         if (ncu) cg_cu_floor(files, n, &co, o->floor, report);
