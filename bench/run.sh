@@ -21,7 +21,10 @@
 #
 # Usage: bench/run.sh [--runs N] [--warmup N] [--flake8-runs N] [--cglint PATH]
 #                     [--out FILE] [--json-dir DIR] [--no-flake8] [DIR...]
+#        bench/run.sh --cuda [bench/run_cuda.sh's options]   (C/C++/CUDA trees
+#                     against clang-22 -fsyntax-only: see bench/run_cuda.sh)
 set -euo pipefail
+if [ "${1:-}" = "--cuda" ]; then shift; exec "$(dirname "${BASH_SOURCE[0]}")/run_cuda.sh" "$@"; fi
 
 usage() {
     sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'

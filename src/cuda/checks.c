@@ -33,6 +33,16 @@ static const char FIX404[] = "Capture on a created stream: cudaStreamCreateWithF
 
 static int relaxed(const cu_event *ev) { return ev->region && ev->region->mode == 2; }
 
+/* "a global-mode capture", or, when the mode is not a constant, what it is unless relaxed */
+static const char *mode_phrase(const cu_event *ev)
+{
+    switch (ev->region->mode) {
+    case 0: return "a global-mode capture";
+    case 1: return "a thread-local-mode capture";
+    default: return "a capture (any mode but relaxed)";
+    }
+}
+
 static const char *stream_desc(cu_ctx *ctx, const cu_event *ev)
 {
     if (!ev->stream_node) return "the default (legacy) stream";
@@ -69,9 +79,8 @@ static void check_sync(cu_ctx *ctx, const cu_event *ev)
                       "capture; it runs once, at capture, and is not part of the graph", call);
         } else {
             cu_report(ctx, ev, ev->node, CG_R_CG104, -1, FIX104,
-                      "`%s` synchronizes with the host during a %s-mode capture: "
-                      "cudaErrorStreamCaptureUnsupported, and the capture is invalidated", call,
-                      ev->region->mode < 0 ? "global" : cu_mode_name(ev->region->mode));
+                      "`%s` synchronizes with the host during %s: "
+                      "cudaErrorStreamCaptureUnsupported, and the capture is invalidated", call, mode_phrase(ev));
         }
         return;
     }
@@ -93,9 +102,8 @@ static void check_sync(cu_ctx *ctx, const cu_event *ev)
         /* fall through */
     default:
         cu_report(ctx, ev, ev->node, CG_R_CG104, -1, FIX104,
-                  "`%s` synchronizes with the host during a %s-mode capture: "
-                  "cudaErrorStreamCaptureUnsupported, and the capture is invalidated", call,
-                  ev->region->mode < 0 ? "global" : cu_mode_name(ev->region->mode));
+                  "`%s` synchronizes with the host during %s: "
+                  "cudaErrorStreamCaptureUnsupported, and the capture is invalidated", call, mode_phrase(ev));
     }
 }
 
@@ -346,9 +354,8 @@ static void check_alloc(cu_ctx *ctx, const cu_event *ev)
         return;
     }
     cu_report(ctx, ev, ev->node, CG_R_CG501, -1, NULL,
-              "`%s` %s memory during a %s-mode capture: cudaErrorStreamCaptureUnsupported, and the capture "
-              "is invalidated", snip(ctx, ev->node), free_ ? "frees" : "allocates",
-              ev->region->mode < 0 ? "global" : cu_mode_name(ev->region->mode));
+              "`%s` %s memory during %s: cudaErrorStreamCaptureUnsupported, and the capture "
+              "is invalidated", snip(ctx, ev->node), free_ ? "frees" : "allocates", mode_phrase(ev));
 }
 
 /* CG502: cudaMallocAsync in a graph with no cudaFreeAsync in it */
@@ -410,6 +417,22 @@ static void check_capture_end(cu_ctx *ctx, const cu_event *ev)
               "`%s` ends a capture on another stream than the one that began it at %s: "
               "cudaErrorStreamCaptureUnmatched, and the original stream stays capturing",
               snip(ctx, ev->other), capture_where(ctx, ev));
+}
+
+/* CG708: another thread doing CUDA work while a global-mode capture is open */
+static void check_thread(cu_ctx *ctx, const cu_event *ev)
+{
+    if (!ev->region || ev->region->mode != 0) return;   /* thread-local and relaxed isolate it */
+    const char *work = ev->work ? snip(ctx, ev->work) : "CUDA work";
+    if (ev->started_before)
+        cu_report(ctx, ev, ev->node, CG_R_CG708, -1, NULL,
+                  "this thread calls `%s` and is still running when the global-mode capture begins at %s: "
+                  "its CUDA calls fail (cudaErrorStreamCaptureUnsupported) and invalidate the capture",
+                  work, cu_loc_str(ctx, &ev->region->site));
+    else
+        cu_report(ctx, ev, ev->node, CG_R_CG708, -1, NULL,
+                  "this starts a thread that calls `%s` while a global-mode capture is open: its CUDA calls "
+                  "fail (cudaErrorStreamCaptureUnsupported) and invalidate the capture", work);
 }
 
 /* ---- 8 launch ------------------------------------------------------------------------------- */
@@ -499,6 +522,7 @@ const cu_check cu_checks[] = {
     { CG_R_CG705, CU_EV_REGION_BEGIN, check_loop_capture },
     { CG_R_CG707, CU_EV_RETURN, check_return_open },
     { CG_R_CG707, CU_EV_REGION_END, check_capture_end },
+    { CG_R_CG708, CU_EV_THREAD, check_thread },
     { CG_R_CG801, CU_EV_LAUNCH, check_block_size },
     { CG_R_CG802, CU_EV_LAUNCH, check_dynamic_smem },
     { CG_R_CG803, CU_EV_LAUNCH, check_zero_config },

@@ -73,6 +73,7 @@ static const cu_val UNKNOWN;
 static cu_val exec_or_eval(cu_ctx *ctx, const cu_node *n);
 static cu_val eval(cu_ctx *ctx, const cu_node *n);
 static void exec(cu_ctx *ctx, const cu_node *n);
+static void thread_event(cu_ctx *ctx, const cu_node *start, const cu_node *work, int before);
 
 static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 static int active(cu_ctx *ctx) { return ctx->st.region != NULL; }
@@ -701,6 +702,7 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
     ev.stream_node = nargs > 0 && call->nkids > 1 ? call->kids[1] : NULL;
     ev.in_loop = in_loop_unguarded(ctx);
     emit(ctx, &ev);
+    for (int i = 0; i < ctx->nthreads; i++) thread_event(ctx, ctx->threads[i].start, ctx->threads[i].work, 1);
 }
 
 static void region_end(cu_ctx *ctx, const cu_node *call, const cu_api *api, cu_val *args, int nargs)
@@ -947,6 +949,99 @@ static void api_launch_event(cu_ctx *ctx, cu_event *ev, const cu_node *call, con
     emit(ctx, &le);
 }
 
+/* ---- threads (CG708) ------------------------------------------------------------------ */
+static const cu_node NO_WORK;
+
+static int is_cuda_call(const cu_node *n)
+{
+    if (n->kind == CU_N_LAUNCH) return 1;
+    if (n->kind != CU_N_CALL || !n->name) return 0;
+    if (cu_api_lookup(n->name)) return 1;
+    const char *s = n->name;
+    return (strncmp(s, "cuda", 4) == 0 && s[4] >= 'A' && s[4] <= 'Z') ||
+           (strncmp(s, "cu", 2) == 0 && s[2] >= 'A' && s[2] <= 'Z');
+}
+
+static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, int depth);
+
+/* The first CUDA call a body makes, directly or in the project's functions it
+ * calls (a few levels deep), or NULL. */
+static const cu_node *body_cuda_work(cu_ctx *ctx, const cu_node *body, int file, int depth)
+{
+    if (!body || depth > 4) return NULL;
+    char key[32];
+    int kl = snprintf(key, sizeof key, "%p", (const void *)body);
+    const cu_node *w = cg_map_get(&ctx->cuda_work, key, (size_t)kl);
+    if (w) return w == &NO_WORK ? NULL : w;
+    cg_map_put(&ctx->cuda_work, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, (void *)&NO_WORK);
+    w = find_cuda_work(ctx, body, file, depth);
+    cg_map_put(&ctx->cuda_work, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl,
+               (void *)(w ? w : &NO_WORK));
+    return w;
+}
+
+static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, int depth)
+{
+    if (!n) return NULL;
+    if (is_cuda_call(n)) return n;
+    if (n->kind == CU_N_CALL || n->kind == CU_N_CONSTRUCT) {
+        cu_func *f = (n->flags & CU_F_DEPENDENT) ? NULL : func_in(ctx->p, n->usr, file);
+        if (f) {
+            const cu_node *w = body_cuda_work(ctx, f->body, f->file, depth + 1);
+            if (w) return n;
+        }
+    }
+    if (n->kind == CU_N_LAMBDA) return NULL;   /* defined, not run */
+    for (int i = 0; i < n->nkids; i++) {
+        const cu_node *w = find_cuda_work(ctx, n->kids[i], file, depth);
+        if (w) return w;
+    }
+    return NULL;
+}
+
+static const cu_node *callable_work(cu_ctx *ctx, const cu_val *v)
+{
+    int file = ctx->fr && ctx->fr->fn ? ctx->fr->fn->file : -1;
+    if (v->kind == CV_LAMBDA && v->lambda && v->lambda->nkids)
+        return body_cuda_work(ctx, v->lambda->kids[0], file, 0);
+    if (v->kind == CV_FUNC && v->fn) return body_cuda_work(ctx, v->fn->body, v->fn->file, 0);
+    return NULL;
+}
+
+static void thread_event(cu_ctx *ctx, const cu_node *start, const cu_node *work, int before)
+{
+    cu_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = CU_EV_THREAD;
+    ev.node = start;
+    ev.work = work;
+    ev.started_before = before;
+    emit(ctx, &ev);
+}
+
+/* A thread is started at `start` running callable v; handle names its
+ * std::thread or pthread_t (NULL: not joinable by name). */
+static void thread_started(cu_ctx *ctx, const cu_node *start, const cu_val *v, const char *handle)
+{
+    const cu_node *work = callable_work(ctx, v);
+    if (!work) return;
+    if (ctx->st.region) thread_event(ctx, start, work, 0);
+    if (ctx->nthreads < 16) {
+        ctx->threads[ctx->nthreads].start = start;
+        ctx->threads[ctx->nthreads].work = work;
+        ctx->threads[ctx->nthreads].handle = handle;
+        ctx->nthreads++;
+    }
+}
+
+static void thread_joined(cu_ctx *ctx, const cu_node *handle_expr)
+{
+    const cu_node *root = lvalue_root(handle_expr);
+    if (!root || !root->usr) return;
+    for (int i = 0; i < ctx->nthreads; i++)
+        if (eq(ctx->threads[i].handle, root->usr)) { ctx->threads[i] = ctx->threads[--ctx->nthreads]; i--; }
+}
+
 static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
 {
     cu_val objv = UNKNOWN;
@@ -992,6 +1087,19 @@ static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
     }
     if (api && api->stream >= 0) fill_stream(ctx, &ev, n, api->stream, args, nargs);
     ctx->fr->at = n;
+    if (!api && n->name) {
+        if (strcmp(n->name, "pthread_create") == 0 && nargs >= 3) {
+            const cu_node *h = lvalue_root(n->kids[1]);
+            thread_started(ctx, n, &args[2], h ? h->usr : NULL);
+        } else if (strcmp(n->name, "async") == 0 && n->usr && strstr(n->usr, "@N@std@")) {
+            for (int i = 0; i < nargs; i++)
+                if (args[i].kind == CV_LAMBDA || args[i].kind == CV_FUNC) { thread_started(ctx, n, &args[i], NULL); break; }
+        } else if (strcmp(n->name, "pthread_join") == 0 && nargs >= 1) {
+            thread_joined(ctx, n->kids[1]);
+        } else if (strcmp(n->name, "join") == 0 && ev.obj) {
+            thread_joined(ctx, ev.obj);
+        }
+    }
 
     if (api && (api->flags & API_BEGIN)) {
         region_begin(ctx, n, api, name, args, nargs);
@@ -1041,6 +1149,12 @@ static cu_val eval_construct(cu_ctx *ctx, const cu_node *n)
             if (known) d.known |= (uint8_t)(1 << i);
         }
         return d;
+    }
+    if (n->usr && (strncmp(n->usr, "c:@N@std@S@thread@", 18) == 0 || strncmp(n->usr, "c:@N@std@S@jthread@", 19) == 0) &&
+        nargs >= 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) {
+        thread_started(ctx, n, &args[0], NULL);
+        ctx->last_thread_start = n;
+        return UNKNOWN;
     }
     cu_func *fn = func_of(ctx, n->usr);
     ctx->fr->at = n;
@@ -1309,6 +1423,11 @@ static void exec_decl(cu_ctx *ctx, const cu_node *n)
     if (n->nkids && n->kids[0]->kind == CU_N_CONSTRUCT && n->tclass == CU_T_DIM3 && v.kind != CV_DIM3) {
         v.kind = CV_DIM3;
         v.known = 0;
+    }
+    if (ctx->last_thread_start && n->nkids && ctx->last_thread_start == n->kids[0] && n->usr) {
+        for (int i = 0; i < ctx->nthreads; i++)   /* std::thread t(...): t names it for t.join() */
+            if (ctx->threads[i].start == ctx->last_thread_start) ctx->threads[i].handle = n->usr;
+        ctx->last_thread_start = NULL;
     }
     int rid = ctx->st.region ? ctx->st.region->id : 0;
     if (n->storage == CU_S_STATIC || n->storage == CU_S_GLOBAL) {
@@ -1817,6 +1936,7 @@ static void walk_entry(cu_ctx *ctx, cu_func *fn)
     memset(&ctx->st, 0, sizeof ctx->st);
     ctx->npath = 0;
     ctx->depth = 0;
+    ctx->nthreads = 0;
     cu_frame root;
     frame_push(ctx, &root, NULL);
     fn->walked = 1;
@@ -1836,6 +1956,20 @@ typedef struct names_scan {
     cu_func **out;            /* resolved callees */
     int nout, capout;
 } names_scan;
+
+/* An undeclared name from the CUDA ecosystem (a library whose header is not
+ * there, a helper macro whose header failed): not something the project's
+ * unparsed files define. */
+static int library_name(const char *name)
+{
+    static const char *const pre[] = { "cuda", "cublas", "cusparse", "cufft", "curand", "cusolver",
+        "cudnn", "nccl", "nvtx", "nvjpeg", "npp", "nvrtc", "nvml", "make_", "__", NULL };
+    if (!name) return 1;
+    for (int i = 0; pre[i]; i++)
+        if (strncmp(name, pre[i], strlen(pre[i])) == 0) return 1;
+    if (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z') return 1;   /* cuMemAlloc */
+    return strstr(name, "Cuda") != NULL;   /* checkCudaErrors, getLastCudaError, findCudaDevice */
+}
 
 static const char *simple_name(const char *name)
 {
@@ -1879,7 +2013,9 @@ static void names_node(names_scan *ns, const cu_node *n, int depth)
         f = (n->flags & CU_F_DEPENDENT) ? NULL : func_in(ns->p, n->usr, -1);
         if (f) add_out(ns, f);
         /* only the project's own functions (or undeclared ones) can be in an unparsed file */
-        else if (ns->collect && (n->flags & (CU_F_PROJDECL | CU_F_UNDECLARED))) add_name(ns, n->name);
+        else if (ns->collect && ((n->flags & CU_F_PROJDECL) ||
+                                 ((n->flags & CU_F_UNDECLARED) && !library_name(n->name))))
+            add_name(ns, n->name);
         break;
     }
     case CU_N_CONSTRUCT:
@@ -1993,6 +2129,7 @@ void cu_analyze_project(cu_project *p)
     cg_map_init(&ctx.attrs);
     cg_map_init(&ctx.memo);
     cg_map_init(&ctx.autofree);
+    cg_map_init(&ctx.cuda_work);
 
     /* every function once: writes, attributes, callees, direct capture calls */
     size_t nf = 0;
@@ -2056,6 +2193,7 @@ void cu_analyze_project(cu_project *p)
     cg_map_free(&ctx.attrs);
     cg_map_free(&ctx.memo);
     cg_map_free(&ctx.autofree);
+    cg_map_free(&ctx.cuda_work);
     cg_arena_free(ctx.arena);
 }
 

@@ -134,6 +134,11 @@ typedef struct cu_ctx {
     int autofree_unknown;     /* ... or some graph we cannot name */
     cu_pending *pend;
     int npend, cappend;
+    /* threads started and not joined yet (CG708) */
+    struct { const cu_node *start, *work; const char *handle; } threads[16];
+    int nthreads;
+    const cu_node *last_thread_start;   /* the std::thread just constructed (its variable names it) */
+    cg_map cuda_work;         /* body -> first CUDA call in it (or a sentinel) */
     /* the call graph: callees of each function (by cu_func.idx) */
     cu_func **all;
     cu_func ***callees;
@@ -153,6 +158,7 @@ typedef enum {
     CU_EV_RETURN,        /* a return statement while a capture is open */
     CU_EV_REGION_BEGIN,
     CU_EV_REGION_END,
+    CU_EV_THREAD,        /* a thread doing CUDA work runs while a capture is open */
     CU_EV_KIND_COUNT
 } cu_event_kind;
 
@@ -195,6 +201,8 @@ typedef struct cu_event {
     const cu_node *other;     /* REGION_END: the EndCapture call */
     cu_val other_stream;      /* REGION_END: the stream it ended */
     int unended;              /* REGION_END: the function that began it ended with it open */
+    int started_before;       /* THREAD: started before the capture began, not joined */
+    const cu_node *work;      /* THREAD: the thread's first CUDA call */
     /* a finding about an earlier place (a fork, an allocation) reports this path */
     const cg_step *path;
     int npath, path_set;

@@ -116,7 +116,7 @@ static int is_cuda_family_header(const char *h)
         "mma.h", "sm_", "math_constants.h", "device_", "texture_", "surface_", "vector_",
         "helper_cuda", "helper_functions", "helper_string", "helper_timer", "helper_math",
         "helper_image", "nvjpeg", "nvJitLink", "cutlass/", "cute/", "torch/", "ATen/",
-        "c10/", NULL };
+        "c10/", "driver_", "crt/", "nvtx3/", "omp.h", "mpi.h", NULL };
     for (int i = 0; pre[i]; i++)
         if (strncmp(h, pre[i], strlen(pre[i])) == 0) return 1;
     return 0;
@@ -627,11 +627,36 @@ static void note_missing_header(cu_project *p, const char *h)
     pthread_mutex_unlock(&p->lock);
 }
 
+static int lost_cuda_header(CXTranslationUnit tu)
+{
+    unsigned nd = clang_getNumDiagnostics(tu);
+    int lost = 0;
+    for (unsigned i = 0; i < nd && !lost; i++) {
+        CXDiagnostic dg = clang_getDiagnostic(tu, i);
+        if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error) {
+            CXString ms = clang_getDiagnosticSpelling(dg);
+            const char *msg = clang_getCString(ms);
+            const char *nf = msg ? strstr(msg, "' file not found") : NULL;
+            if (nf && msg[0] == '\'') {
+                char h[256];
+                snprintf(h, sizeof h, "%.*s", (int)(nf - msg - 1), msg + 1);
+                lost = is_cuda_family_header(h);
+            }
+            clang_disposeString(ms);
+        }
+        clang_disposeDiagnostic(dg);
+    }
+    return lost;
+}
+
 static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
 {
     unsigned nd = clang_getNumDiagnostics(tu);
     int nerr = 0, shim_sem = 0;
     char first[600] = "", nsem_first[700] = "";
+    /* a file that lost a CUDA library header: its other errors follow from
+     * that (the environment's trouble, reported once), not from the file */
+    int lost = lost_cuda_header(tu);
     unsigned fl = 0, fc = 0;
     for (unsigned i = 0; i < nd; i++) {
         CXDiagnostic dg = clang_getDiagnostic(tu, i);
@@ -660,7 +685,7 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             note_sys(p, buf);
             goto next;
         }
-        int semantic = cat && strcmp(cat, "Semantic Issue") == 0;
+        int semantic = (cat && strcmp(cat, "Semantic Issue") == 0) || lost;
         if (semantic) {
             /* the shim's gaps, or C++ that clang rejects where nvcc does not (host
              * calls to device-only overloads...): the file parsed; summarised once */

@@ -32,6 +32,9 @@
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __grid_constant__
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(a) __align__(a)
+#define __cudart_builtin__
 #endif
 #define CUDART_VERSION 13000
 #define __CUDACC_VER_MAJOR__ 13
@@ -251,6 +254,12 @@ struct cudaFuncAttributes {
 struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; };
 struct cudaExtent { size_t width, height, depth; };
 struct cudaPos { size_t x, y, z; };
+static __inline__ __host__ struct cudaPitchedPtr make_cudaPitchedPtr(void *d, size_t p, size_t xsz, size_t ysz)
+{ struct cudaPitchedPtr s; s.ptr = d; s.pitch = p; s.xsize = xsz; s.ysize = ysz; return s; }
+static __inline__ __host__ struct cudaPos make_cudaPos(size_t x, size_t y, size_t z)
+{ struct cudaPos p; p.x = x; p.y = y; p.z = z; return p; }
+static __inline__ __host__ struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d)
+{ struct cudaExtent e; e.width = w; e.height = h; e.depth = d; return e; }
 struct cudaMemcpy3DParms {
     cudaArray_t srcArray; struct cudaPos srcPos; struct cudaPitchedPtr srcPtr;
     cudaArray_t dstArray; struct cudaPos dstPos; struct cudaPitchedPtr dstPtr;
@@ -404,6 +413,12 @@ CGLINT_API cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaK
 CGLINT_API cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *params);
 CGLINT_API cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const struct cudaKernelNodeParams *params);
 CGLINT_API cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags);
+CGLINT_API cudaGraphClone(cudaGraph_t *clone, cudaGraph_t original);
+CGLINT_API cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t ndeps, const struct cudaMemcpy3DParms *params);
+CGLINT_API cudaGraphAddEventRecordNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t ndeps, cudaEvent_t event);
+CGLINT_API cudaGraphAddEventWaitNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t ndeps, cudaEvent_t event);
+CGLINT_API cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *type);
+CGLINT_API cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *n);
 #undef CGLINT_API
 
 #ifdef __cplusplus
