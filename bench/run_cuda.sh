@@ -78,6 +78,7 @@ REPORT="$TMP/report.md"
     echo "- cglint: $("$CG" --version), commit $commit; $("$CLANG" --version | head -1)"
     echo "- CUDA toolkit: ${toolkit:-none}$([ -n "$toolkit" ] && "$toolkit/bin/nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/ (\1)/p')"
     echo "- hyperfine $(hyperfine --version | cut -d' ' -f2), --runs $RUNS --warmup $WARMUP; -jN = -j$JOBS"
+    echo "- load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews the -jN columns)"
     echo
     echo "### Results (seconds, mean ± stddev)"
     echo
@@ -125,6 +126,7 @@ EOF
         hf=(hyperfine --warmup "$WARMUP" --runs "$RUNS" --ignore-failure --style basic --export-json "$TMP/$label-$mode.json")
         for k in "${!cmds[@]}"; do hf+=(-n "${names[$k]}" "${cmds[$k]}"); done
         "${hf[@]}" >&2
+        echo "- $label [$mode]: load average after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$TMP/loads.txt"
         python3 - "$TMP/$label-$mode.json" "$label" "$mode" "$nfiles" "$ntus" "$parsed" "$findings" >>"$REPORT" <<'EOF'
 import json, sys
 path, label, mode, nfiles, ntus, parsed, findings = sys.argv[1:]
@@ -142,6 +144,8 @@ print("| " + " | ".join([label, mode, nfiles, ntus, parsed, cell("clang-jN"), ce
                          cell("all-jN"), cell("all-j1"), cell("cglint-jN"), cell("cglint-j1"),
                          ratio("all-j1", "clang-j1"), ratio("all-j1", "all-jN"), findings]) + " |")
 EOF
+        # partial results survive an interrupted run
+        [ -n "$OUT" ] && cp "$REPORT" "$OUT"
     done
 done
 {
@@ -151,6 +155,7 @@ done
     echo "- parsed by cglint: files the default run parses (the others are only read)."
     echo "- all: --cuda-parse-all, every file parsed and analysed (TUs, and headers and sources"
     echo "  outside the build that no parsed file includes); floor: the same parses, no analysis."
+    [ -f "$TMP/loads.txt" ] && cat "$TMP/loads.txt"
 } >>"$REPORT"
 cat "$REPORT"
 if [ -n "$OUT" ]; then cp "$REPORT" "$OUT"; echo "bench/run_cuda.sh: report written to $OUT" >&2; fi

@@ -30,9 +30,17 @@
  *   a return is never walked; loops are walked once.
  *
  * Host values
- *   Values remember the host variable they were read from, so a launch's
- *   geometry or a kernel's by-value argument can be checked against the
- *   writes to that variable anywhere in the tree (CG204, CG306). */
+ *   Values remember the host variable they were read from (and where its
+ *   value came from), so a launch's geometry or a kernel's by-value argument
+ *   can be checked, when the capture ends, against the writes to that
+ *   variable: after the capture or in a loop around it in the functions the
+ *   capture runs in, or in a function that one of those calls after the
+ *   capture (CG204, CG306).  Writes inside the capture are its own.
+ *
+ * Threads
+ *   A std::thread, pthread_create or std::async whose function makes CUDA
+ *   calls is remembered until joined; if it runs while a global-mode capture
+ *   is open, that is CG708. */
 #include "cu_eval.h"
 #include <clang-c/Index.h>
 #include <stdarg.h>
@@ -247,9 +255,11 @@ cu_role cu_stream_role(cu_ctx *ctx, const cu_val *s)
     if (find_fork(ctx, s->id)) return ROLE_FORKED;
     if (s->flags & CVF_MAYALIAS) return ROLE_UNKNOWN;
     if (r && r->stream.kind != CV_STREAM) return ROLE_UNKNOWN;
-    if (r && (r->stream.flags & CVF_MAYALIAS) && r->stream.skind == CS_VAR &&
-        strncmp(s->id, "f:", 2) != 0 && strncmp(s->id, "g:", 2) != 0)
-        return ROLE_OTHER;   /* a local stream cannot be the caller's */
+    /* the capture runs on a stream passed in by a caller cglint did not see:
+     * a member or global stream may be that very stream; a local one cannot */
+    if (r && (r->stream.flags & CVF_MAYALIAS) && s->id &&
+        (strncmp(s->id, "f:", 2) == 0 || strncmp(s->id, "g:", 2) == 0))
+        return ROLE_UNKNOWN;
     return ROLE_OTHER;
 }
 
@@ -1732,6 +1742,10 @@ static void scan_node(scan *s, const cu_node *n, int depth)
         if (!api || (api->flags & (API_SYNC_MEM | API_WORK))) {
             for (int i = 1; i < n->nkids; i++) {
                 const cu_node *a = n->kids[i];
+                if (a && (a->flags & CU_F_OUTARG) && (a->kind == CU_N_REF || a->kind == CU_N_MEMBER)) {
+                    add_write(ctx, a, n, s->fn, s->loop, 0);   /* passed to T& */
+                    continue;
+                }
                 while (a && a->kind == CU_N_CAST && a->nkids) a = a->kids[0];
                 if (a && a->kind == CU_N_UNARY && a->op == CXUnaryOperator_AddrOf && a->nkids)
                     add_write(ctx, lvalue_root(a->kids[0]), n, s->fn, s->loop, 0);

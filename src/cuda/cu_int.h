@@ -16,7 +16,14 @@
  * together, which is how calls are followed across translation units.
  *
  * Parsing is in cu_parse.c, lowering in cu_lower.c, the CUDA API knowledge
- * in cu_api.c, the analysis in cu_analyze.c and the rules in checks.c. */
+ * in cu_api.c, the analysis in cu_analyze.c and the rules in checks.c.
+ *
+ * Environment knobs for developing the front end (not user options):
+ *   CGLINT_CU_DUMP=1          print every lowered function and each walk entry
+ *   CGLINT_CU_ROUNDS=1        print the names each parse round looks for
+ *   CGLINT_CU_TIMES=1 (or 2)  per-file parse milliseconds (2: with arguments)
+ *   CGLINT_CU_NO_PCH=1        parse without the precompiled cuda_runtime.h
+ *   CGLINT_LIBCLANG_STDERR=1  let libclang's own crash reports through */
 #ifndef CG_CU_INT_H
 #define CG_CU_INT_H
 #include <stdint.h>
@@ -77,6 +84,8 @@ enum {
     CU_F_PROJDECL = 1 << 5,   /* CALL/CONSTRUCT/REF: the callee is declared in an analysed file,
                                  and a host definition of it may be in another one */
     CU_F_UNDECLARED = 1 << 6, /* CALL: no declaration at all (a missing header) */
+    CU_F_OUTARG = 1 << 7,     /* an argument bound to a non-const reference parameter:
+                                 the callee may assign it (std::swap(a, b)) */
 };
 
 typedef struct cu_loc {

@@ -446,8 +446,16 @@ static cu_node *lower_call(lower *l, CXCursor c)
     v[nv++] = obj ? obj : node(l, CU_N_EMPTY, clang_getNullCursor());
     if (nargs >= 0) {
         if (nargs > 63) nargs = 63;
+        int nparams = is_function_kind(rk) ? clang_Cursor_getNumArguments(ref) : -1;
         for (int i = first_arg; i < nargs; i++) {
             cu_node *a = lower_expr(l, clang_Cursor_getArgument(c, (unsigned)i));
+            if (a && i < nparams) {
+                /* T& (not const T&): the callee may assign the variable */
+                CXType pt = clang_getCursorType(clang_Cursor_getArgument(ref, (unsigned)i));
+                if (pt.kind == CXType_LValueReference &&
+                    !clang_isConstQualifiedType(clang_getPointeeType(pt)))
+                    a->flags |= CU_F_OUTARG;
+            }
             v[nv++] = a ? a : node(l, CU_N_EMPTY, clang_getNullCursor());
         }
     } else {
