@@ -61,6 +61,7 @@ struct cu_frame {
     int depth;
     int entry_region;
     char cstack[64];
+    const cu_node *cloop[64];     /* for 'L' entries: the loop statement */
     int ncs;
     int cond_depth;
     const cu_node *outer_loop;
@@ -641,12 +642,39 @@ static int nonblocking_flag(const cu_node *n, const cu_val *v)
     return v->kind == CV_INT && (v->known & 1) && (v->x & 1);
 }
 
-static int in_loop_unguarded(cu_ctx *ctx)
+/* The loop whose body runs the current statement with no condition in
+ * between (in this function or, when this function's body is not inside any
+ * branch, in a caller), or NULL. */
+static const cu_node *loop_unguarded(cu_ctx *ctx)
 {
     for (cu_frame *f = ctx->fr; f; f = f->caller) {
-        if (f->ncs) return f->cstack[f->ncs - 1] == 'L';
+        if (f->ncs) return f->cstack[f->ncs - 1] == 'L' ? f->cloop[f->ncs - 1] : NULL;
     }
+    return NULL;
+}
+
+static int mentions_any(const cu_node *n, const char *const *names, int depth)
+{
+    if (!n || depth > 48) return 0;
+    if (n->kind == CU_N_REF || n->kind == CU_N_MEMBER || n->kind == CU_N_CALL)
+        for (int i = 0; names[i]; i++) if (eq(n->name, names[i])) return 1;
+    for (int i = 0; i < n->nkids; i++)
+        if (mentions_any(n->kids[i], names, depth + 1)) return 1;
     return 0;
+}
+
+/* CG705's shape: the loop body that re-begins the capture also launches the
+ * graph, and does not refresh an executable graph with cudaGraphExecUpdate
+ * (capturing each iteration and updating in place is the documented way to
+ * change a graph's parameters).  A loop that captures and hands the graph
+ * elsewhere (one graph per size at start-up, a capture-cost benchmark) is not
+ * the hazard. */
+static int recaptured_and_launched(const cu_node *loop)
+{
+    static const char *const launch[] = { "cudaGraphLaunch", "cuGraphLaunch", NULL };
+    static const char *const update[] = { "cudaGraphExecUpdate", "cuGraphExecUpdate",
+                                          "cuGraphExecUpdate_v2", NULL };
+    return loop && mentions_any(loop, launch, 0) && !mentions_any(loop, update, 0);
 }
 
 /* The call path from the capture site to here, copied into the arena. */
@@ -710,7 +738,7 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
     ev.stream = r->stream;
     ev.has_stream = 1;
     ev.stream_node = nargs > 0 && call->nkids > 1 ? call->kids[1] : NULL;
-    ev.in_loop = in_loop_unguarded(ctx);
+    ev.in_loop = recaptured_and_launched(loop_unguarded(ctx));
     emit(ctx, &ev);
     for (int i = 0; i < ctx->nthreads; i++) thread_event(ctx, ctx->threads[i].start, ctx->threads[i].work, 1);
 }
@@ -1558,7 +1586,7 @@ static void exec(cu_ctx *ctx, const cu_node *n)
             for (int i = 0; i < body_i && !fr->terminated; i++) exec_or_eval(ctx, n->kids[i]);
             fr->loop_header--;
         }
-        if (fr->ncs < 64) fr->cstack[fr->ncs++] = 'L';
+        if (fr->ncs < 64) { fr->cloop[fr->ncs] = n; fr->cstack[fr->ncs++] = 'L'; }
         fr->cond_depth++;
         exec(ctx, n->kids[body_i]);
         fr->cond_depth--;

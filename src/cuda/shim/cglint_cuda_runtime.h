@@ -232,6 +232,10 @@ enum cudaGraphNodeType {
     cudaGraphNodeTypeHost = 3, cudaGraphNodeTypeGraph = 4, cudaGraphNodeTypeEmpty = 5
 };
 enum cudaGraphExecUpdateResult { cudaGraphExecUpdateSuccess = 0, cudaGraphExecUpdateError = 1 };
+typedef struct cudaGraphExecUpdateResultInfo_st {
+    enum cudaGraphExecUpdateResult result;
+    void *errorNode, *errorFromNode;
+} cudaGraphExecUpdateResultInfo;
 enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1,
                       cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
 
