@@ -2021,14 +2021,18 @@ static const char *simple_name(const char *name)
     return name;
 }
 
-static void add_name(names_scan *ns, const char *name)
+/* how: CU_WANT_CALLER (a file that mentions it may call it) or CU_WANT_DEF
+ * (only a file that seems to define it is wanted: see cu_project.c) */
+static void add_name(names_scan *ns, const char *name, uintptr_t how)
 {
     if (!name || !*name || strncmp(name, "operator", 8) == 0) return;
     name = simple_name(name);
     if (strcmp(name, "main") == 0) return;   /* nothing calls it */
     size_t len = strlen(name);
-    if (len < 2 || cg_map_get(ns->names, name, len)) return;
-    cg_map_put(ns->names, cg_arena_strndup(ns->a, name, len), len, (void *)1);
+    if (len < 2) return;
+    uintptr_t had = (uintptr_t)cg_map_get(ns->names, name, len);
+    if (had) { cg_map_put(ns->names, name, len, (void *)(had | how)); return; }   /* keeps the key */
+    cg_map_put(ns->names, cg_arena_strndup(ns->a, name, len), len, (void *)how);
 }
 
 static void add_out(names_scan *ns, cu_func *f)
@@ -2057,13 +2061,13 @@ static void names_node(names_scan *ns, const cu_node *n, int depth)
         /* only the project's own functions (or undeclared ones) can be in an unparsed file */
         else if (ns->collect && ((n->flags & CU_F_PROJDECL) ||
                                  ((n->flags & CU_F_UNDECLARED) && !library_name(n->name))))
-            add_name(ns, n->name);
+            add_name(ns, n->name, CU_WANT_DEF);
         break;
     }
     case CU_N_CONSTRUCT:
         f = func_in(ns->p, n->usr, -1);
         if (f) add_out(ns, f);
-        else if (ns->collect && (n->flags & CU_F_PROJDECL)) add_name(ns, n->name);
+        else if (ns->collect && (n->flags & CU_F_PROJDECL)) add_name(ns, n->name, CU_WANT_DEF);
         break;
     case CU_N_DECL:
         add_out(ns, func_in(ns->p, n->dtor, -1));
@@ -2072,7 +2076,7 @@ static void names_node(names_scan *ns, const cu_node *n, int depth)
         if (n->storage == CU_S_NONE && n->usr && strstr(n->usr, "@F@")) {
             f = func_in(ns->p, n->usr, -1);
             if (f) add_out(ns, f);
-            else if (ns->collect && (n->flags & CU_F_PROJDECL)) add_name(ns, n->name);
+            else if (ns->collect && (n->flags & CU_F_PROJDECL)) add_name(ns, n->name, CU_WANT_DEF);
         }
         break;
     default:
@@ -2120,7 +2124,7 @@ void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena)
      * reachable functions call but nobody parsed defines */
     ns.collect = 1;
     for (size_t i = 0; i < nf; i++) {
-        if (bear[i]) add_name(&ns, all[i]->qualname);
+        if (bear[i]) add_name(&ns, all[i]->qualname, CU_WANT_CALLER);
         if (reach[i]) {
             int keep = ns.nout;
             names_node(&ns, all[i]->body, 0);

@@ -208,6 +208,10 @@ void cu_mark_inclusions(cu_project *p, void *tu);
 /* Names worth looking for in files not parsed yet: functions the parsed code
  * calls that no parsed file defines, and the simple names of parsed functions
  * that lead to a capture API (to find their callers).  Keys are arena strings. */
+/* Names the next round of parsing looks for, each with how a file must
+ * mention it to be parsed: */
+#define CU_WANT_CALLER ((uintptr_t)1)   /* any mention: a caller of a capturing function */
+#define CU_WANT_DEF ((uintptr_t)2)      /* a mention shaped like a definition: `name(...) {` */
 void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena);
 
 /* ---- helpers -------------------------------------------------------------------- */

@@ -177,6 +177,37 @@ static int ident_char(unsigned char c)
     return c == '_' || (unsigned)((c | 32) - 'a') < 26u || (unsigned)(c - '0') < 10u;
 }
 
+/* Does the text after an identifier look like a function definition:
+ * `(` balanced `)`, then the body `{` (or a constructor's `:` initialisers)
+ * before any `;`, `,`, `)` or `=`?  `name(args);` and `if (name(x)) {` are
+ * calls; `T name(args) const noexcept -> R {` is a definition.  Comments and
+ * strings are not skipped: a definition missed here is looked for again by
+ * nobody, a call taken for one costs only a parse. */
+static int looks_defined_at(const char *t, const char *end)
+{
+    while (t < end && (*t == ' ' || *t == '\t' || *t == '\n' || *t == '\r')) t++;
+    if (t >= end || *t != '(') return 0;
+    int depth = 0;
+    const char *stop = end - t > 4096 ? t + 4096 : end;
+    for (; t < stop; t++) {
+        if (*t == '(') depth++;
+        else if (*t == ')' && --depth == 0) { t++; break; }
+    }
+    if (depth) return 0;
+    stop = end - t > 512 ? t + 512 : end;
+    for (; t < stop; t++) {
+        switch (*t) {
+        case '{': return 1;
+        case ':': return !(t + 1 < end && t[1] == ':');   /* Foo(int x) : x_(x) { */
+        case ';': case ',': case ')': case '=': case '}': case '(': return 0;
+        default: break;
+        }
+    }
+    return 0;
+}
+
+/* Does the file mention a wanted name in the way it is wanted
+ * (CU_WANT_CALLER: at all; CU_WANT_DEF: as a definition)? */
 static int mentions_any(const cu_file *f, const cg_map *names)
 {
     const char *t = f->src.text, *end = t + f->src.len;
@@ -185,7 +216,10 @@ static int mentions_any(const cu_file *f, const cg_map *names)
         if (!ident_char(c)) { t++; continue; }
         const char *s = t;
         while (t < end && ident_char((unsigned char)*t)) t++;
-        if ((unsigned)(c - '0') >= 10u && cg_map_get(names, s, (size_t)(t - s))) return 1;
+        if ((unsigned)(c - '0') < 10u) continue;
+        uintptr_t how = (uintptr_t)cg_map_get(names, s, (size_t)(t - s));
+        if (how & CU_WANT_CALLER) return 1;
+        if ((how & CU_WANT_DEF) && looks_defined_at(t, end)) return 1;
     }
     return 0;
 }
