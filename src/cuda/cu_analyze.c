@@ -861,8 +861,13 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, cu_
 static void fill_stream(cu_ctx *ctx, cu_event *ev, const cu_node *call, int idx, const cu_val *args, int nargs)
 {
     int ptds = ctx->fr && ctx->fr->fn ? ctx->fr->fn->ptds : 0;
-    ev->has_stream = 1;
     const cu_node *sn = idx + 1 < call->nkids ? call->kids[idx + 1] : NULL;
+    /* a call clang could not resolve (broken or missing headers, a dependent
+     * template call) has no default arguments filled in, and clang may have
+     * dropped an argument it could not build: a missing stream is unknown,
+     * not the default stream */
+    if (!sn && (call->flags & CU_F_DEPENDENT)) return;
+    ev->has_stream = 1;
     if (!sn || sn->kind == CU_N_EMPTY) {
         ev->stream_node = NULL;
         cu_val z = vint(0);

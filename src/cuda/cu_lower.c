@@ -359,6 +359,18 @@ static cu_node *lower_decl(lower *l, CXCursor c)
 }
 
 /* A CallExpr: a launch, a construction, or a call. */
+/* An argument: what it lowers to; an omitted default argument (a null
+ * cursor, or the empty UnexposedExpr) is CU_N_EMPTY; an argument that is
+ * there but does not lower (broken code clang recovered from) is CU_N_OTHER,
+ * an unknown value, so that rules keyed on an omitted argument (the default
+ * stream) do not fire on it. */
+static cu_node *lower_arg(lower *l, CXCursor c)
+{
+    cu_node *a = clang_Cursor_isNull(c) ? NULL : lower_expr(l, c);
+    if (a) return a;
+    return clang_Cursor_isNull(c) ? node(l, CU_N_EMPTY, clang_getNullCursor()) : node(l, CU_N_OTHER, c);
+}
+
 static cu_node *lower_call(lower *l, CXCursor c)
 {
     CXCursor ref = clang_getCursorReferenced(c);
@@ -375,8 +387,7 @@ static cu_node *lower_call(lower *l, CXCursor c)
         n->tclass = (uint8_t)tclass_of(clang_getCursorType(c), NULL);
         if (nargs > 64) nargs = 64;
         for (int i = 0; i < nargs; i++) {
-            cu_node *a = lower_expr(l, clang_Cursor_getArgument(c, (unsigned)i));
-            v[nv++] = a ? a : node(l, CU_N_EMPTY, clang_getNullCursor());
+            v[nv++] = lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i));
         }
         set_kids(l, n, v, nv);
         return n;
@@ -402,8 +413,7 @@ static cu_node *lower_call(lower *l, CXCursor c)
             }
             if (nargs > 60) nargs = 60;
             for (int i = 0; i < nargs; i++) {
-                cu_node *a = lower_expr(l, clang_Cursor_getArgument(c, (unsigned)i));
-                v[nv++] = a ? a : node(l, CU_N_EMPTY, clang_getNullCursor());
+                v[nv++] = lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i));
             }
             set_kids(l, n, v, nv);
             kids_free(&k);
@@ -456,7 +466,7 @@ static cu_node *lower_call(lower *l, CXCursor c)
                     !clang_isConstQualifiedType(clang_getPointeeType(pt)))
                     a->flags |= CU_F_OUTARG;
             }
-            v[nv++] = a ? a : node(l, CU_N_EMPTY, clang_getNullCursor());
+            v[nv++] = a ? a : lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i));
         }
     } else {
         for (unsigned i = 1; i < k.n && nv < 64; i++) {
@@ -631,10 +641,7 @@ static cu_node *lower_expr(lower *l, CXCursor c)
                 cu_node *tmp[64];
                 unsigned nv = 0;
                 tmp[nv++] = node(l, CU_N_EMPTY, clang_getNullCursor());
-                for (unsigned i = 1; i < kk.n && nv < 64; i++) {
-                    cu_node *a = lower_expr(l, kk.v[i]);
-                    if (a) tmp[nv++] = a;
-                }
+                for (unsigned i = 1; i < kk.n && nv < 64; i++) tmp[nv++] = lower_arg(l, kk.v[i]);
                 set_kids(l, n, tmp, nv);
             } else if (kk.n == 1) {
                 n = lower_expr(l, first);

@@ -75,7 +75,10 @@ X
 cat >"$TMP/tree/missing.cu" <<'X'
 #include <cuda_runtime.h>
 #include "no_such_header.h"
-void from_missing(cudaStream_t s) { cudaStreamSynchronize(s); }
+void from_missing(cudaStream_t s) { cudaStreamSynchronize(s);
+    /* PROJECT_CHECK and bytes_of came from the missing header: clang drops
+     * the argument it cannot build, which must not read as an omitted stream */
+    PROJECT_CHECK(cudaMemsetAsync(d_buf, 0, bytes_of(view), s)); }
 X
 printf 'void from_crash(void) {}\n#pragma clang __debug crash\n' >"$TMP/tree/crash.cu"
 for mode in "${modes[@]}"; do
@@ -84,6 +87,7 @@ for mode in "${modes[@]}"; do
     expect_errors "[$mode] bad files" 3
     grep -q 'unreachable.cu' <<<"$err" && fail "[$mode] a file no capture reaches was parsed"
     grep -q 'missing.cu:3:37: error: .*\[CG104\]' <<<"$out" || fail "[$mode] missing.cu was not analysed as far as it parsed:"$'\n'"$out"
+    grep -q 'missing.cu:[0-9:]*: error: .*\[CG401\]' <<<"$out" && fail "[$mode] a call with an argument clang dropped was taken for one on the default stream"
     grep -q '^cglint: error: .*broken.cu:[0-9]*:[0-9]*: cannot be parsed: ' <<<"$err" || fail "[$mode] no parse error for broken.cu"
     grep -q "^cglint: error: .*missing.cu:2:[0-9]*: cannot be parsed: 'no_such_header.h' file not found" <<<"$err" ||
         fail "[$mode] no missing-header error for missing.cu"
