@@ -362,7 +362,8 @@ static void emit(cu_ctx *ctx, cu_event *ev)
     ev->region = ctx->st.region;
     ev->fn = ctx->fr ? ctx->fr->fn : NULL;
     if (ctx->fr) {
-        ev->error_path = ctx->fr->error_path > 0;
+        /* an error branch stays one in the functions it calls */
+        for (const cu_frame *f = ctx->fr; f && !ev->error_path; f = f->caller) ev->error_path = f->error_path > 0;
         ev->loop_header = ctx->fr->loop_header > 0;
     }
     cu_dispatch(ctx, ev);
@@ -438,7 +439,7 @@ static int ends_program(const cu_node *n)
     if (!n) return 0;
     if (n->kind == CU_N_COMPOUND) return n->nkids && ends_program(n->kids[n->nkids - 1]);
     if (n->kind == CU_N_THROW) return 1;
-    if (n->kind == CU_N_CALL && is_terminator_name(n->name)) return 1;
+    if (n->kind == CU_N_CALL && (is_terminator_name(n->name) || (n->flags & CU_F_NORETURN))) return 1;
     return 0;
 }
 
@@ -1159,7 +1160,10 @@ static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
         api_effects(ctx, n, api, args, nargs, &ev);
         return UNKNOWN;
     }
-    if (is_terminator_name(n->name)) { ctx->fr->terminated = 1; return UNKNOWN; }
+    /* a noreturn function (ggml_abort, a project's fatal-error helper) is an
+     * error path: it ends the program, and what it prints on the way is not
+     * work of the capture */
+    if (is_terminator_name(n->name) || (n->flags & CU_F_NORETURN)) { ctx->fr->terminated = 1; return UNKNOWN; }
     if (fn) return call_function(ctx, fn, n, args, nargs);
     if (objv.kind == CV_LAMBDA) return call_lambda(ctx, &objv, n);
     if (objv.kind == CV_FUNC && objv.fn) return call_function(ctx, objv.fn, n, args, nargs);

@@ -86,6 +86,8 @@ enum {
     CU_F_UNDECLARED = 1 << 6, /* CALL: no declaration at all (a missing header) */
     CU_F_OUTARG = 1 << 7,     /* an argument bound to a non-const reference parameter:
                                  the callee may assign it (std::swap(a, b)) */
+    CU_F_NORETURN = 1 << 8,   /* CALL: the callee is declared noreturn ([[noreturn]],
+                                 _Noreturn, __attribute__((noreturn))): an error path */
 };
 
 typedef struct cu_loc {

@@ -228,6 +228,60 @@ static enum CXChildVisitResult device_attr_cb(CXCursor c, CXCursor parent, CXCli
     return CXChildVisit_Continue;
 }
 
+/* Is a function declared noreturn?  __attribute__((noreturn)) is part of
+ * its type; [[noreturn]] and _Noreturn are attributes libclang does not
+ * expose, so their tokens are read (through a macro such as GGML_NORETURN the
+ * token is the macro's name). */
+typedef struct noret_scan { CXTranslationUnit tu; int found; } noret_scan;
+
+static int has_noreturn_token(CXTranslationUnit tu, CXSourceRange r)
+{
+    CXToken *toks = NULL;
+    unsigned nt = 0;
+    clang_tokenize(tu, r, &toks, &nt);
+    int found = 0;
+    for (unsigned i = 0; i < nt && i < 8 && !found; i++) {
+        CXString sp = clang_getTokenSpelling(tu, toks[i]);
+        const char *t = clang_getCString(sp);
+        found = t && (strstr(t, "noreturn") || strstr(t, "Noreturn") || strstr(t, "NORETURN"));
+        clang_disposeString(sp);
+    }
+    if (toks) clang_disposeTokens(tu, toks, nt);
+    return found;
+}
+
+static enum CXChildVisitResult noret_cb(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    noret_scan *ns = d;
+    if (clang_getCursorKind(c) == CXCursor_UnexposedAttr && has_noreturn_token(ns->tu, clang_getCursorExtent(c))) {
+        ns->found = 1;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+static int is_noreturn(lower *l, CXCursor decl)
+{
+    enum CXCursorKind k = clang_getCursorKind(decl);
+    if (k != CXCursor_FunctionDecl && k != CXCursor_CXXMethod) return 0;
+    CXString ts = clang_getTypeSpelling(clang_getCursorType(decl));
+    const char *t = clang_getCString(ts);
+    int nr = t && strstr(t, "noreturn") != NULL;
+    clang_disposeString(ts);
+    if (nr) return 1;
+    /* the attribute may be on any redeclaration; the canonical one usually
+     * carries it (a header's prototype) */
+    CXCursor decls[2] = { decl, clang_getCanonicalCursor(decl) };
+    for (int i = 0; i < 2; i++) {
+        if (i == 1 && clang_equalCursors(decls[0], decls[1])) break;
+        noret_scan ns = { l->tu, 0 };
+        clang_visitChildren(decls[i], noret_cb, &ns);
+        if (ns.found) return 1;
+    }
+    return 0;
+}
+
 /* Is a callee declared in one of the analysed files (the project's own
  * code), with a host definition that may be in a file not parsed yet?  Not
  * for kernels and device-only functions (never lowered) or pure virtual
@@ -443,6 +497,7 @@ static cu_node *lower_call(lower *l, CXCursor c)
     } else {
         n->usr = callee_usr(l, ref);
         if (in_project(l, ref)) n->flags |= CU_F_PROJDECL;
+        if (is_noreturn(l, ref)) n->flags |= CU_F_NORETURN;
     }
     if (n->name && strcmp(n->name, "operator()") == 0 && nargs >= 1) {
         obj = lower_expr(l, clang_Cursor_getArgument(c, 0));
