@@ -654,13 +654,19 @@ static const cu_node *loop_unguarded(cu_ctx *ctx)
     return NULL;
 }
 
-static int mentions_any(const cu_node *n, const char *const *names, int depth)
+/* Does the code call one of the names, directly or through the project's
+ * functions it calls (up to `calls` levels down)? */
+static int mentions_any(cu_ctx *ctx, const cu_node *n, const char *const *names, int depth, int calls)
 {
     if (!n || depth > 48) return 0;
     if (n->kind == CU_N_REF || n->kind == CU_N_MEMBER || n->kind == CU_N_CALL)
         for (int i = 0; names[i]; i++) if (eq(n->name, names[i])) return 1;
+    if (n->kind == CU_N_CALL && calls > 0 && n->usr) {
+        cu_func *f = func_of(ctx, n->usr);
+        if (f && f->body && mentions_any(ctx, f->body, names, 0, calls - 1)) return 1;
+    }
     for (int i = 0; i < n->nkids; i++)
-        if (mentions_any(n->kids[i], names, depth + 1)) return 1;
+        if (mentions_any(ctx, n->kids[i], names, depth + 1, calls)) return 1;
     return 0;
 }
 
@@ -670,12 +676,12 @@ static int mentions_any(const cu_node *n, const char *const *names, int depth)
  * change a graph's parameters).  A loop that captures and hands the graph
  * elsewhere (one graph per size at start-up, a capture-cost benchmark) is not
  * the hazard. */
-static int recaptured_and_launched(const cu_node *loop)
+static int recaptured_and_launched(cu_ctx *ctx, const cu_node *loop)
 {
     static const char *const launch[] = { "cudaGraphLaunch", "cuGraphLaunch", NULL };
     static const char *const update[] = { "cudaGraphExecUpdate", "cuGraphExecUpdate",
                                           "cuGraphExecUpdate_v2", NULL };
-    return loop && mentions_any(loop, launch, 0) && !mentions_any(loop, update, 0);
+    return loop && mentions_any(ctx, loop, launch, 0, 2) && !mentions_any(ctx, loop, update, 0, 2);
 }
 
 /* The call path from the capture site to here, copied into the arena. */
@@ -739,7 +745,7 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
     ev.stream = r->stream;
     ev.has_stream = 1;
     ev.stream_node = nargs > 0 && call->nkids > 1 ? call->kids[1] : NULL;
-    ev.in_loop = recaptured_and_launched(loop_unguarded(ctx));
+    ev.in_loop = recaptured_and_launched(ctx, loop_unguarded(ctx));
     emit(ctx, &ev);
     for (int i = 0; i < ctx->nthreads; i++) thread_event(ctx, ctx->threads[i].start, ctx->threads[i].work, 1);
 }

@@ -715,6 +715,9 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
         clang_disposeString(cs);
         clang_disposeDiagnostic(dg);
     }
+    /* a context file (the project around named files) is not this run's to
+     * complain about: its trouble is not summarised either */
+    if (!f->file->report) return;
     if (shim_sem && !nerr && f->stage == 0) {
         pthread_mutex_lock(&p->lock);
         if (!p->toolkit) {

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/gpu/run.sh - the GPU suite of `cglint run`: for every rule whose
 # runtime signal the harness observes, run tests/gpu/py/<RULE>/positive.py and
-# negative.py under `cglint run` on a real GPU, and require
+# negative.py (PyTorch) and tests/gpu/cu/<RULE>/positive.cu and negative.cu
+# (CUDA C, built with nvcc -g, observed by the CUPTI library) under
+# `cglint run` on a real GPU, and require
 #   positive: the finding of <RULE> in positive.py is `confirmed`, with
 #             evidence matching tests/gpu/py/<RULE>/expect (a regex);
 #   negative: the program exits 0, captures at least once, and the run
@@ -53,8 +55,14 @@ fi
 [ -n "$OUT" ] || OUT=$(mktemp -d "${TMPDIR:-/tmp}/cglint-gpu.XXXXXX")
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
+RULES_GIVEN=("${RULES[@]}")
 if [ ${#RULES[@]} -eq 0 ]; then
     for d in "$HERE"/py/CG*/; do RULES+=("$(basename "$d")"); done
+else
+    # rules named on the command line: the Python programs among them
+    keep=()
+    for r in "${RULES[@]}"; do [ -d "$HERE/py/$r" ] && keep+=("$r"); done
+    RULES=("${keep[@]}")
 fi
 
 cd "$REPO"
@@ -72,8 +80,39 @@ export CGLINT PY OUT
 printf '%s\n' "${RULES[@]}" | sed 's/$/ positive/; p; s/ positive$/ negative/' |
     xargs -P "$JOBS" -L 1 bash -c 'run_case "$0" "$1"'
 
-# A native program too (the CUPTI library and addr2line): built with -g.
+# The CUDA C programs: tests/gpu/cu/<RULE>/{positive,negative}.cu, built with
+# nvcc -g and run under the CUPTI library; judged as the Python ones are.
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+CU_RULES=()
+for d in "$HERE"/cu/CG*/; do
+    r=$(basename "$d")
+    if [ ${#RULES_GIVEN[@]} -gt 0 ] && ! printf '%s\n' "${RULES_GIVEN[@]}" | grep -qx "$r"; then continue; fi
+    CU_RULES+=("$r")
+done
+run_cu_case() { # RULE KIND
+    local rule=$1 kind=$2 start end bin="$OUT/cu-$1-$2"
+    if ! "$NVCC" -g -O0 -Xcompiler -pthread -o "$bin" "tests/gpu/cu/$rule/$kind.cu" >"$OUT/cu-$rule-$kind.nvcc.log" 2>&1; then
+        echo "2 0" >"$OUT/cu-$rule-$kind.rc"
+        return
+    fi
+    start=$(date +%s%N)
+    timeout 300 "$CGLINT" run --findings tests/gpu/findings.json -f json -o "$OUT/cu-$rule-$kind.json" \
+        -- "$bin" >"$OUT/cu-$rule-$kind.log" 2>&1
+    local rc=$?
+    end=$(date +%s%N)
+    echo "$rc $(( (end - start) / 1000000 ))" >"$OUT/cu-$rule-$kind.rc"
+}
+export -f run_cu_case
+export NVCC
+if [ -x "$NVCC" ] && [ ${#CU_RULES[@]} -gt 0 ]; then
+    printf '%s\n' "${CU_RULES[@]}" | sed 's/$/ positive/; p; s/ positive$/ negative/' |
+        xargs -P "$JOBS" -L 1 bash -c 'run_cu_case "$0" "$1"'
+else
+    [ ${#CU_RULES[@]} -gt 0 ] && echo "run.sh: no nvcc ($NVCC): the CUDA C programs are skipped" >&2
+    CU_RULES=()
+fi
+
+# A native program too (the CUPTI library and addr2line): built with -g.
 if [ -x "$NVCC" ] && "$NVCC" -g -O0 -o "$OUT/capture_hazards" tests/gpu/cu/capture_hazards.cu >"$OUT/nvcc.log" 2>&1; then
     CGLINT_CUPTI_DEBUG=1 timeout 300 "$CGLINT" run --events "$OUT/cu-events" --findings tests/gpu/findings.json \
         -f json -o "$OUT/cu.json" -- "$OUT/capture_hazards" >"$OUT/cu.log" 2>&1
@@ -83,14 +122,15 @@ else
     echo "run.sh: nvcc could not build tests/gpu/cu/capture_hazards.cu (see $OUT/nvcc.log); the CUDA C rows are skipped" >&2
 fi
 
-"$PY" - "$OUT" "$HERE" "${RULES[@]}" <<'EOF'
+CU_RULES="${CU_RULES[*]}" "$PY" - "$OUT" "$HERE" "${RULES[@]}" <<'EOF'
 import datetime, json, os, re, subprocess, sys
-out, here, rules = sys.argv[1], sys.argv[2], sys.argv[3:]
+out, here, py_rules = sys.argv[1], sys.argv[2], sys.argv[3:]
+cu_rules = os.environ.get("CU_RULES", "").split()
 
-def load(rule, kind):
-    rc, secs = open(os.path.join(out, "%s-%s.rc" % (rule, kind))).read().split()
+def load(prefix, rule, kind):
+    rc, secs = open(os.path.join(out, "%s%s-%s.rc" % (prefix, rule, kind))).read().split()
     try:
-        doc = json.load(open(os.path.join(out, "%s-%s.json" % (rule, kind))))
+        doc = json.load(open(os.path.join(out, "%s%s-%s.json" % (prefix, rule, kind))))
     except Exception:
         doc = None
     return int(rc), float(secs or 0) / 1000.0, doc
@@ -106,13 +146,14 @@ def versions():
     return v
 
 rows, failures = [], 0
-for rule in rules:
-    expect = open(os.path.join(here, "py", rule, "expect")).read().strip()
-    prc, psecs, pdoc = load(rule, "positive")
-    nrc, nsecs, ndoc = load(rule, "negative")
+cases = [("py", "", ".py", r) for r in py_rules] + [("cu", "cu-", ".cu", r) for r in cu_rules]
+for lang, prefix, ext, rule in cases:
+    expect = open(os.path.join(here, lang, rule, "expect")).read().strip()
+    prc, psecs, pdoc = load(prefix, rule, "positive")
+    nrc, nsecs, ndoc = load(prefix, rule, "negative")
     pv, pe, why = "no report", "", []
     if pdoc:
-        fs = [f for f in pdoc["findings"] if f["rule"] == rule and f["path"].endswith(rule + "/positive.py")]
+        fs = [f for f in pdoc["findings"] if f["rule"] == rule and f["path"].endswith(rule + "/positive" + ext)]
         if fs:
             pv, pe = fs[0]["verdict"], fs[0]["evidence"] or ""
     pok = pv == "confirmed" and re.search(expect, pe) is not None
@@ -121,7 +162,7 @@ for rule in rules:
     nv = "no report"
     nok = False
     if ndoc:
-        bad = [f for f in ndoc["findings"] if f["path"].endswith(rule + "/negative.py")
+        bad = [f for f in ndoc["findings"] if f["path"].endswith(rule + "/negative" + ext)
                and f["verdict"] in ("confirmed", "found_at_runtime")]
         caps = sum(r["captures"] for r in ndoc["run"]["regions"])
         nv = "clean" if not bad else "; ".join("%s %s: %s" % (f["rule"], f["verdict"], f["evidence"]) for f in bad)
@@ -132,7 +173,7 @@ for rule in rules:
         why.append("negative: no report (exit %d)" % nrc)
     ok = pok and nok
     failures += not ok
-    rows.append((rule, pv, pe, nv, ok, psecs + nsecs, "; ".join(why)))
+    rows.append((rule + (" (CUDA C)" if lang == "cu" else ""), pv, pe, nv, ok, psecs + nsecs, "; ".join(why)))
 
 cu = os.path.join(out, "cu.json")
 if os.path.exists(cu):

@@ -1,0 +1,14 @@
+// CG104: cudaStreamSynchronize on the capturing stream, during the capture.
+#include "../gpu_common.h"
+
+int main()
+{
+    cudaStream_t s;
+    float *x = setup(&s);
+    cudaGraph_t g = nullptr;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    add_one<<<N / 256, 256, 0, s>>>(x, N);
+    cudaStreamSynchronize(s);  // expect: CG104
+    cudaError_t end = cudaStreamEndCapture(s, &g);
+    return replay(g, end, s);
+}

@@ -1,0 +1,14 @@
+// CG106 negative: cudaMemsetAsync on the capturing stream is a memset node.
+#include "../gpu_common.h"
+
+int main()
+{
+    cudaStream_t s;
+    float *x = setup(&s);
+    cudaGraph_t g = nullptr;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    cudaMemsetAsync(x, 0, N * sizeof(float), s);
+    add_one<<<N / 256, 256, 0, s>>>(x, N);
+    cudaError_t end = cudaStreamEndCapture(s, &g);
+    return replay(g, end, s);
+}
