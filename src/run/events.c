@@ -174,6 +174,10 @@ typedef struct {
     cupti_capture *cc; size_t ncc;
     int *py_pids; size_t npy;
     int *all_pids; size_t nall;
+    /* one CUPTI file (one process) at a time: its captures and its failing or
+     * eager calls, to put each call in the capture that was open at the time */
+    struct native_cap { size_t idx; long long t0, t1; } *ncap; size_t nncap;
+    struct native_hit { size_t hit; long long t; } *nhit; size_t nnhit;
 } reader;
 
 static size_t region_index(cg_events *ev, const char *path, uint32_t line, const char *kind)
@@ -395,6 +399,8 @@ static void cupti_event(reader *rd, int pid, json_t *o, native_region **nr, size
             if ((*nr)[i].rid != jint(o, "rid")) continue;
             cg_ev_region *r = &ev->regions[(*nr)[i].idx];
             if (k[1] == 'a') {
+                struct native_cap c = {(*nr)[i].idx, jint(o, "t0"), jint(o, "t1")};
+                PUSH(rd->ncap, rd->nncap, c);
                 r->captures++;
                 if (!json_is_true(json_object_get(o, "ok"))) r->failed++;
                 json_t *nodes = json_object_get(o, "nodes");
@@ -426,7 +432,29 @@ static void cupti_event(reader *rd, int pid, json_t *o, native_region **nr, size
         h.in_python = python;
         frames_from(json_object_get(o, "py"), json_object_get(o, "native"), &h.stack, &h.nstack);
         PUSH(ev->hits, ev->nhits, h);
+        if (!python) {
+            struct native_hit nh = {ev->nhits - 1, jint(o, "t")};
+            PUSH(rd->nhit, rd->nnhit, nh);
+        }
     }
+}
+
+/* A native call's capture: the latest one begun before it and ended after it
+ * (or within 5 ms before: cudaStreamEndCapture's own failure is reported
+ * after the capture event it ends). */
+static void native_hits_to_regions(reader *rd)
+{
+    for (size_t i = 0; i < rd->nnhit; i++) {
+        cg_hit *h = &rd->ev->hits[rd->nhit[i].hit];
+        long long t = rd->nhit[i].t, best = -1;
+        if (h->region >= 0 || !t) continue;
+        for (size_t c = 0; c < rd->nncap; c++)
+            if (rd->ncap[c].t0 <= t && t <= rd->ncap[c].t1 + 5000000LL && rd->ncap[c].t0 > best) {
+                best = rd->ncap[c].t0;
+                h->region = (int)rd->ncap[c].idx;
+            }
+    }
+    rd->nncap = rd->nnhit = 0;
 }
 
 static int is_jsonl(const char *name)
@@ -456,7 +484,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
      * process know it is one. */
     typedef struct { json_t **lines; size_t n; int pid; int cupti; } file;
     file *files = calloc(nn ? nn : 1, sizeof *files);
-    reader rd = {ev, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
+    reader rd = {ev, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
     for (size_t i = 0; i < nn; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -491,6 +519,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
                 if (pass == 0) python_event(&rd, files[i].pid, files[i].lines[j]);
                 else cupti_event(&rd, files[i].pid, files[i].lines[j], &nr, &nnr);
             }
+            if (pass == 1) native_hits_to_regions(&rd);
             free(nr);
         }
     /* per-process counters into the regions */
@@ -511,7 +540,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
     /* a site captured again and again */
     for (size_t i = 0; i < ev->nregions; i++) {
         cg_ev_region *r = &ev->regions[i];
-        if (r->entries >= 3) {
+        if (r->entries >= 3 || r->captures >= 3) {   /* a native region is entered (reported) once */
             cg_hit h = new_hit(CG_HIT_MANY, (int)i,
                                xasprintf("captured %lu times at this site, replayed %lu times", r->captures,
                                          r->replays));
@@ -527,7 +556,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
     }
     free(files);
     free(names);
-    free(rd.pr); free(rd.pc); free(rd.cc); free(rd.py_pids); free(rd.all_pids);
+    free(rd.pr); free(rd.pc); free(rd.cc); free(rd.ncap); free(rd.nhit); free(rd.py_pids); free(rd.all_pids);
     return 0;
 }
 

@@ -184,10 +184,16 @@ static int user_path(const char *p)
 }
 
 /* The frame an observation is about: its innermost frame in user code. */
+/* The innermost user frame; a kernel launch's nvcc-made stub
+ * (__device_stub__...) and the host wrapper that calls it stand at the
+ * kernel's definition, so the launch's line is the frame after them. */
 static const cg_ev_frame *site_of(const cg_hit *h)
 {
-    for (size_t i = 0; i < h->nstack; i++)
+    for (size_t i = 0; i < h->nstack; i++) {
+        const char *fn = h->stack[i].func;
+        if (fn && strncmp(fn, "__device_stub__", 15) == 0) { i++; continue; }
         if (user_path(h->stack[i].path) && h->stack[i].line) return &h->stack[i];
+    }
     return NULL;
 }
 
@@ -318,11 +324,18 @@ void cg_join(cg_report *r, cg_events *ev)
             if (!(hit_signal(hit->kind) & sig & ~SIG_REGION)) continue;
             const cg_ev_frame *s = site_of(hit);
             if (s && !in_span(f, &meta[i], s->path, s->line)) {
+                /* the finding's line further out on the stack: a kernel
+                 * launch's innermost user frames are nvcc's stub and wrapper,
+                 * placed at the kernel's definition; a call made in a helper
+                 * the finding's line calls */
+                const cg_ev_frame *in = NULL;
+                for (size_t k = 1; k < hit->nstack && !in; k++)
+                    if (user_path(hit->stack[k].path) && in_span(f, &meta[i], hit->stack[k].path, hit->stack[k].line))
+                        in = &hit->stack[k];
                 /* a stream rule reported at `with torch.cuda.stream(...)`: what
                  * happened in its block is its evidence */
-                const cg_ev_frame *in = NULL;
                 int stream_rule = !strcmp(cg_rules[f->rule].id, "CG401") || !strcmp(cg_rules[f->rule].id, "CG403");
-                if (stream_rule && (hit->kind == CG_HIT_ERROR || hit->kind == CG_HIT_EAGER || hit->kind == CG_HIT_DYNOP))
+                if (!in && stream_rule && (hit->kind == CG_HIT_ERROR || hit->kind == CG_HIT_EAGER || hit->kind == CG_HIT_DYNOP))
                     for (size_t k = 0; k < hit->nstack && !in; k++)
                         if (strcmp(hit->stack[k].path, meta[i].abs) == 0 &&
                             inside_with_block(meta[i].abs, f->loc.line, hit->stack[k].line))
