@@ -651,6 +651,9 @@ static int lost_cuda_header(CXTranslationUnit tu)
 
 static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
 {
+    /* a context file (the project around named files) is not this run's to
+     * complain about: neither its errors nor its missing headers are reported */
+    if (!f->file->report) return;
     unsigned nd = clang_getNumDiagnostics(tu);
     int nerr = 0, shim_sem = 0;
     char first[600] = "", nsem_first[700] = "";
@@ -715,9 +718,6 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
         clang_disposeString(cs);
         clang_disposeDiagnostic(dg);
     }
-    /* a context file (the project around named files) is not this run's to
-     * complain about: its trouble is not summarised either */
-    if (!f->file->report) return;
     if (shim_sem && !nerr && f->stage == 0) {
         pthread_mutex_lock(&p->lock);
         if (!p->toolkit) {
