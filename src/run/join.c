@@ -183,10 +183,10 @@ static int user_path(const char *p)
            !strstr(p, "/lib/python3") && !strstr(p, "/torch/") && !strstr(p, "cglint_runtime/");
 }
 
-/* The frame an observation is about: its innermost frame in user code. */
-/* The innermost user frame; a kernel launch's nvcc-made stub
- * (__device_stub__...) and the host wrapper that calls it stand at the
- * kernel's definition, so the launch's line is the frame after them. */
+/* The frame an observation is about: its innermost frame in user code.  A
+ * kernel launch's nvcc-made stub (__device_stub__...) and the host wrapper
+ * that calls it stand at the kernel's definition, so the launch's line is
+ * the frame after them. */
 static const cg_ev_frame *site_of(const cg_hit *h)
 {
     for (size_t i = 0; i < h->nstack; i++) {
