@@ -401,7 +401,7 @@ static void check_bookkeeping_call(py_ctx *ctx, const py_event *ev)
     /* setdefault is get-or-insert: a memo filled at capture, read by the graph */
     static const char *const always[] = { "append", "extend", "insert", "appendleft", NULL };
     static const char *const containers[] = { "update", "add", "pop", "remove", "discard", NULL };
-    if (!ev->method || ts_node_is_null(ev->recv_node)) return;
+    if (!ev->method || py_is_null(ev->recv_node)) return;
     const py_val *r = &ev->recv;
     int known = r->kind == V_LIST || r->kind == V_DICT || r->kind == V_SET;
     if (!(one_of(ev->method, always) && (known || r->kind == V_UNKNOWN)) && !(one_of(ev->method, containers) && known))
@@ -498,7 +498,7 @@ static void check_stream_calls(py_ctx *ctx, const py_event *ev)
     py_region *r = ctx->region;
     if (!r || !ev->method) return;
     const char *self_id = ev->recv.kind == V_STREAM ? ev->recv.qual
-                          : ts_node_is_null(ev->recv_node) ? NULL : py_snip(ctx, ev->mod, ev->recv_node);
+                          : py_is_null(ev->recv_node) ? NULL : py_snip(ctx, ev->mod, ev->recv_node);
     if ((eq(ev->method, "wait_stream") || eq(ev->method, "wait_event")) && ev->nargs > 0 && self_id) {
         const char *other = stream_id(ctx, ev, 0);
         if (eq(ev->method, "wait_event")) {
@@ -661,7 +661,7 @@ static void check_output_kept(py_ctx *ctx, const py_event *ev)
         /* results[i] = static_out: the right-hand side is the output itself */
         n = ev->node;
     }
-    if (ts_node_is_null(n)) return;
+    if (py_is_null(n)) return;
     size_t len;
     const char *t = py_text(ev->mod, ev->kind == PY_EV_CALL ? n : ev->node, &len);
     (void)t;
@@ -733,10 +733,10 @@ static void check_optimizer(py_ctx *ctx, const py_event *ev)
      * safe: capturable=True keeps the step's state on the GPU, same results */
     TSNode ctor = {0};
     if (r->omod == ev->mod && r->omod->tree && r->cend > r->cstart) {
-        ctor = ts_node_descendant_for_byte_range(ts_tree_root_node(r->omod->tree), r->cstart, r->cend);
-        while (!ts_node_is_null(ctor) && !(IS(ctor, call) && ts_node_start_byte(ctor) == r->cstart &&
-                                             ts_node_end_byte(ctor) == r->cend))
-            ctor = ts_node_parent(ctor);
+        ctor = py_descendant_for_byte_range(ts_tree_root_node(r->omod->tree), r->cstart, r->cend);
+        while (!py_is_null(ctor) && !(IS(ctor, call) && py_start_byte(ctor) == r->cstart &&
+                                             py_end_byte(ctor) == r->cend))
+            ctor = py_parent(ctor);
     }
     size_t ll;
     cg_loc loc = py_loc(ev->mod, ev->node);
@@ -810,22 +810,22 @@ static void check_eager_backward(py_ctx *ctx, const py_event *ev)
 /* CG703: DDP capture setup */
 static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int depth)
 {
-    if (depth > 60 || ts_node_start_byte(n) >= before) return 0;
+    if (depth > 60 || py_start_byte(n) >= before) return 0;
     if (IS(n, for_statement)) {
         TSNode right = py_field(n, PY.f_right);
         if (IS(right, call) && py_text_eq(m, py_field(right, PY.f_function), "range")) {
             TSNode args = py_field(right, PY.f_arguments);
-            if (ts_node_named_child_count(args) == 1 && IS(ts_node_named_child(args, 0), integer)) {
+            if (py_named_child_count(args) == 1 && IS(py_named_child(args, 0), integer)) {
                 size_t len;
-                const char *t = py_text(m, ts_node_named_child(args, 0), &len);
+                const char *t = py_text(m, py_named_child(args, 0), &len);
                 *iters = atoi(cg_arena_strndup(m->arena, t, len));
                 if (*iters < 11) return 1;
             }
         }
     }
-    uint32_t k = ts_node_named_child_count(n);
+    uint32_t k = py_named_child_count(n);
     for (uint32_t i = 0; i < k; i++)
-        if (small_warmup(m, ts_node_named_child(n, i), before, iters, depth + 1)) return 1;
+        if (small_warmup(m, py_named_child(n, i), before, iters, depth + 1)) return 1;
     return 0;
 }
 
@@ -842,7 +842,7 @@ static void check_ddp_setup(py_ctx *ctx, const py_event *ev)
                      "DDP capture without TORCH_NCCL_ASYNC_ERROR_HANDLING=0: NCCL's watchdog queries "
                      "events during capture");
     int iters = 0;
-    if (r->fn && !r->fn->is_module_body && small_warmup(r->mod, r->fn->body, ts_node_start_byte(r->site_node), &iters, 0))
+    if (r->fn && !r->fn->is_module_body && small_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), &iters, 0))
         py_report_at(ctx, r->site, NULL, CG_R_CG703, "run at least 11 warm-up iterations before capturing under DDP",
                      "only %d warm-up iterations before a DDP capture: DDP needs 11 to settle its buckets", iters);
 }
@@ -860,10 +860,10 @@ static void check_graphed_callables(py_ctx *ctx, const py_event *ev)
     int k = py_ev_kw(ev, "sample_args");
     if (k >= 0) sa = ev->kwn[k];
     sa = py_unparen(sa);
-    if (!ts_node_is_null(sa) && (IS(sa, tuple) || IS(sa, list))) {
-        uint32_t n = ts_node_named_child_count(sa);
+    if (!py_is_null(sa) && (IS(sa, tuple) || IS(sa, list))) {
+        uint32_t n = py_named_child_count(sa);
         for (uint32_t i = 0; i < n; i++) {
-            TSNode e = ts_node_named_child(sa, i);
+            TSNode e = py_named_child(sa, i);
             if (IS(e, integer) || IS(e, float_) || IS(e, none) || IS(e, string) || IS(e, true_) ||
                 IS(e, false_) || IS(e, dictionary)) {
                 py_report(ctx, ev->mod, e, CG_R_CG704, "pass only tensors as sample arguments",
@@ -877,7 +877,7 @@ static void check_graphed_callables(py_ctx *ctx, const py_event *ev)
         size_t ml;
         const char *mt = py_text(ev->mod, ev->argn[0], &ml);
         py_func *f = ctx->region->fn;
-        uint32_t b = ts_node_start_byte(f->node), e = ts_node_start_byte(ev->node);
+        uint32_t b = py_start_byte(f->node), e = py_start_byte(ev->node);
         static const char *const hooks[] = { ".register_forward_hook(", ".register_forward_pre_hook(",
             ".register_full_backward_hook(", ".register_backward_hook(", NULL };
         for (int i = 0; hooks[i] && e > b; i++) {

@@ -105,7 +105,7 @@ int py_region_is_compiled(const py_region *r) { return r && eq(r->kind, "reduce-
 
 int py_func_mentions(const py_func *f, const char *needle)
 {
-    uint32_t b = ts_node_start_byte(f->node), e = ts_node_end_byte(f->node);
+    uint32_t b = py_start_byte(f->node), e = py_end_byte(f->node);
     return memmem(f->mod->src.text + b, e - b, needle, strlen(needle)) != NULL;
 }
 
@@ -141,7 +141,7 @@ static void report_finding(py_ctx *ctx, py_region *r, cg_loc loc, const char *li
         int to = compiled_rule(rule);
         if (to < 0) return;
         if (to != rule) {
-            const char *what = m && !ts_node_is_null(node) ? py_snip(ctx, m, node) : "this";
+            const char *what = m && !py_is_null(node) ? py_snip(ctx, m, node) : "this";
             if (to == CG_R_CG901)
                 snprintf(buf, sizeof buf,
                          "`%s` breaks the torch.compile graph of this reduce-overhead function (%s): "
@@ -222,22 +222,22 @@ static int call_kw_edit(py_ctx *ctx, py_module *m, TSNode call, const char *kw, 
 {
     memset(e, 0, sizeof *e);
     call = py_unparen(call);
-    if (ts_node_is_null(call) || !IS(call, call)) return -1;
+    if (py_is_null(call) || !IS(call, call)) return -1;
     TSNode args = py_field(call, PY.f_arguments);
-    if (ts_node_is_null(args) || !IS(args, argument_list)) return -1;
-    uint32_t n = ts_node_named_child_count(args);
+    if (py_is_null(args) || !IS(args, argument_list)) return -1;
+    uint32_t n = py_named_child_count(args);
     TSNode last = args;
     int have = 0, found = 0;
     for (uint32_t i = 0; i < n; i++) {
-        TSNode c = ts_node_named_child(args, i);
+        TSNode c = py_named_child(args, i);
         if (IS(c, comment)) continue;
         last = c;
         have = 1;
         if (IS(c, keyword_argument) && py_text_eq(m, py_field(c, PY.f_name), kw)) {
             TSNode v = py_field(c, PY.f_value);
             if (py_text_eq(m, v, value)) return -1;     /* already the safe value */
-            e->start = ts_node_start_byte(v);
-            e->end = ts_node_end_byte(v);
+            e->start = py_start_byte(v);
+            e->end = py_end_byte(v);
             e->text = cg_arena_strdup(ctx->arena, value);
             found = 1;
         }
@@ -246,10 +246,10 @@ static int call_kw_edit(py_ctx *ctx, py_module *m, TSNode call, const char *kw, 
         /* after **kwargs a keyword would be a duplicate if kwargs held it: leave it */
         if (have && IS(last, dictionary_splat)) return -1;
         if (have) {
-            e->start = e->end = ts_node_end_byte(last);
+            e->start = e->end = py_end_byte(last);
             e->text = cg_arena_printf(ctx->arena, ", %s=%s", kw, value);
         } else {
-            e->start = e->end = ts_node_start_byte(args) + 1;   /* after '(' */
+            e->start = e->end = py_start_byte(args) + 1;   /* after '(' */
             e->text = cg_arena_printf(ctx->arena, "%s=%s", kw, value);
         }
     }
@@ -413,11 +413,11 @@ static int device_of_node(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
     if (IS(n, call)) {
         /* torch.device("cuda") */
         TSNode args = py_field(n, PY.f_arguments);
-        if (!ts_node_is_null(args) && ts_node_named_child_count(args) > 0) {
+        if (!py_is_null(args) && py_named_child_count(args) > 0) {
             size_t len;
             const char *t = py_text(fr->mod, py_field(n, PY.f_function), &len);
             if (len >= 6 && memcmp(t + len - 6, "device", 6) == 0)
-                return device_of_node(ctx, fr, ts_node_named_child(args, 0), v);
+                return device_of_node(ctx, fr, py_named_child(args, 0), v);
         }
     }
     if (v && v->kind == V_TENSOR) return v->dev;  /* device=x.device style handled by caller */
@@ -430,12 +430,12 @@ static int device_of_node(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
  * in messages; else the expression and its line. */
 static const char *created_name(py_ctx *ctx, py_frame *fr, TSNode call, const char *what)
 {
-    TSNode parent = ts_node_parent(call);
-    if (!ts_node_is_null(parent) && IS(parent, assignment) && ts_node_eq(py_field(parent, PY.f_right), call)) {
+    TSNode parent = py_parent(call);
+    if (!py_is_null(parent) && IS(parent, assignment) && py_eq(py_field(parent, PY.f_right), call)) {
         TSNode left = py_field(parent, PY.f_left);
         if (IS(left, identifier) || IS(left, attribute)) return py_snip(ctx, fr->mod, left);
     }
-    return cg_arena_printf(ctx->arena, "%s at %s:%u", what, fr->mod->file->path, ts_node_start_point(call).row + 1);
+    return cg_arena_printf(ctx->arena, "%s at %s:%u", what, fr->mod->file->path, py_start_point(call).row + 1);
 }
 
 /* A call to an external function/class: its result. */
@@ -563,7 +563,7 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         /* torch.autocast("cpu") does not touch CUDA graphs */
         int dk = py_ev_kw(ev, "device_type");
         TSNode dn = dk >= 0 ? ev->kwn[dk] : ev->nargs > 0 ? ev->argn[0] : (TSNode){0};
-        if (!ts_node_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CPU) cache = 0;
+        if (!py_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CPU) cache = 0;
         if (cache) r.flags |= VF_AUTOCAST;
         return r;
     }
@@ -572,7 +572,7 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         r.qual = q;
         int k = py_ev_kw(ev, "device");
         TSNode dn = k >= 0 ? ev->kwn[k] : ev->nargs > 0 ? ev->argn[0] : (TSNode){0};
-        if (!ts_node_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CUDA) r.flags |= VF_CUDA_GEN;
+        if (!py_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CUDA) r.flags |= VF_CUDA_GEN;
         return r;
     }
     if (eq(q, "torch.utils.data.DataLoader") || eq(q, "torch.utils.data.dataloader.DataLoader")) {
@@ -599,8 +599,8 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         for (int i = 0; capt[i]; i++) if (eq(last, capt[i])) r.flags |= VF_OPTIMIZER;
         /* where it is built, for CG605's fix */
         r.omod = fr->mod;
-        r.cstart = ts_node_start_byte(ev->node);
-        r.cend = ts_node_end_byte(ev->node);
+        r.cstart = py_start_byte(ev->node);
+        r.cend = py_end_byte(ev->node);
         int k = py_ev_kw(ev, "capturable");
         if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= VF_CAPTURABLE;
         k = py_ev_kw(ev, "lr");
@@ -714,11 +714,11 @@ static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t 
 /* @torch.compiler.disable, @torch._dynamo.disable, TE's @no_torch_dynamo(...) */
 static int func_skipped_by_dynamo(const py_func *f)
 {
-    TSNode parent = ts_node_parent(f->node);
-    if (ts_node_is_null(parent) || !IS(parent, decorated_definition)) return 0;
-    uint32_t n = ts_node_named_child_count(parent);
+    TSNode parent = py_parent(f->node);
+    if (py_is_null(parent) || !IS(parent, decorated_definition)) return 0;
+    uint32_t n = py_named_child_count(parent);
     for (uint32_t i = 0; i < n; i++) {
-        TSNode d = ts_node_named_child(parent, i);
+        TSNode d = py_named_child(parent, i);
         size_t len;
         const char *t = py_text(f->mod, d, &len);
         if (IS(d, decorator) && (memmem(t, len, "no_torch_dynamo", 15) ||
@@ -732,11 +732,11 @@ static int func_skipped_by_dynamo(const py_func *f)
 /* @torch.compile / @torch.compile(...) on a def */
 static int func_is_compiled(const py_func *f)
 {
-    TSNode parent = ts_node_parent(f->node);
-    if (ts_node_is_null(parent) || !IS(parent, decorated_definition)) return 0;
-    uint32_t n = ts_node_named_child_count(parent);
+    TSNode parent = py_parent(f->node);
+    if (py_is_null(parent) || !IS(parent, decorated_definition)) return 0;
+    uint32_t n = py_named_child_count(parent);
     for (uint32_t i = 0; i < n; i++) {
-        TSNode d = ts_node_named_child(parent, i);
+        TSNode d = py_named_child(parent, i);
         size_t len;
         const char *t = py_text(f->mod, d, &len);
         if (IS(d, decorator) && memmem(t, len, "compile", 7)) return 1;
@@ -763,12 +763,22 @@ static py_val val_of_sym(py_ctx *ctx, py_sym s, const char *name, size_t len)
 }
 
 /* The value of a module-level variable: its (last) right-hand side, evaluated
- * quietly in the module's scope. */
+ * quietly in the module's scope, once per run.  The memo matters: a right-hand
+ * side that names its own variable k times (`N = [N, N, N]`,
+ * `opts = {} if opts is None else {**opts}`) would otherwise be re-evaluated
+ * k^depth times; a name met again while its value is being computed is unknown. */
 static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t len)
 {
-    TSNode *rhs = cg_map_get(&m->global_values, name, len);
+    static py_val in_progress;
+    char key[256];
+    int kl = snprintf(key, sizeof key, "%p/%.*s", (void *)m, (int)(len < 200 ? len : 200), name);
+    py_val *memo = cg_map_get(&ctx->globals, key, (size_t)kl);
     py_val v = vk(V_UNKNOWN);
-    if (rhs && ctx->depth < MAX_CALL_DEPTH) {
+    if (memo && memo != &in_progress) return *memo;
+    TSNode *rhs = cg_map_get(&m->global_values, name, len);
+    if (!memo && rhs && ctx->depth < MAX_CALL_DEPTH) {
+        const char *k = cg_arena_strndup(ctx->arena, key, (size_t)kl);
+        cg_map_put(&ctx->globals, k, (size_t)kl, &in_progress);
         py_frame fr;
         frame_init(&fr, m->body, m);
         int q = ctx->quiet, a = ctx->active;
@@ -779,6 +789,15 @@ static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t 
         ctx->quiet = q;
         ctx->active = a;
         frame_free(&fr);
+        if (v.kind == V_NUMBER || v.kind == V_UNKNOWN) {
+            v.origin = O_GLOBAL;
+            v.oname = cg_arena_strndup(ctx->arena, name, len);
+            v.omod = m;
+        }
+        py_val *save = cg_arena_alloc(ctx->arena, sizeof *save);
+        *save = v;
+        cg_map_put(&ctx->globals, k, (size_t)kl, save);
+        return v;
     }
     if (v.kind == V_NUMBER || v.kind == V_UNKNOWN) {
         v.origin = O_GLOBAL;
@@ -793,7 +812,7 @@ static py_val val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const ch
 {
     py_attr *a = py_class_attr(ctx->p, c, name);
     py_val v = vk(V_UNKNOWN);
-    if (a && !ts_node_is_null(a->value) && ctx->depth < MAX_CALL_DEPTH) {
+    if (a && !py_is_null(a->value) && ctx->depth < MAX_CALL_DEPTH) {
         py_frame fr;
         frame_init(&fr, a->value_fn, a->value_fn ? a->value_fn->mod : c->mod);
         fr.self = *self;
@@ -803,9 +822,9 @@ static py_val val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const ch
         /* parameters with defaults give their default's kind: `scale=1.0` */
         if (a->value_fn) {
             TSNode params = py_field(a->value_fn->node, PY.f_parameters);
-            uint32_t k = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+            uint32_t k = py_is_null(params) ? 0 : py_named_child_count(params);
             for (uint32_t i = 0; i < k; i++) {
-                TSNode pn = ts_node_named_child(params, i);
+                TSNode pn = py_named_child(params, i);
                 if (i == 0 && IS(pn, identifier)) {
                     fr.self_name = py_text(fr.mod, pn, &fr.self_len);
                     continue;
@@ -947,10 +966,10 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     int sizes = takes_sizes(ev.qual, ev.method);
     int outer_size = ctx->size_arg;
     ev.size_arg = outer_size;
-    if (!ts_node_is_null(args) && IS(args, argument_list)) {
-        uint32_t k = ts_node_named_child_count(args);
+    if (!py_is_null(args) && IS(args, argument_list)) {
+        uint32_t k = py_named_child_count(args);
         for (uint32_t i = 0; i < k; i++) {
-            TSNode a = ts_node_named_child(args, i);
+            TSNode a = py_named_child(args, i);
             if (IS(a, comment)) continue;
             if (IS(a, keyword_argument)) {
                 TSNode kn = py_field(a, PY.f_name), kv = py_field(a, PY.f_value);
@@ -985,7 +1004,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
             }
             ctx->size_arg = 0;
         }
-    } else if (!ts_node_is_null(args)) {
+    } else if (!py_is_null(args)) {
         /* f(x for x in y) */
         ctx->size_arg = 0;
         py_val v = eval(ctx, fr, args);
@@ -1007,17 +1026,17 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     }
 
     /* is the result sent straight to the GPU? (torch.tensor(x).cuda()) */
-    TSNode parent = ts_node_parent(call);
-    if (!ts_node_is_null(parent) && IS(parent, attribute)) {
-        TSNode gp = ts_node_parent(parent);
+    TSNode parent = py_parent(call);
+    if (!py_is_null(parent) && IS(parent, attribute)) {
+        TSNode gp = py_parent(parent);
         TSNode pa = py_field(parent, PY.f_attribute);
-        if (!ts_node_is_null(gp) && IS(gp, call) &&
+        if (!py_is_null(gp) && IS(gp, call) &&
             (text_is(fr->mod, pa, "cuda") || text_is(fr->mod, pa, "to")))
             ev.chained_to_device = 1;
     }
-    if (!ts_node_is_null(parent) && IS(parent, argument_list)) {
-        TSNode gp = ts_node_parent(parent);
-        if (!ts_node_is_null(gp) && IS(gp, call)) {
+    if (!py_is_null(parent) && IS(parent, argument_list)) {
+        TSNode gp = py_parent(parent);
+        if (!py_is_null(gp) && IS(gp, call)) {
             size_t l;
             const char *t = py_text(fr->mod, py_field(gp, PY.f_function), &l);
             if ((l == 5 && memcmp(t, "print", 5) == 0) || (l > 5 && (memmem(t, l, "log", 3) != NULL)))
@@ -1047,11 +1066,11 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
              * well capture on one: prefer silence. */
             rb.augmented = fr->stream_ctx;
             if (!rb.augmented && fr->fn && !fr->fn->is_module_body) {
-                uint32_t b = ts_node_start_byte(fr->fn->node), e = ts_node_end_byte(fr->fn->node);
+                uint32_t b = py_start_byte(fr->fn->node), e = py_end_byte(fr->fn->node);
                 const char *t = fr->mod->src.text + b;
                 TSNode params = py_field(fr->fn->node, PY.f_parameters);
                 size_t pl = 0;
-                const char *pt = ts_node_is_null(params) ? "" : py_text(fr->mod, params, &pl);
+                const char *pt = py_is_null(params) ? "" : py_text(fr->mod, params, &pl);
                 if (memmem(t, e - b, "__enter__", 9) || memmem(t, e - b, "set_stream", 10) ||
                     memmem(pt, pl, "stream", 6))
                     rb.augmented = 1;
@@ -1107,10 +1126,10 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
             if (c.kind == V_TUPLE || c.kind == V_LIST) {
                 /* a tuple of callables: evaluate each element */
                 TSNode tn = py_unparen(ev.argn[0]);
-                uint32_t k = ts_node_named_child_count(tn);
+                uint32_t k = py_named_child_count(tn);
                 for (uint32_t i = 0; i < k && n < 8; i++) {
                     int q = ctx->quiet; ctx->quiet = 1;
-                    items[n++] = eval(ctx, fr, ts_node_named_child(tn, i));
+                    items[n++] = eval(ctx, fr, py_named_child(tn, i));
                     ctx->quiet = q;
                 }
             } else items[n++] = c;
@@ -1235,12 +1254,12 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     py_frame fr;
     frame_init(&fr, f, f->mod);
     TSNode params = py_field(f->node, PY.f_parameters);
-    uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    uint32_t np = py_is_null(params) ? 0 : py_named_child_count(params);
     int ai = 0;
     for (uint32_t i = 0; i < np; i++) {
-        TSNode pn = ts_node_named_child(params, i);
+        TSNode pn = py_named_child(params, i);
         TSNode name = pn, type = (TSNode){0}, def = (TSNode){0};
-        if (IS(pn, typed_parameter)) { name = ts_node_named_child(pn, 0); type = py_field(pn, PY.f_type); }
+        if (IS(pn, typed_parameter)) { name = py_named_child(pn, 0); type = py_field(pn, PY.f_type); }
         else if (IS(pn, default_parameter)) { name = py_field(pn, PY.f_name); def = py_field(pn, PY.f_value); }
         else if (IS(pn, typed_default_parameter)) { name = py_field(pn, PY.f_name); type = py_field(pn, PY.f_type); def = py_field(pn, PY.f_value); }
         if (!IS(name, identifier)) continue;   /* *args, **kwargs, / and * markers */
@@ -1260,7 +1279,7 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
          * otherwise (no default, no annotation or a Tensor one).  `mask=None`,
          * `kwargs: dict = None`, `flag: bool` are not tensors. */
         py_val v = vk(V_UNKNOWN);
-        int has_def = !ts_node_is_null(def), has_type = !ts_node_is_null(type);
+        int has_def = !py_is_null(def), has_type = !py_is_null(type);
         size_t tl = 0;
         const char *tt = has_type ? py_text(f->mod, type, &tl) : "";
         int ann_tensor = has_type && memmem(tt, tl, "Tensor", 6) != NULL;
@@ -1285,7 +1304,7 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     if (quiet_call) ctx->quiet = 1;
     int saved_loops = ctx->loops, saved_conds = ctx->conds_in_loop, saved_phase = ctx->phase;
     py_region *saved_after = ctx->after;
-    if (!ts_node_is_null(f->body)) exec_block(ctx, &fr, f->body);
+    if (!py_is_null(f->body)) exec_block(ctx, &fr, f->body);
     ctx->loops = saved_loops;
     ctx->conds_in_loop = saved_conds;
     ctx->phase = saved_phase;
@@ -1322,7 +1341,14 @@ static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kin
     ctx->phase = PH_CAPTURE;
     ctx->cur_stream = r->capture_stream;
     /* every region's maps, freed with the analysis */
-    if (ctx->nregions < 4096) ctx->regions[ctx->nregions++] = r;
+    if (ctx->nregions == ctx->capregions) {
+        int cap = ctx->capregions ? 2 * ctx->capregions : 64;
+        py_region **grown = realloc(ctx->regions, (size_t)cap * sizeof *grown);
+        if (!grown) { perror("cglint"); exit(2); }
+        ctx->regions = grown;
+        ctx->capregions = cap;
+    }
+    ctx->regions[ctx->nregions++] = r;
 }
 
 /* What the function did before the capture decides CG601, CG701, CG702,
@@ -1334,7 +1360,7 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
     /* re-capturing every iteration: the capture and a replay share a loop body
      * with no condition around the capture (one graph per bucket replays later) */
     r->in_loop = 0;
-    if (ctx->loops > 0 && ctx->conds_in_loop == 0 && !ts_node_is_null(ctx->loop_node)) {
+    if (ctx->loops > 0 && ctx->conds_in_loop == 0 && !py_is_null(ctx->loop_node)) {
         size_t len;
         const char *t = py_text(fr->mod, ctx->loop_node, &len);
         r->in_loop = memmem(t, len, ".replay(", 8) != NULL;
@@ -1408,9 +1434,9 @@ static int guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
             return 1;
         if (IS(c, identifier) && v.kind == V_GUARD) return 1;
     }
-    if (IS(c, comparison_operator) && ts_node_named_child_count(c) == 2) {
+    if (IS(c, comparison_operator) && py_named_child_count(c) == 2) {
         /* capturing == False / is False */
-        TSNode l = ts_node_named_child(c, 0), r = ts_node_named_child(c, 1);
+        TSNode l = py_named_child(c, 0), r = py_named_child(c, 1);
         int g = guard_polarity(ctx, fr, l);
         if (g && (IS(r, false_) || IS(r, true_))) {
             size_t len;
@@ -1540,9 +1566,9 @@ static void bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
 static py_val eval_comprehension(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
 {
     /* bind each for_in_clause's target, then evaluate the body */
-    uint32_t k = ts_node_named_child_count(n);
+    uint32_t k = py_named_child_count(n);
     for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(n, i);
+        TSNode c = py_named_child(n, i);
         if (IS(c, for_in_clause)) {
             py_val it = eval(ctx, fr, py_field(c, PY.f_right));
             py_val el = vk(V_UNKNOWN);
@@ -1551,11 +1577,11 @@ static py_val eval_comprehension(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
             else if (it.kind == V_TENSOR) el = vtensor(it.dev);
             bind_target(ctx, fr, py_field(c, PY.f_left), el);
         } else if (IS(c, if_clause)) {
-            if (ts_node_named_child_count(c)) eval_cond(ctx, fr, ts_node_named_child(c, 0));
+            if (py_named_child_count(c)) eval_cond(ctx, fr, py_named_child(c, 0));
         }
     }
     TSNode body = py_field(n, PY.f_body);
-    py_val b = ts_node_is_null(body) ? vk(V_UNKNOWN) : eval(ctx, fr, body);
+    py_val b = py_is_null(body) ? vk(V_UNKNOWN) : eval(ctx, fr, body);
     if (kind == V_LIST && b.kind == V_INSTANCE) {
         /* [Block() for _ in range(n)]: remember the element class for ModuleList */
         py_val l = vk(V_MODLIST);
@@ -1572,7 +1598,7 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n);
  * not exhaust the stack.  Past the bound the value is unknown (silence). */
 static py_val eval(py_ctx *ctx, py_frame *fr, TSNode n)
 {
-    if (ts_node_is_null(n) || ctx->edepth >= 300) return vk(V_UNKNOWN);
+    if (py_is_null(n) || ctx->edepth >= 300) return vk(V_UNKNOWN);
     ctx->edepth++;
     py_val v = eval_node(ctx, fr, n);
     ctx->edepth--;
@@ -1582,7 +1608,7 @@ static py_val eval(py_ctx *ctx, py_frame *fr, TSNode n)
 static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
 {
     if (ctx->depth > 200) return vk(V_UNKNOWN);
-    TSSymbol s = ts_node_symbol(n);
+    TSSymbol s = py_symbol(n);
     if (s == PY.identifier) {
         size_t len;
         const char *t = py_text(fr->mod, n, &len);
@@ -1598,9 +1624,9 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     if (s == PY.string || s == PY.concatenated_string) {
         py_val out = vk(V_STR);
         /* f-string interpolations */
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = py_named_child_count(n);
         for (uint32_t i = 0; i < k; i++) {
-            TSNode c = ts_node_named_child(n, i);
+            TSNode c = py_named_child(n, i);
             if (IS(c, string)) { py_val sv = eval(ctx, fr, c); out.flags |= sv.flags & VF_FMT_TENSOR; continue; }
             if (!IS(c, interpolation)) continue;
             TSNode e = py_field(c, PY.f_expression);
@@ -1620,19 +1646,19 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
         return out;
     }
     if (s == PY.parenthesized_expression) {
-        if (ts_node_named_child_count(n) == 1) return eval(ctx, fr, ts_node_named_child(n, 0));
+        if (py_named_child_count(n) == 1) return eval(ctx, fr, py_named_child(n, 0));
         return vk(V_UNKNOWN);
     }
     if (s == PY.binary_operator) return eval_binary(ctx, fr, n);
     if (s == PY.unary_operator) return eval(ctx, fr, py_field(n, PY.f_argument));
     if (s == PY.comparison_operator) {
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = py_named_child_count(n);
         int tensor = 0, dev = DEV_UNKNOWN;
         py_val vals[8];
         TSNode nodes[8];
         int nv = 0;
         for (uint32_t i = 0; i < k; i++) {
-            TSNode c = ts_node_named_child(n, i);
+            TSNode c = py_named_child(n, i);
             py_val v = eval(ctx, fr, c);
             if (nv < 8) { vals[nv] = v; nodes[nv] = c; nv++; }
             if (v.kind == V_TENSOR) { tensor = 1; dev = v.dev; }
@@ -1661,11 +1687,11 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
         return vk(V_NUMBER);
     }
     if (s == PY.conditional_expression) {
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = py_named_child_count(n);
         if (k == 3) {
-            py_val a = eval(ctx, fr, ts_node_named_child(n, 0));
-            eval_cond(ctx, fr, ts_node_named_child(n, 1));
-            py_val b = eval(ctx, fr, ts_node_named_child(n, 2));
+            py_val a = eval(ctx, fr, py_named_child(n, 0));
+            eval_cond(ctx, fr, py_named_child(n, 1));
+            py_val b = eval(ctx, fr, py_named_child(n, 2));
             return a.kind == b.kind ? a : vk(V_UNKNOWN);
         }
         return vk(V_UNKNOWN);
@@ -1673,18 +1699,18 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     if (s == PY.subscript) {
         TSNode val = py_field(n, PY.f_value);
         py_val o = eval(ctx, fr, val);
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = py_named_child_count(n);
         py_val idx = vk(V_UNKNOWN);
         TSNode idxn = {0};
         for (uint32_t i = 0; i < k; i++) {
-            TSNode c = ts_node_named_child(n, i);
-            if (ts_node_eq(c, val) || IS(c, comment)) continue;
+            TSNode c = py_named_child(n, i);
+            if (py_eq(c, val) || IS(c, comment)) continue;
             if (IS(c, slice)) {
-                uint32_t sk = ts_node_named_child_count(c);
+                uint32_t sk = py_named_child_count(c);
                 for (uint32_t j = 0; j < sk; j++) {
                     int old = ctx->size_arg;
                     ctx->size_arg = o.kind == V_TENSOR || o.kind == V_UNKNOWN;
-                    TSNode b = ts_node_named_child(c, j);
+                    TSNode b = py_named_child(c, j);
                     py_val bv = eval(ctx, fr, b);
                     if (ctx->size_arg && (bv.flags & VF_HOSTSCALAR) && IS(py_unparen(b), identifier)) {
                         py_event se;
@@ -1705,11 +1731,11 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
                 ctx->size_arg = old;
             }
         }
-        TSNode parent = ts_node_parent(n);
-        int is_store = !ts_node_is_null(parent) &&
+        TSNode parent = py_parent(n);
+        int is_store = !py_is_null(parent) &&
                        (IS(parent, assignment) || IS(parent, augmented_assignment)) &&
-                       ts_node_eq(py_field(parent, PY.f_left), n);
-        if (!is_store && !ts_node_is_null(idxn)) {
+                       py_eq(py_field(parent, PY.f_left), n);
+        if (!is_store && !py_is_null(idxn)) {
             py_event ev;
             memset(&ev, 0, sizeof ev);
             ev.kind = PY_EV_SUBSCRIPT;
@@ -1728,18 +1754,18 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
         return vk(V_UNKNOWN);
     }
     if (s == PY.list) {
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = py_named_child_count(n);
         py_val out = vk(V_LIST);
         for (uint32_t i = 0; i < k; i++) {
-            py_val v = eval(ctx, fr, ts_node_named_child(n, i));
+            py_val v = eval(ctx, fr, py_named_child(n, i));
             if (v.kind == V_INSTANCE && out.nelems < 4) out.elems[out.nelems++] = v.cls;
         }
         if (out.nelems) out.kind = V_MODLIST;   /* [Block(), Block()]: for nn.ModuleList */
         return out;
     }
     if (s == PY.tuple || s == PY.expression_list || s == PY.set || s == PY.dictionary) {
-        uint32_t k = ts_node_named_child_count(n);
-        for (uint32_t i = 0; i < k; i++) eval(ctx, fr, ts_node_named_child(n, i));
+        uint32_t k = py_named_child_count(n);
+        for (uint32_t i = 0; i < k; i++) eval(ctx, fr, py_named_child(n, i));
         return vk(s == PY.dictionary ? V_DICT : s == PY.set ? V_SET : V_TUPLE);
     }
     if (s == PY.list_comprehension) return eval_comprehension(ctx, fr, n, V_LIST);
@@ -1753,13 +1779,13 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     }
     if (s == PY.keyword_argument) return eval(ctx, fr, py_field(n, PY.f_value));
     if (s == PY.list_splat || s == PY.dictionary_splat || s == PY.await_) {
-        if (ts_node_named_child_count(n)) eval(ctx, fr, ts_node_named_child(n, 0));
+        if (py_named_child_count(n)) eval(ctx, fr, py_named_child(n, 0));
         return vk(V_UNKNOWN);
     }
     if (s == PY.lambda) return vk(V_UNKNOWN);
     /* anything else: evaluate children for their events */
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++) eval(ctx, fr, ts_node_named_child(n, i));
+    uint32_t k = py_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) eval(ctx, fr, py_named_child(n, i));
     return vk(V_UNKNOWN);
 }
 
@@ -1796,7 +1822,7 @@ static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int 
         /* self.cache[k] = v: the container hangs off self */
         while (IS(root, attribute) || IS(root, subscript))
             root = IS(root, attribute) ? py_field(root, PY.f_object) : py_field(root, PY.f_value);
-        if (!ts_node_eq(root, base) && IS(root, identifier)) {
+        if (!py_eq(root, base) && IS(root, identifier)) {
             size_t len;
             const char *t = py_text(fr->mod, root, &len);
             int is_self = fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0;
@@ -1813,10 +1839,10 @@ static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int 
         }
         if (IS(target, subscript)) {
             /* evaluate the index for its events (a mask store is fine) */
-            uint32_t k = ts_node_named_child_count(target);
+            uint32_t k = py_named_child_count(target);
             for (uint32_t i = 0; i < k; i++) {
-                TSNode c = ts_node_named_child(target, i);
-                if (!ts_node_eq(c, base)) eval(ctx, fr, c);
+                TSNode c = py_named_child(target, i);
+                if (!py_eq(c, base)) eval(ctx, fr, c);
             }
         }
     }
@@ -1825,7 +1851,7 @@ static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int 
 
 static void bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
 {
-    if (ts_node_is_null(t)) return;
+    if (py_is_null(t)) return;
     t = py_unparen(t);
     if (IS(t, identifier)) {
         size_t len;
@@ -1833,43 +1859,52 @@ static void bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
         bind(ctx, fr, s, len, v);
     } else if (IS(t, pattern_list) || IS(t, tuple_pattern) || IS(t, expression_list) || IS(t, tuple) ||
                IS(t, list)) {
-        uint32_t k = ts_node_named_child_count(t);
+        uint32_t k = py_named_child_count(t);
         py_val e = v.kind == V_TENSOR || v.kind == V_TUPLE ? (v.kind == V_TENSOR ? vtensor(v.dev) : vk(V_UNKNOWN)) : vk(V_UNKNOWN);
-        for (uint32_t i = 0; i < k; i++) bind_target(ctx, fr, ts_node_named_child(t, i), e);
+        for (uint32_t i = 0; i < k; i++) bind_target(ctx, fr, py_named_child(t, i), e);
     } else if (IS(t, list_splat_pattern) || IS(t, list_splat)) {
-        if (ts_node_named_child_count(t)) bind_target(ctx, fr, ts_node_named_child(t, 0), vk(V_LIST));
+        if (py_named_child_count(t)) bind_target(ctx, fr, py_named_child(t, 0), vk(V_LIST));
     }
 }
 
+static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug, int many)
+{
+    if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
+    else if (IS(t, identifier) && (ctx->active || ctx->phase == PH_AFTER)) store_event(ctx, fr, t, v, 0);
+    if (!aug) bind_target(ctx, fr, t, many ? (v.kind == V_TENSOR ? vtensor(v.dev) : vk(V_UNKNOWN)) : v);
+}
+
+/* `left = right`, `left += right`, `a = b = ... = right` (tree-sitter nests a
+ * chain on the right: it is walked in a loop, a 10k-long chain being legal
+ * Python) and `x: T` with no right-hand side. */
 static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
 {
-    TSNode left = py_field(e, PY.f_left), right = py_field(e, PY.f_right);
     int aug = IS(e, augmented_assignment);
-    py_val v = ts_node_is_null(right) ? vk(V_UNKNOWN)
-               : IS(right, assignment) ? (exec_assignment(ctx, fr, right), vk(V_UNKNOWN))
-               : eval(ctx, fr, right);
+    TSNode right = py_field(e, PY.f_right);
+    while (!aug && IS(right, assignment)) right = py_field(right, PY.f_right);
+    py_val v = py_is_null(right) ? vk(V_UNKNOWN) : eval(ctx, fr, right);
     /* a model built here, before any capture: it needs warm-up here too (CG701) */
-    if (!ctx->active && !ctx->quiet && !fr->warm && !IS(right, assignment) &&
+    if (!ctx->active && !ctx->quiet && !fr->warm &&
         (v.kind == V_INSTANCE || v.kind == V_MODLIST ||
          (v.kind == V_EXTOBJ && starts(v.qual, "torch.nn.") && !(v.flags & VF_OPTIMIZER))) &&
         IS(py_unparen(right), call))
         fr->built_module = 1;
-    if (aug) {
-        /* x += y reads x too */
-        py_val old = eval(ctx, fr, left);
-        if (old.kind == V_TENSOR) { scalar_math(ctx, fr, right, &v); v = old; }
-    }
-    TSNode targets[16];
-    int nt = 0;
-    if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
-        uint32_t k = ts_node_named_child_count(left);
-        for (uint32_t i = 0; i < k && nt < 16; i++) targets[nt++] = ts_node_named_child(left, i);
-    } else if (!ts_node_is_null(left)) targets[nt++] = left;
-    for (int i = 0; i < nt; i++) {
-        TSNode t = targets[i];
-        if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
-        else if (IS(t, identifier) && (ctx->active || ctx->phase == PH_AFTER)) store_event(ctx, fr, t, v, 0);
-        if (!aug) bind_target(ctx, fr, t, nt > 1 ? (v.kind == V_TENSOR ? vtensor(v.dev) : vk(V_UNKNOWN)) : v);
+    for (TSNode a = e;;) {
+        TSNode left = py_field(a, PY.f_left);
+        if (aug) {
+            /* x += y reads x too */
+            py_val old = eval(ctx, fr, left);
+            if (old.kind == V_TENSOR) { scalar_math(ctx, fr, right, &v); v = old; }
+        }
+        if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
+            uint32_t k = py_named_child_count(left);
+            for (uint32_t i = 0; i < k; i++) store_target(ctx, fr, py_named_child(left, i), v, aug, k > 1);
+        } else if (!py_is_null(left)) {
+            store_target(ctx, fr, left, v, aug, 0);
+        }
+        TSNode next = py_field(a, PY.f_right);
+        if (aug || !IS(next, assignment)) break;
+        a = next;
     }
 }
 
@@ -1878,27 +1913,27 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated);
 static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
     TSNode clause = {0};
-    uint32_t k = ts_node_named_child_count(st);
+    uint32_t k = py_named_child_count(st);
     for (uint32_t i = 0; i < k; i++)
-        if (IS(ts_node_named_child(st, i), with_clause)) clause = ts_node_named_child(st, i);
+        if (IS(py_named_child(st, i), with_clause)) clause = py_named_child(st, i);
     int began = 0, stream_ctx = 0, autocast_ctx = 0;
     const char *saved_stream = ctx->cur_stream;
-    if (!ts_node_is_null(clause)) {
-        uint32_t ni = ts_node_named_child_count(clause);
+    if (!py_is_null(clause)) {
+        uint32_t ni = py_named_child_count(clause);
         for (uint32_t i = 0; i < ni; i++) {
-            TSNode item = ts_node_named_child(clause, i);
+            TSNode item = py_named_child(clause, i);
             if (!IS(item, with_item)) continue;
             TSNode val = py_field(item, PY.f_value);
             TSNode alias = {0};
             /* `with X as y`: the as_pattern holds X and the target */
-            if (!ts_node_is_null(val) && strcmp(ts_node_type(val), "as_pattern") == 0) {
-                alias = ts_node_named_child_count(val) > 1 ? ts_node_named_child(val, 1) : alias;
-                val = ts_node_named_child(val, 0);
+            if (!py_is_null(val) && strcmp(py_type(val), "as_pattern") == 0) {
+                alias = py_named_child_count(val) > 1 ? py_named_child(val, 1) : alias;
+                val = py_named_child(val, 0);
             }
             py_val v = eval(ctx, fr, val);
-            if (!ts_node_is_null(alias) && strcmp(ts_node_type(alias), "as_pattern_target") == 0 &&
-                ts_node_named_child_count(alias))
-                bind_target(ctx, fr, ts_node_named_child(alias, 0), v);
+            if (!py_is_null(alias) && strcmp(py_type(alias), "as_pattern_target") == 0 &&
+                py_named_child_count(alias))
+                bind_target(ctx, fr, py_named_child(alias, 0), v);
             if (v.kind == V_EXTOBJ && eq(v.qual, "torch.cuda.graph") && !ctx->active && !ctx->quiet) {
                 start_region(ctx, fr, st, "torch.cuda.graph", v.stream);
                 if (v.flags & VF_THREAD_LOCAL) ctx->region->thread_local = 1;
@@ -1948,7 +1983,7 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         }
     }
     TSNode body = py_field(st, PY.f_body);
-    if (!ts_node_is_null(body)) *terminated = exec_block(ctx, fr, body);
+    if (!py_is_null(body)) *terminated = exec_block(ctx, fr, body);
     ctx->autocast -= autocast_ctx;
     if (began && ctx->active) end_region(ctx);
     if (stream_ctx) { fr->stream_ctx--; ctx->cur_stream = saved_stream; }
@@ -1957,11 +1992,11 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 
 static int block_terminates(TSNode block)
 {
-    uint32_t k = ts_node_named_child_count(block);
+    uint32_t k = py_named_child_count(block);
     for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(block, i);
+        TSNode c = py_named_child(block, i);
         if (IS(c, return_statement) || IS(c, raise_statement)) return 1;
-        if (strcmp(ts_node_type(c), "continue_statement") == 0 || strcmp(ts_node_type(c), "break_statement") == 0)
+        if (strcmp(py_type(c), "continue_statement") == 0 || strcmp(py_type(c), "break_statement") == 0)
             return 1;
     }
     return 0;
@@ -1982,18 +2017,18 @@ static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
     int g = ctx->active ? guard_polarity(ctx, fr, cond) : 0;
     if (g == 1) {
         /* runs only while capturing */
-        if (!ts_node_is_null(cons)) exec_block(ctx, fr, cons);
+        if (!py_is_null(cons)) exec_block(ctx, fr, cons);
         if (block_terminates(cons)) *terminated = 1;   /* the rest never runs under capture */
         return;
     }
     if (g == 0) {
         eval_cond(ctx, fr, cond);
-        if (!ts_node_is_null(cons)) exec_block(ctx, fr, cons);
+        if (!py_is_null(cons)) exec_block(ctx, fr, cons);
     }
     /* g == -1: the consequence never runs under capture; alternatives do */
-    uint32_t k = ts_node_named_child_count(st);
+    uint32_t k = py_named_child_count(st);
     for (uint32_t i = 0; i < k; i++) {
-        TSNode c = ts_node_named_child(st, i);
+        TSNode c = py_named_child(st, i);
         if (IS(c, elif_clause)) {
             if (g == 1) break;
             TSNode ec = py_field(c, PY.f_condition);
@@ -2001,11 +2036,11 @@ static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
             if (eg == -1) continue;
             if (eg == 0) eval_cond(ctx, fr, ec);
             TSNode b = py_field(c, PY.f_consequence);
-            if (!ts_node_is_null(b)) exec_block(ctx, fr, b);
+            if (!py_is_null(b)) exec_block(ctx, fr, b);
             if (eg == 1) return;
         } else if (IS(c, else_clause)) {
             TSNode b = py_field(c, PY.f_body);
-            if (!ts_node_is_null(b)) exec_block(ctx, fr, b);
+            if (!py_is_null(b)) exec_block(ctx, fr, b);
         }
     }
 }
@@ -2013,17 +2048,17 @@ static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 static py_func *func_for_node(py_module *m, TSNode def)
 {
     for (size_t i = 0; i < m->nall_funcs; i++)
-        if (ts_node_eq(m->all_funcs[i]->node, def)) return m->all_funcs[i];
+        if (py_eq(m->all_funcs[i]->node, def)) return m->all_funcs[i];
     return NULL;
 }
 
 static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
-    TSSymbol s = ts_node_symbol(st);
+    TSSymbol s = py_symbol(st);
     if (s == PY.expression_statement) {
-        uint32_t k = ts_node_named_child_count(st);
+        uint32_t k = py_named_child_count(st);
         for (uint32_t i = 0; i < k; i++) {
-            TSNode e = ts_node_named_child(st, i);
+            TSNode e = py_named_child(st, i);
             if (IS(e, assignment) || IS(e, augmented_assignment)) exec_assignment(ctx, fr, e);
             else eval(ctx, fr, e);
         }
@@ -2036,15 +2071,15 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         py_val el = vk(V_UNKNOWN);
         TSNode left = py_field(st, PY.f_left);
         int enumerated = (it.flags & VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
-                         ts_node_named_child_count(left) == 2;
+                         py_named_child_count(left) == 2;
         it.flags &= ~(uint32_t)VF_ENUMERATE;
         if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
         else if (it.kind == V_MODLIST) el = it;   /* several classes: a call reaches each */
         else if (it.kind == V_EXTOBJ && eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
         else if (it.kind == V_TENSOR) el = vtensor(it.dev);
         if (enumerated) {
-            bind_target(ctx, fr, ts_node_named_child(left, 0), vk(V_NUMBER));
-            bind_target(ctx, fr, ts_node_named_child(left, 1), el);
+            bind_target(ctx, fr, py_named_child(left, 0), vk(V_NUMBER));
+            bind_target(ctx, fr, py_named_child(left, 1), el);
         } else {
             bind_target(ctx, fr, left, el);
         }
@@ -2057,13 +2092,13 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         ctx->loops++;
         ctx->conds_in_loop = 0;
         if (!ctx->active) fr->warm = 1;   /* a loop before the capture: warm-up iterations */
-        if (!ts_node_is_null(body)) exec_block(ctx, fr, body);
+        if (!py_is_null(body)) exec_block(ctx, fr, body);
         ctx->loops--;
         ctx->loop_node = saved_loop;
         ctx->conds_in_loop = saved_conds;
         fr->pin_loader_loop = saved_pin;
         TSNode alt = py_field(st, PY.f_alternative);
-        if (!ts_node_is_null(alt)) exec_block(ctx, fr, py_field(alt, PY.f_body));
+        if (!py_is_null(alt)) exec_block(ctx, fr, py_field(alt, PY.f_body));
     } else if (s == PY.while_statement) {
         eval_cond(ctx, fr, py_field(st, PY.f_condition));
         TSNode body = py_field(st, PY.f_body);
@@ -2073,23 +2108,23 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         ctx->loops++;
         ctx->conds_in_loop = 0;
         if (!ctx->active) fr->warm = 1;
-        if (!ts_node_is_null(body)) exec_block(ctx, fr, body);
+        if (!py_is_null(body)) exec_block(ctx, fr, body);
         ctx->loops--;
         ctx->loop_node = saved_loop;
         ctx->conds_in_loop = saved_conds;
     } else if (s == PY.try_statement) {
-        uint32_t k = ts_node_named_child_count(st);
+        uint32_t k = py_named_child_count(st);
         for (uint32_t i = 0; i < k; i++) {
-            TSNode c = ts_node_named_child(st, i);
+            TSNode c = py_named_child(st, i);
             if (IS(c, block)) exec_block(ctx, fr, c);
             else {
-                uint32_t kk = ts_node_named_child_count(c);
+                uint32_t kk = py_named_child_count(c);
                 for (uint32_t j = 0; j < kk; j++)
-                    if (IS(ts_node_named_child(c, j), block)) exec_block(ctx, fr, ts_node_named_child(c, j));
+                    if (IS(py_named_child(c, j), block)) exec_block(ctx, fr, py_named_child(c, j));
             }
         }
     } else if (s == PY.return_statement) {
-        py_val v = ts_node_named_child_count(st) ? eval(ctx, fr, ts_node_named_child(st, 0)) : vk(V_NONE);
+        py_val v = py_named_child_count(st) ? eval(ctx, fr, py_named_child(st, 0)) : vk(V_NONE);
         if (!fr->has_ret) fr->ret = v;
         else if (fr->ret.kind != v.kind) fr->ret = vk(V_UNKNOWN);
         fr->has_ret = 1;
@@ -2097,17 +2132,17 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
     } else if (s == PY.raise_statement) {
         *terminated = 1;
     } else if (s == PY.assert_statement) {
-        if (ts_node_named_child_count(st)) eval_cond(ctx, fr, ts_node_named_child(st, 0));
+        if (py_named_child_count(st)) eval_cond(ctx, fr, py_named_child(st, 0));
     } else if (s == PY.global_statement) {
-        uint32_t k = ts_node_named_child_count(st);
+        uint32_t k = py_named_child_count(st);
         for (uint32_t i = 0; i < k; i++) {
             size_t len;
-            const char *t = py_text(fr->mod, ts_node_named_child(st, i), &len);
+            const char *t = py_text(fr->mod, py_named_child(st, i), &len);
             cg_map_put(&fr->globals_declared, cg_arena_strndup(ctx->arena, t, len), len, (void *)1);
         }
     } else if (s == PY.function_definition || s == PY.decorated_definition) {
         TSNode def = s == PY.decorated_definition ? py_field(st, PY.f_definition) : st;
-        if (!ts_node_is_null(def) && IS(def, function_definition)) {
+        if (!py_is_null(def) && IS(def, function_definition)) {
             py_func *f = func_for_node(fr->mod, def);
             if (f) {
                 py_val v = vk(V_FUNC);
@@ -2132,15 +2167,15 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 static int exec_block(py_ctx *ctx, py_frame *fr, TSNode block)
 {
     if (++ctx->depth > 150) { ctx->depth--; return 0; }
-    uint32_t k = ts_node_named_child_count(block);
+    uint32_t k = py_named_child_count(block);
     int terminated = 0;
     for (uint32_t i = 0; i < k && !terminated; i++) {
-        TSNode st = ts_node_named_child(block, i);
+        TSNode st = py_named_child(block, i);
         /* a simple statement tree-sitter could not parse is not evaluated:
          * its recovered tree is not the code the user wrote */
-        if (ts_node_has_error(st) && (IS(st, expression_statement) || IS(st, return_statement) ||
+        if (py_has_error(st) && (IS(st, expression_statement) || IS(st, return_statement) ||
                                       IS(st, assert_statement) || IS(st, raise_statement) ||
-                                      strcmp(ts_node_type(st), "ERROR") == 0))
+                                      strcmp(py_type(st), "ERROR") == 0))
             continue;
         int was_active = ctx->active;
         exec_stmt(ctx, fr, st, &terminated);
@@ -2155,7 +2190,7 @@ static int exec_block(py_ctx *ctx, py_frame *fr, TSNode block)
 /* Does the function's own text mention a capture API?  A cheap filter. */
 static int func_mentions_capture(py_func *f)
 {
-    uint32_t s = ts_node_start_byte(f->node), e = ts_node_end_byte(f->node);
+    uint32_t s = py_start_byte(f->node), e = py_end_byte(f->node);
     const char *t = f->mod->src.text + s;
     size_t n = e - s;
     return memmem(t, n, "graph", 5) || memmem(t, n, "capture_begin", 13) ||
@@ -2172,9 +2207,9 @@ static void scan_function(py_ctx *ctx, py_func *f)
         const char *sn;
         size_t sl;
         TSNode params = py_field(f->node, PY.f_parameters);
-        if (!ts_node_is_null(params) && ts_node_named_child_count(params) > 0 &&
-            IS(ts_node_named_child(params, 0), identifier)) {
-            sn = py_text(f->mod, ts_node_named_child(params, 0), &sl);
+        if (!py_is_null(params) && py_named_child_count(params) > 0 &&
+            IS(py_named_child(params, 0), identifier)) {
+            sn = py_text(f->mod, py_named_child(params, 0), &sl);
             fr.self_name = sn;
             fr.self_len = sl;
         }
@@ -2187,7 +2222,7 @@ static void scan_function(py_ctx *ctx, py_func *f)
     ctx->npath = 0;
     ctx->depth = 0;
     ctx->loops = ctx->conds_in_loop = ctx->autocast = 0;
-    if (!ts_node_is_null(f->body)) exec_block(ctx, &fr, f->body);
+    if (!py_is_null(f->body)) exec_block(ctx, &fr, f->body);
     if (ctx->active) end_region(ctx);   /* capture_begin with no capture_end in this function */
     ctx->after = NULL;
     ctx->phase = PH_OUTSIDE;
@@ -2222,11 +2257,11 @@ static void scan_implicit_regions(py_ctx *ctx, py_module *m)
 {
     for (size_t k = 0; k < m->nall_funcs; k++) {
         py_func *f = m->all_funcs[k];
-        TSNode parent = ts_node_parent(f->node);
-        if (ts_node_is_null(parent) || !IS(parent, decorated_definition)) continue;
-        uint32_t n = ts_node_named_child_count(parent);
+        TSNode parent = py_parent(f->node);
+        if (py_is_null(parent) || !IS(parent, decorated_definition)) continue;
+        uint32_t n = py_named_child_count(parent);
         for (uint32_t i = 0; i < n; i++) {
-            TSNode d = ts_node_named_child(parent, i);
+            TSNode d = py_named_child(parent, i);
             if (!IS(d, decorator)) continue;
             size_t len;
             const char *t = py_text(m, d, &len);
@@ -2241,7 +2276,7 @@ static void scan_implicit_regions(py_ctx *ctx, py_module *m)
         for (size_t a = 0; a < c->attrs.cap; a++) {
             if (!c->attrs.keys[a]) continue;
             py_attr *at = c->attrs.vals[a];
-            if (ts_node_is_null(at->value) || !IS(at->value, call)) continue;
+            if (py_is_null(at->value) || !IS(at->value, call)) continue;
             size_t len;
             const char *t = py_text(m, py_field(at->value, PY.f_function), &len);
             if (len >= 16 && memcmp(t + len - 16, "CudaGraphManager", 16) == 0) {
@@ -2259,8 +2294,8 @@ void py_analyze_project(py_project *p)
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
     ctx.arena = cg_arena_new();
-    ctx.regions = calloc(4096, sizeof *ctx.regions);
     cg_map_init(&ctx.memo);
+    cg_map_init(&ctx.globals);
     for (size_t i = 0; i < p->nmods; i++) {
         py_module *m = &p->mods[i];
         if (!m->has_marker || m->state != 1) continue;
@@ -2275,5 +2310,6 @@ void py_analyze_project(py_project *p)
     }
     free(ctx.regions);
     cg_map_free(&ctx.memo);
+    cg_map_free(&ctx.globals);
     cg_arena_free(ctx.arena);
 }

@@ -135,10 +135,12 @@ typedef struct py_ctx {
     int size_arg;          /* evaluating an argument that is a size */
     int quiet;             /* evaluating for a type only: no events */
     cg_map memo;           /* (function, argument kinds) -> return value */
+    cg_map globals;        /* (module, name) -> py_val* of a module-level name, or the
+                              in-progress sentinel: each evaluated once per run */
     int conds_in_loop;     /* if bodies between the innermost loop and here */
     TSNode loop_node;      /* the innermost loop around the statement, in this function */
     py_region **regions;   /* every region made, to free their maps */
-    int nregions;
+    int nregions, capregions;
 } py_ctx;
 
 /* ---- events ------------------------------------------------------------------ */

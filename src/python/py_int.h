@@ -52,7 +52,34 @@ typedef struct py_grammar {
 } py_grammar;
 extern py_grammar PY;
 
-#define IS(node, sym) (ts_node_symbol(node) == PY.sym)
+
+/* ---- null-safe tree access --------------------------------------------------
+ * tree-sitter's accessors dereference the node: on a null TSNode (a missing
+ * field, `x: int` with no right-hand side, an error-recovered tree) they crash.
+ * The front end reads the tree only through these, which answer "nothing" for
+ * a null node; tests/workflow/null_safe.sh fails on a raw ts_node_ call here. */
+static inline int py_is_null(TSNode n) { return ts_node_is_null(n); }
+static inline TSSymbol py_symbol(TSNode n) { return ts_node_is_null(n) ? (TSSymbol)0 : ts_node_symbol(n); }
+static inline const char *py_type(TSNode n) { return ts_node_is_null(n) ? "" : ts_node_type(n); }
+static inline uint32_t py_child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
+static inline uint32_t py_named_child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
+static inline TSNode py_child(TSNode n, uint32_t i) { return i < py_child_count(n) ? ts_node_child(n, i) : (TSNode){0}; }
+static inline TSNode py_named_child(TSNode n, uint32_t i) { return i < py_named_child_count(n) ? ts_node_named_child(n, i) : (TSNode){0}; }
+static inline TSNode py_parent(TSNode n) { return ts_node_is_null(n) ? n : ts_node_parent(n); }
+static inline TSNode py_child_by_field_id(TSNode n, TSFieldId f) { return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, f); }
+static inline uint32_t py_start_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
+static inline uint32_t py_end_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
+static inline TSPoint py_start_point(TSNode n) { return ts_node_is_null(n) ? (TSPoint){0, 0} : ts_node_start_point(n); }
+static inline TSPoint py_end_point(TSNode n) { return ts_node_is_null(n) ? (TSPoint){0, 0} : ts_node_end_point(n); }
+static inline int py_is_missing(TSNode n) { return !ts_node_is_null(n) && ts_node_is_missing(n); }
+static inline int py_has_error(TSNode n) { return !ts_node_is_null(n) && ts_node_has_error(n); }
+static inline int py_eq(TSNode a, TSNode b) { return ts_node_eq(a, b); }
+static inline TSNode py_descendant_for_byte_range(TSNode n, uint32_t s, uint32_t e)
+{ return ts_node_is_null(n) ? n : ts_node_descendant_for_byte_range(n, s, e); }
+
+/* A node of this grammar symbol (never true of a null node). */
+#define IS(node, sym) py_is_sym((node), PY.sym)
+static inline int py_is_sym(TSNode n, TSSymbol sym) { return !ts_node_is_null(n) && ts_node_symbol(n) == sym; }
 
 /* ---- project model --------------------------------------------------------- */
 typedef struct py_module py_module;

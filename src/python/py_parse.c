@@ -103,12 +103,12 @@ int cg_py_init(char *err, size_t errlen) { return py_grammar_init(err, errlen); 
 /* First ERROR or MISSING node in document order, for one precise message. */
 static int first_error(TSNode n, TSNode *out, int depth)
 {
-    if (!ts_node_has_error(n)) return 0;
-    if (strcmp(ts_node_type(n), "ERROR") == 0 || ts_node_is_missing(n)) { *out = n; return 1; }
+    if (!py_has_error(n)) return 0;
+    if (strcmp(py_type(n), "ERROR") == 0 || py_is_missing(n)) { *out = n; return 1; }
     if (depth > 10000) { *out = n; return 1; }
-    uint32_t c = ts_node_child_count(n);
+    uint32_t c = py_child_count(n);
     for (uint32_t i = 0; i < c; i++)
-        if (first_error(ts_node_child(n, i), out, depth + 1)) return 1;
+        if (first_error(py_child(n, i), out, depth + 1)) return 1;
     *out = n;
     return 1;
 }
@@ -127,10 +127,10 @@ int py_parse_module(py_project *p, py_module *m)
         return -1;
     }
     TSNode root = ts_tree_root_node(tree);
-    if (ts_node_has_error(root)) {
+    if (py_has_error(root)) {
         TSNode e;
         first_error(root, &e, 0);
-        TSPoint pt = ts_node_start_point(e);
+        TSPoint pt = py_start_point(e);
         uint32_t line = pt.row + 1, col = cg_source_column(&m->src, line, pt.column);
         /* The file is still analysed: tree-sitter recovers around the error,
          * and a construct its grammar does not know (valid Python it cannot
@@ -138,7 +138,7 @@ int py_parse_module(py_project *p, py_module *m)
          * still ends with exit status 2: this file was not wholly analysed. */
         cg_report_notice(p->report, CG_ERROR, m->file->path, line, col,
                          "cannot parse as Python 3 (%s); the rest of the file was analysed",
-                         ts_node_is_missing(e) ? "a token is missing here" : "syntax error here");
+                         py_is_missing(e) ? "a token is missing here" : "syntax error here");
     }
     m->tree = tree;
     return 0;
@@ -146,7 +146,7 @@ int py_parse_module(py_project *p, py_module *m)
 
 const char *py_text(const py_module *m, TSNode n, size_t *len)
 {
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    uint32_t s = py_start_byte(n), e = py_end_byte(n);
     if (e > m->src.len) e = (uint32_t)m->src.len;
     if (s > e) s = e;
     *len = e - s;
@@ -169,7 +169,7 @@ char *py_text_dup(py_module *m, TSNode n)
 
 cg_loc py_loc(const py_module *m, TSNode n)
 {
-    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+    TSPoint s = py_start_point(n), e = py_end_point(n);
     cg_loc l;
     l.path = m->file->path;
     l.line = s.row + 1;
@@ -179,22 +179,22 @@ cg_loc py_loc(const py_module *m, TSNode n)
     return l;
 }
 
-TSNode py_field(TSNode n, TSFieldId f) { return ts_node_child_by_field_id(n, f); }
+TSNode py_field(TSNode n, TSFieldId f) { return py_child_by_field_id(n, f); }
 
 TSNode py_unparen(TSNode n)
 {
-    while (!ts_node_is_null(n) && IS(n, parenthesized_expression) && ts_node_named_child_count(n) == 1)
-        n = ts_node_named_child(n, 0);
+    while (!py_is_null(n) && IS(n, parenthesized_expression) && py_named_child_count(n) == 1)
+        n = py_named_child(n, 0);
     return n;
 }
 
 static size_t count_errors(TSNode n, int depth)
 {
-    if (!ts_node_has_error(n) || depth > 10000) return 0;
-    if (ts_node_is_missing(n) || strcmp(ts_node_type(n), "ERROR") == 0) return 1;
+    if (!py_has_error(n) || depth > 10000) return 0;
+    if (py_is_missing(n) || strcmp(py_type(n), "ERROR") == 0) return 1;
     size_t total = 0;
-    uint32_t c = ts_node_child_count(n);
-    for (uint32_t i = 0; i < c; i++) total += count_errors(ts_node_child(n, i), depth + 1);
+    uint32_t c = py_child_count(n);
+    for (uint32_t i = 0; i < c; i++) total += count_errors(py_child(n, i), depth + 1);
     return total;
 }
 
