@@ -1,6 +1,7 @@
 /* py_parse.c - tree-sitter glue: grammar check, symbols, parsing, node text. */
 #include "py_int.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 py_grammar PY;
@@ -113,6 +114,68 @@ static int first_error(TSNode n, TSNode *out, int depth)
     return 1;
 }
 
+static void mark_error_lines(TSNode n, unsigned char *lines, uint32_t nlines, int depth)
+{
+    if (!py_has_error(n) || depth > 10000) return;
+    if (strcmp(py_type(n), "ERROR") == 0 || py_is_missing(n)) {
+        uint32_t a = py_start_point(n).row, b = py_end_point(n).row;
+        for (uint32_t r = a; r <= b && r < nlines; r++) lines[r] = 1;
+        return;
+    }
+    uint32_t c = py_child_count(n);
+    for (uint32_t i = 0; i < c; i++) mark_error_lines(py_child(n, i), lines, nlines, depth + 1);
+}
+
+/* tree-sitter-python 0.23.6 (the newest grammar Debian's runtime reads) cannot
+ * parse a starred bracket in an unparenthesised tuple: `return None, *(x,) * n`,
+ * `y = a, *[b]`, valid since Python 3.5 and in real code (Megatron-LM).  On the
+ * lines with parse errors, `, *(` and `, *[` become `,  (` / `,  [`: the same
+ * length, so every offset and line stays true, and the tree keeps the starred
+ * expression as a tuple element.  The rewritten tree is used only when it
+ * parses without any error.  Returns it, or NULL. */
+static TSTree *parse_grammar_limits(const py_module *m, TSTree *tree)
+{
+    const cg_source *src = &m->src;
+    if (!src->nlines || !memchr(src->text, '*', src->len)) return NULL;
+    unsigned char *lines = calloc(src->nlines + 1, 1);
+    char *copy = malloc(src->len + 1);
+    TSTree *fixed = NULL;
+    if (!lines || !copy) goto done;
+    mark_error_lines(ts_tree_root_node(tree), lines, src->nlines, 0);
+    memcpy(copy, src->text, src->len + 1);
+    int changed = 0;
+    for (uint32_t r = 0; r < src->nlines; r++) {
+        if (!lines[r]) continue;
+        size_t a = src->line_start[r], b = r + 1 < src->nlines ? src->line_start[r + 1] : src->len;
+        for (size_t i = a; i < b; i++) {
+            if (copy[i] != '*' || i + 1 >= b || (copy[i + 1] != '(' && copy[i + 1] != '[' && copy[i + 1] != ' '))
+                continue;
+            size_t k = i + 1;
+            while (k < b && copy[k] == ' ') k++;
+            if (k >= b || (copy[k] != '(' && copy[k] != '[')) continue;
+            size_t j = i;
+            while (j > a && copy[j - 1] == ' ') j--;
+            if (j == a || copy[j - 1] != ',') continue;
+            copy[i] = ' ';
+            changed = 1;
+        }
+    }
+    if (!changed) goto done;
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
+    ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
+    fixed = ts_parser_parse_string(parser, NULL, copy, (uint32_t)src->len);
+    ts_parser_delete(parser);
+    if (fixed && py_has_error(ts_tree_root_node(fixed))) {
+        ts_tree_delete(fixed);
+        fixed = NULL;
+    }
+done:
+    free(lines);
+    free(copy);
+    return fixed;
+}
+
 int py_parse_module(py_project *p, py_module *m)
 {
     TSParser *parser = ts_parser_new();
@@ -127,6 +190,12 @@ int py_parse_module(py_project *p, py_module *m)
         return -1;
     }
     TSNode root = ts_tree_root_node(tree);
+    TSTree *fixed = py_has_error(root) ? parse_grammar_limits(m, tree) : NULL;
+    if (fixed) {
+        ts_tree_delete(tree);
+        tree = fixed;
+        root = ts_tree_root_node(tree);
+    }
     if (py_has_error(root)) {
         TSNode e;
         first_error(root, &e, 0);
