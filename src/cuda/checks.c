@@ -1,9 +1,11 @@
 /* checks.c - every CUDA/C/C++ rule, one function each, and the table that
  * says which event each one listens to.
  *
- * To add a rule: write rules/CGnnn.md (with `cu` in its languages), write
- * its checker below, add one row to cu_checks[], and add
- * tests/fixtures/cu/CGnnn/{positive,negative}.cu.  Checkers read the event
+ * To add a rule: scripts/add-rule CGnnn cu writes rules/CGnnn.md, the
+ * fixtures tests/fixtures/cu/CGnnn/{positive,negative}.cu, a stub checker
+ * before the table below and its row at the table's end (rules/README.md).
+ * A finding's fix sentence is its rule page's `fix-cu:` (else `fix:`) unless
+ * the checker passes one to cu_report().  Checkers read the event
  * (cu_eval.h) and call cu_report(); they never walk code.  Events arrive
  * only in capture context, so every finding has a capture site. */
 #include "cu_eval.h"
