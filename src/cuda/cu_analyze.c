@@ -172,7 +172,7 @@ void cu_report(cu_ctx *ctx, const cu_event *ev, const cu_node *n, int rule, int 
     f.level = level < 0 ? cg_rules[rule].severity : (cg_severity)level;
     f.loc = cu_cg_loc(ctx->p, &n->loc);
     f.message = msg;
-    f.fix = (char *)fix;
+    f.fix = (char *)(fix ? fix : cg_rules[rule].fix_cu);
     size_t ll;
     const char *lt = cg_source_line(&ctx->p->files[n->loc.file].src, f.loc.line, &ll);
     f.line_text = cg_arena_strndup(ctx->arena, lt, ll);

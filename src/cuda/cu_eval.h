@@ -208,7 +208,8 @@ typedef struct cu_event {
     int npath, path_set;
 } cu_event;
 
-/* Report a finding of `rule` at node n.  level < 0: the rule's severity.
+/* Report a finding of `rule` at node n.  level < 0: the rule's severity;
+ * fix NULL: the rule's C/C++/CUDA fix (its page's `fix-cu:`, else `fix:`).
  * Only in capture context (the walker passes events only then). */
 void cu_report(cu_ctx *ctx, const cu_event *ev, const cu_node *n, int rule, int level,
                const char *fix, const char *fmt, ...) __attribute__((format(printf, 7, 8)));

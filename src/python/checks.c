@@ -1,9 +1,11 @@
 /* checks.c - every Python rule, one function each, and the table that says
  * which event each one listens to.
  *
- * To add a rule: write rules/CGnnn.md (its id, docs and default severity),
- * write its checker below, add one row to py_checks[], and add
- * tests/fixtures/py/CGnnn/{positive,negative}.py.  Checkers read the event
+ * To add a rule: scripts/add-rule CGnnn py writes rules/CGnnn.md, the
+ * fixtures tests/fixtures/py/CGnnn/{positive,negative}.py, a stub checker
+ * before the table below and its row at the table's end (rules/README.md).
+ * What a rule becomes under torch.compile(mode="reduce-overhead") is its
+ * page's `compiled-as:`.  Checkers read the event
  * (py_eval.h) and call py_report(); they never walk the tree.  Reporting is
  * already limited to capture context by the evaluator.
  *

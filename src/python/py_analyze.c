@@ -110,22 +110,10 @@ int py_func_mentions(const py_func *f, const char *needle)
 }
 
 /* Under torch.compile(mode="reduce-overhead") a hazard is not a failed
- * capture but a graph break (CG901) or a reason to skip cudagraphs (CG902).
- * Returns the rule to report, or -1 for hazards that do not apply there. */
-static int compiled_rule(int rule)
-{
-    switch (rule) {
-    case CG_R_CG101: case CG_R_CG107: case CG_R_CG108: case CG_R_CG201: case CG_R_CG202:
-    case CG_R_CG203: case CG_R_CG301: case CG_R_CG104: case CG_R_CG105:
-        return CG_R_CG901;
-    case CG_R_CG102: case CG_R_CG103: case CG_R_CG305: case CG_R_CG503:
-        return CG_R_CG902;
-    case CG_R_CG901: case CG_R_CG902:
-        return rule;
-    default:
-        return -1;
-    }
-}
+ * capture but a graph break (CG901) or a reason to skip cudagraphs (CG902):
+ * each page's `compiled-as:` says which (rules/CG*.md).  Returns the rule to
+ * report, or -1 for hazards that do not apply there. */
+static int compiled_rule(int rule) { return cg_rules[rule].compiled_as; }
 
 static void report_finding(py_ctx *ctx, py_region *r, cg_loc loc, const char *line_text, int rule,
                            const char *fix, const char *msg, TSNode node, py_module *m,

@@ -1,11 +1,11 @@
 /* join.c - the runtime events against the static findings.
  *
- * A finding is confirmed by an observation of the kind its rule's runtime
- * signal names (rules/CG*.md, `runtime:`), seen at its line: the innermost
- * user frame of the observation lies in the finding's span.  Rules whose
- * signal belongs to a whole capture (an unjoined fork, a changed
- * hyperparameter, a site captured again and again) are confirmed by an
- * observation of that rule in the capture that the finding names.  Lines
+ * A finding is confirmed by an observation of a kind its rule's runtime
+ * signal names (rules/CG*.md, `runtime-signal:`), seen at its line: the
+ * innermost user frame of the observation lies in the finding's span.  Rules
+ * whose signal belongs to a whole capture (`region`: an unjoined fork, a
+ * changed hyperparameter, a site captured again and again) are confirmed by
+ * an observation of that rule in the capture that the finding names.  Lines
  * that ran inside a capture make the rest "not reproduced", the others "not
  * exercised".  What nobody predicted becomes a finding of its own. */
 #include "run.h"
@@ -15,47 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    SIG_ERROR = 1, SIG_EAGER = 2, SIG_CPU = 4, SIG_PIN = 8, SIG_DYNOP = 16, SIG_SCALAR = 32,
-    SIG_REBIND = 64, SIG_HPARAM = 128, SIG_MANY = 256, SIG_LINES = 512, SIG_REGION = 1024,
-};
-
-static const struct { const char *id; int sig; } rule_signals[] = {
-    {"CG101", SIG_ERROR | SIG_DYNOP}, {"CG102", SIG_ERROR | SIG_DYNOP}, {"CG103", SIG_ERROR | SIG_DYNOP},
-    {"CG104", SIG_ERROR | SIG_DYNOP}, {"CG105", SIG_ERROR | SIG_DYNOP}, {"CG106", SIG_ERROR | SIG_EAGER},
-    {"CG107", SIG_ERROR | SIG_DYNOP}, {"CG108", SIG_ERROR | SIG_DYNOP}, {"CG201", SIG_ERROR | SIG_DYNOP},
-    {"CG202", SIG_ERROR | SIG_DYNOP}, {"CG203", SIG_ERROR | SIG_DYNOP},
-    {"CG301", SIG_LINES}, {"CG302", SIG_LINES}, {"CG303", SIG_LINES}, {"CG304", SIG_SCALAR},
-    {"CG305", SIG_CPU}, {"CG401", SIG_ERROR | SIG_EAGER | SIG_DYNOP}, {"CG402", SIG_ERROR | SIG_REGION},
-    {"CG403", SIG_EAGER | SIG_ERROR | SIG_DYNOP}, {"CG404", SIG_ERROR}, {"CG501", SIG_ERROR}, {"CG502", SIG_ERROR},
-    {"CG503", SIG_PIN | SIG_ERROR}, {"CG504", SIG_REBIND | SIG_REGION}, {"CG602", SIG_ERROR | SIG_DYNOP},
-    {"CG605", SIG_ERROR}, {"CG606", SIG_HPARAM | SIG_SCALAR | SIG_REGION},
-    {"CG701", SIG_ERROR | SIG_DYNOP | SIG_REGION}, {"CG702", SIG_ERROR | SIG_DYNOP | SIG_REGION},
-    {"CG704", SIG_ERROR}, {"CG705", SIG_MANY | SIG_REGION}, {"CG706", SIG_ERROR | SIG_DYNOP | SIG_REGION},
-    {"CG707", SIG_ERROR}, {"CG708", SIG_ERROR | SIG_DYNOP | SIG_REGION},
-    {"CG801", SIG_ERROR}, {"CG802", SIG_ERROR}, {"CG803", SIG_ERROR},
-};
-
-static int signals_of(int rule)
-{
-    const char *id = cg_rules[rule].id;
-    for (size_t i = 0; i < sizeof rule_signals / sizeof *rule_signals; i++)
-        if (strcmp(rule_signals[i].id, id) == 0) return rule_signals[i].sig;
-    return SIG_ERROR;
-}
+/* The observations that confirm a finding of `rule`: its page's
+ * `runtime-signal:` (rules/CG*.md), CG_SIG_* bits (core/rules.h). */
+static int signals_of(int rule) { return (int)cg_rules[rule].runtime_signals; }
 
 static int hit_signal(cg_hit_kind k)
 {
     switch (k) {
-    case CG_HIT_ERROR: return SIG_ERROR;
-    case CG_HIT_EAGER: return SIG_EAGER;
-    case CG_HIT_CPU: return SIG_CPU;
-    case CG_HIT_PIN: return SIG_PIN;
-    case CG_HIT_DYNOP: return SIG_DYNOP;
-    case CG_HIT_SCALAR: return SIG_SCALAR;
-    case CG_HIT_REBIND: return SIG_REBIND;
-    case CG_HIT_HPARAM: return SIG_HPARAM;
-    case CG_HIT_MANY: return SIG_MANY;
+    case CG_HIT_ERROR: return CG_SIG_ERROR;
+    case CG_HIT_EAGER: return CG_SIG_EAGER;
+    case CG_HIT_CPU: return CG_SIG_CPU;
+    case CG_HIT_PIN: return CG_SIG_PIN;
+    case CG_HIT_DYNOP: return CG_SIG_DYNOP;
+    case CG_HIT_SCALAR: return CG_SIG_SCALAR;
+    case CG_HIT_REBIND: return CG_SIG_REBIND;
+    case CG_HIT_HPARAM: return CG_SIG_HPARAM;
+    case CG_HIT_MANY: return CG_SIG_MANY;
     }
     return 0;
 }
@@ -312,7 +287,7 @@ void cg_join(cg_report *r, cg_events *ev)
     /* 1. observations at the finding's own line */
     for (size_t i = 0; i < nf; i++) {
         cg_finding *f = &r->findings[i];
-        if (!cg_rules[f->rule].runtime) {
+        if (!signals_of(f->rule)) {
             set_verdict(f, CG_VERDICT_STATIC_ONLY, strdup("the rule has no runtime signal"));
             meta[i].done = 1;
             continue;
@@ -321,7 +296,7 @@ void cg_join(cg_report *r, cg_events *ev)
         char *ev_text = NULL;
         for (size_t h = 0; h < ev->nhits; h++) {
             cg_hit *hit = &ev->hits[h];
-            if (!(hit_signal(hit->kind) & sig & ~SIG_REGION)) continue;
+            if (!(hit_signal(hit->kind) & sig & ~(CG_SIG_REGION | CG_SIG_BLOCK))) continue;
             const cg_ev_frame *s = site_of(hit);
             if (s && !in_span(f, &meta[i], s->path, s->line)) {
                 /* the finding's line further out on the stack: a kernel
@@ -332,10 +307,10 @@ void cg_join(cg_report *r, cg_events *ev)
                 for (size_t k = 1; k < hit->nstack && !in; k++)
                     if (user_path(hit->stack[k].path) && in_span(f, &meta[i], hit->stack[k].path, hit->stack[k].line))
                         in = &hit->stack[k];
-                /* a stream rule reported at `with torch.cuda.stream(...)`: what
-                 * happened in its block is its evidence */
-                int stream_rule = !strcmp(cg_rules[f->rule].id, "CG401") || !strcmp(cg_rules[f->rule].id, "CG403");
-                if (!in && stream_rule && (hit->kind == CG_HIT_ERROR || hit->kind == CG_HIT_EAGER || hit->kind == CG_HIT_DYNOP))
+                /* a rule reported at `with torch.cuda.stream(...)` (signal
+                 * `block`): what happened in its block is its evidence */
+                if (!in && (sig & CG_SIG_BLOCK) &&
+                    (hit->kind == CG_HIT_ERROR || hit->kind == CG_HIT_EAGER || hit->kind == CG_HIT_DYNOP))
                     for (size_t k = 0; k < hit->nstack && !in; k++)
                         if (strcmp(hit->stack[k].path, meta[i].abs) == 0 &&
                             inside_with_block(meta[i].abs, f->loc.line, hit->stack[k].line))
@@ -363,7 +338,7 @@ void cg_join(cg_report *r, cg_events *ev)
     /* 2. observations of the finding's rule in the finding's capture */
     for (size_t i = 0; i < nf; i++) {
         cg_finding *f = &r->findings[i];
-        if (meta[i].done || !(signals_of(f->rule) & SIG_REGION)) continue;
+        if (meta[i].done || !(signals_of(f->rule) & CG_SIG_REGION)) continue;
         int sig = signals_of(f->rule);
         for (size_t h = 0; h < ev->nhits; h++) {
             cg_hit *hit = &ev->hits[h];
@@ -393,11 +368,11 @@ void cg_join(cg_report *r, cg_events *ev)
         unsigned long replays;
         unsigned long ran = lines_ran(ev, f, &meta[i], &replays);
         int sig = signals_of(f->rule);
-        if (ran && (sig & SIG_LINES) && replays)
+        if (ran && (sig & CG_SIG_LINES) && replays)
             set_verdict(f, CG_VERDICT_CONFIRMED,
                         xasprintf("ran %lu time%s at capture, 0 times in %lu replay%s (a replay runs no Python)",
                                   ran, ran == 1 ? "" : "s", replays, replays == 1 ? "" : "s"));
-        else if (ran && (sig & SIG_LINES))
+        else if (ran && (sig & CG_SIG_LINES))
             set_verdict(f, CG_VERDICT_NOT_REPRODUCED,
                         xasprintf("ran %lu time%s at capture, but the graph was never replayed", ran,
                                   ran == 1 ? "" : "s"));
