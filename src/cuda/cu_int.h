@@ -188,6 +188,7 @@ typedef struct cu_project {
     char *not_in_db_first;
     int hdr_bad;            /* stage 1/2 files parsed on their own that did not parse */
     char *hdr_first;
+    cg_map rsp_reported;    /* response-file trouble already reported ("kind\x1fpath") */
     /* analysis */
     cg_map funcs;           /* usr -> cu_func (chained through next_same_usr) */
 } cu_project;

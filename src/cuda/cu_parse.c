@@ -180,13 +180,25 @@ static int is_toolkit_include(const char *dir)
     return exists(probe);
 }
 
-static char *read_small_file(const char *path)
+/* The whole of a response file, NUL-terminated (malloc), or NULL with errno. */
+static char *read_whole_file(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = fopen(path, "rb");
     if (!f) return NULL;
-    char *buf = malloc(1 << 20);
-    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    size_t n = 0, cap = 4096;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n + 1 < cap) break;
+        char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+        if (!nb) { free(buf); buf = NULL; errno = EFBIG; break; }
+        buf = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
     fclose(f);
+    if (buf && bad) { free(buf); buf = NULL; errno = EIO; }
     if (buf) buf[n] = 0;
     return buf;
 }
@@ -194,16 +206,64 @@ static char *read_small_file(const char *path)
 /* Keep what changes how a file parses: include paths, macros, the standard,
  * forced includes.  The rest (nvcc's code generation, warnings, output)
  * means nothing to libclang or is not understood by it.  Response files
- * (nvcc's --options-file, @file) are read in place. */
-static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_std, int *ptds);
+ * (nvcc's --options-file, @file) are read in place; one that includes itself,
+ * directly or through others, is read once (an error, once per run), and
+ * nesting stops at CU_MAX_RSP_DEPTH. */
+#define CU_MAX_RSP_DEPTH 16
 
-static void filter_response_file(cg_arena *a, const db_entry *e, const char *file, argv_b *out,
-                                 int *has_std, int *ptds, int depth)
+typedef struct flag_ctx {
+    cu_project *p;
+    cg_arena *a;
+    argv_b *out;
+    int *has_std, *ptds;
+    const char *reading[CU_MAX_RSP_DEPTH];   /* the response files being read (canonical paths) */
+    const char *shown[CU_MAX_RSP_DEPTH];     /* ... as their includers name them */
+    int depth;
+} flag_ctx;
+
+static void filter_flags(flag_ctx *fc, const db_entry *e);
+
+/* One message per response file and kind of trouble, however many files use it. */
+static int rsp_first_report(flag_ctx *fc, const char *kind, const char *path)
 {
-    if (depth > 2) return;
+    char *key = cg_arena_printf(fc->p->arena, "%s\x1f%s", kind, path);
+    size_t kl = strlen(key);
+    if (cg_map_get(&fc->p->rsp_reported, key, kl)) return 0;
+    cg_map_put(&fc->p->rsp_reported, key, kl, (void *)1);
+    return 1;
+}
+
+static void filter_response_file(flag_ctx *fc, const db_entry *e, const char *file)
+{
+    cg_arena *a = fc->a;
     char *path = join_path(a, e->dir, file);
-    char *text = read_small_file(path);
-    if (!text) return;
+    char rp[PATH_MAX];
+    const char *canon = realpath(path, rp) ? cg_arena_strdup(a, rp) : path;
+    for (int i = 0; i < fc->depth; i++) {
+        if (strcmp(fc->reading[i], canon) != 0) continue;
+        if (rsp_first_report(fc, "cycle", canon)) {
+            char *chain = cg_arena_strdup(a, "");
+            for (int k = i; k < fc->depth; k++) chain = cg_arena_printf(a, "%s%s -> ", chain, fc->shown[k]);
+            cg_report_notice(fc->p->report, CG_ERROR, canon, 0, 0,
+                             "this response file includes itself (%s%s); it is read once", chain, file);
+        }
+        return;
+    }
+    if (fc->depth == CU_MAX_RSP_DEPTH) {
+        if (rsp_first_report(fc, "depth", canon))
+            cg_report_notice(fc->p->report, CG_ERROR, canon, 0, 0,
+                             "response files nested more than %d deep (through %s); this one and those it "
+                             "names are not read", CU_MAX_RSP_DEPTH, fc->shown[0]);
+        return;
+    }
+    char *text = read_whole_file(path);
+    if (!text) {
+        if (rsp_first_report(fc, "read", canon))
+            cg_report_notice(fc->p->report, CG_WARN, path, 0, 0,
+                             "cannot read this response file (named in the compile database): %s; its "
+                             "flags are not used", strerror(errno));
+        return;
+    }
     db_entry sub = *e;
     char **v;
     int n = shell_split(a, text, &v);
@@ -213,19 +273,26 @@ static void filter_response_file(cg_arena *a, const db_entry *e, const char *fil
     sub.argv[0] = "";
     for (int i = 0; i < n; i++) sub.argv[i + 1] = v[i];
     sub.argc = n + 1;
-    filter_flags(a, &sub, out, has_std, ptds);
+    fc->reading[fc->depth] = canon;
+    fc->shown[fc->depth] = file;
+    fc->depth++;
+    filter_flags(fc, &sub);
+    fc->depth--;
 }
 
-static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_std, int *ptds)
+static void filter_flags(flag_ctx *fc, const db_entry *e)
 {
+    cg_arena *a = fc->a;
+    argv_b *out = fc->out;
+    int *has_std = fc->has_std, *ptds = fc->ptds;
     for (int i = 1; i < e->argc; i++) {
         const char *s = e->argv[i];
         if ((strcmp(s, "--options-file") == 0 || strcmp(s, "-optf") == 0) && i + 1 < e->argc) {
-            filter_response_file(a, e, e->argv[++i], out, has_std, ptds, 1);
+            filter_response_file(fc, e, e->argv[++i]);
             continue;
         }
-        if (strncmp(s, "--options-file=", 15) == 0) { filter_response_file(a, e, s + 15, out, has_std, ptds, 1); continue; }
-        if (s[0] == '@' && s[1]) { filter_response_file(a, e, s + 1, out, has_std, ptds, 1); continue; }
+        if (strncmp(s, "--options-file=", 15) == 0) { filter_response_file(fc, e, s + 15); continue; }
+        if (s[0] == '@' && s[1]) { filter_response_file(fc, e, s + 1); continue; }
         const char *val = NULL;
         const char *opt = NULL;
         static const char *const with_path[] = { "-I", "-isystem", "-iquote", "-idirafter",
@@ -499,7 +566,11 @@ int cu_parse_setup(cu_project *p)
         }
         argv_b extra = { .a = f->arena };
         int has_std = 0, ptds = 0;
-        if (e) { filter_flags(f->arena, e, &extra, &has_std, &ptds); f->from_db = 1; }
+        if (e) {
+            flag_ctx fc = { .p = p, .a = f->arena, .out = &extra, .has_std = &has_std, .ptds = &ptds };
+            filter_flags(&fc, e);
+            f->from_db = 1;
+        }
         else if (have_db && !f->header) {
             p->not_in_db++;
             if (!p->not_in_db_first) p->not_in_db_first = cg_arena_strdup(p->arena, f->path);

@@ -37,6 +37,7 @@ static void project_init(cu_project *p, const cg_file *files, size_t n, const cg
     pthread_mutex_init(&p->lock, NULL);
     cg_map_init(&p->by_inode);
     cg_map_init(&p->funcs);
+    cg_map_init(&p->rsp_reported);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) k += files[i].lang == CG_LANG_CU;
     p->files = calloc(k ? k : 1, sizeof *p->files);
@@ -73,6 +74,7 @@ static void project_free(cu_project *p)
     free(p->files);
     cg_map_free(&p->by_inode);
     cg_map_free(&p->funcs);
+    cg_map_free(&p->rsp_reported);
     for (int i = 0; i < p->npch; i++) pthread_mutex_destroy(&p->pch[i].lock);
     pthread_mutex_destroy(&p->lock);
     cg_arena_free(p->arena);
