@@ -821,6 +821,223 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
     }
 }
 
+/* ---- input libclang cannot take ---------------------------------------------- */
+/* libclang parses on a thread of its own with an 8 MiB stack, and its parser
+ * recurses once a level of nesting: calls or parentheses nested 2,000 deep,
+ * lambdas 1,000 deep, 3,000 prefix operators or casts, 10,000 chained
+ * assignments overflow it; so do some 100,000 chained binary operators.  A
+ * stack overflow is a crash its crash recovery cannot catch: the whole
+ * process dies.  So the text of each file is measured before it is parsed,
+ * and a file past a limit is skipped, with an error:
+ *   - brackets nested more than CU_MAX_SOURCE_BRACKETS deep;
+ *   - an expression that recurses more than CU_MAX_SOURCE_CHAIN levels: the
+ *     open brackets, plus at each open level the prefix operators, casts and
+ *     other bracketed groups (not the condition of an if, while, for or
+ *     switch), assignments, `?`, `<` and operator keywords
+ *     since the last `;` (or `,`, except in a bare parenthesis, where it is
+ *     the comma operator);
+ *   - more than CU_MAX_SOURCE_BINARY binary operators and member accesses
+ *     chained that way.
+ * Real code stays far below: in the CUDA toolkit's, the system's and LLVM's
+ * headers (11,000 files) brackets nest at most 40 deep, expressions at most
+ * about 470 levels, and binary chains are under 1,000.  This
+ * sees the file's own text only: nesting that macros or included headers
+ * build is not measured. */
+#define CU_MAX_SOURCE_BRACKETS 1024
+#define CU_MAX_SOURCE_CHAIN 1500
+#define CU_MAX_SOURCE_BINARY 20000
+
+typedef struct nest_scan { uint32_t line, col; int why; } nest_scan;   /* why: 0 brackets, 1 chain, 2 binary */
+
+static int is_ident_byte(unsigned char c) { return c == '_' || isalnum(c) || c >= 0x80; }
+
+/* Keywords that are prefix or binary operators. */
+static int operator_keyword(const char *w, size_t n)
+{
+    static const char *const kw[] = { "sizeof", "alignof", "_Alignof", "__alignof__", "new", "delete",
+        "throw", "not", "compl", "and", "or", "xor", "bitand", "bitor", "not_eq", "co_await",
+        "co_yield", NULL };
+    for (int i = 0; kw[i]; i++)
+        if (strlen(kw[i]) == n && memcmp(kw[i], w, n) == 0) return 1;
+    return 0;
+}
+
+/* Keywords after which a parenthesis is not a call's: `return (a, b)`. */
+static int statement_keyword(const char *w, size_t n)
+{
+    static const char *const kw[] = { "return", "case", "if", "while", "for", "switch", "do", "else",
+        "co_return", NULL };
+    for (int i = 0; kw[i]; i++)
+        if (strlen(kw[i]) == n && memcmp(kw[i], w, n) == 0) return 1;
+    return 0;
+}
+
+/* Length of the operator token at t (1 to 3). */
+static size_t operator_len(const char *t, size_t left)
+{
+    static const char *const ops[] = { ">>=", "<<=", "<=>", "->*", "...", "&&", "||", "==", "!=", "<=",
+        ">=", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "++", "--", "##", NULL };
+    for (int i = 0; ops[i]; i++) {
+        size_t n = strlen(ops[i]);
+        if (n <= left && memcmp(t, ops[i], n) == 0) return n;
+    }
+    return 1;
+}
+
+/* 1 (and where) when the text nests too deep for libclang. */
+static int source_too_deep(const char *t, size_t len, nest_scan *out)
+{
+    int rec[CU_MAX_SOURCE_BRACKETS + 1];   /* recursive steps since the last `;` or `,` at each open level */
+    int bin[CU_MAX_SOURCE_BRACKETS + 1];   /* binary operators, the same way */
+    char bare[CU_MAX_SOURCE_BRACKETS + 1]; /* the level is a parenthesis not after a name: `,` is an operator */
+    char cond[CU_MAX_SOURCE_BRACKETS + 1]; /* the level is the condition of an if, while, for or switch */
+    int depth = 0, chain = 0, binary = 0;  /* chain: depth + the sum of rec[0..depth]; binary: of bin[] */
+    int operand = 0;                       /* the last token ends an operand (a name, a literal, a group) */
+    int keyword = 0;                       /* the last token is a statement keyword */
+    uint32_t line = 1;
+    size_t line_at = 0;
+    rec[0] = bin[0] = 0;
+    bare[0] = cond[0] = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\n') { line++; line_at = i + 1; continue; }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') continue;
+        if (c == '\\' && i + 1 < len && t[i + 1] == '\n') { i++; line++; line_at = i + 1; continue; }
+        if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+            while (i + 1 < len && t[i + 1] != '\n') i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < len && t[i + 1] == '*') {
+            for (i += 2; i + 1 < len && !(t[i] == '*' && t[i + 1] == '/'); i++)
+                if (t[i] == '\n') { line++; line_at = i + 1; }
+            i++;
+            continue;
+        }
+        if (c == 'R' && i + 1 < len && t[i + 1] == '"' &&
+            (i == 0 || !is_ident_byte((unsigned char)t[i - 1]) || strchr("uUL8", t[i - 1]))) {
+            /* R"delim( ... )delim" */
+            size_t d0 = i + 2, d1 = d0;
+            while (d1 < len && d1 - d0 <= 16 && t[d1] != '(') d1++;
+            if (d1 < len && t[d1] == '(') {
+                size_t dl = d1 - d0;
+                for (i = d1 + 1; i < len; i++) {
+                    if (t[i] == '\n') { line++; line_at = i + 1; continue; }
+                    if (t[i] == ')' && i + dl + 1 < len && memcmp(t + i + 1, t + d0, dl) == 0 &&
+                        t[i + 1 + dl] == '"') {
+                        i += dl + 1;
+                        break;
+                    }
+                }
+                operand = 1;
+                continue;
+            }
+        }
+        if (c == '"' || (c == '\'' && !(i > 0 && isxdigit((unsigned char)t[i - 1])))) {
+            /* a string or character literal (in 1'000 the quote is a digit separator) */
+            for (i++; i < len && t[i] != (char)c && t[i] != '\n'; i++)
+                if (t[i] == '\\' && i + 1 < len) {
+                    if (t[i + 1] == '\n') { line++; line_at = i + 2; }
+                    i++;
+                }
+            if (i < len && t[i] == '\n') { line++; line_at = i + 1; }
+            operand = 1;
+            continue;
+        }
+        if (c == '#') {
+            /* a directive: to the end of its (continued) line; its text is not measured */
+            int first = 1;
+            for (size_t k = line_at; k < i && first; k++) first = t[k] == ' ' || t[k] == '\t';
+            if (first) {
+                for (; i + 1 < len && t[i + 1] != '\n'; i++)
+                    if (t[i + 1] == '\\' && i + 2 < len && t[i + 2] == '\n') { i += 2; line++; line_at = i + 1; }
+                continue;
+            }
+        }
+        size_t at = i;
+        int step = 0;                      /* 1: a recursive step, 2: a binary operator */
+        int after_keyword = keyword;
+        keyword = 0;
+        if (is_ident_byte(c)) {
+            while (i + 1 < len && (is_ident_byte((unsigned char)t[i + 1]) || (t[i + 1] == '.' && isdigit(c)))) i++;
+            if (operator_keyword(t + at, i + 1 - at)) { step = 1; operand = 0; }
+            else {
+                keyword = statement_keyword(t + at, i + 1 - at);
+                operand = !keyword;
+                continue;
+            }
+        } else if (c == '(' || c == '[' || c == '{') {
+            chain++;
+            if (++depth > CU_MAX_SOURCE_BRACKETS || chain > CU_MAX_SOURCE_CHAIN) {
+                out->why = depth > CU_MAX_SOURCE_BRACKETS ? 0 : 1;
+                goto too_deep;
+            }
+            rec[depth] = bin[depth] = 0;
+            bare[depth] = c == '(' && !operand;
+            cond[depth] = c == '(' && after_keyword;
+            operand = 0;
+            continue;
+        } else if (c == ')' || c == ']' || c == '}') {
+            int was_cond = cond[depth];
+            if (depth > 0) {
+                chain -= 1 + rec[depth];
+                binary -= bin[depth];
+                depth--;
+            }
+            if (was_cond) {   /* if (...) { : the statement's block nests, its condition does not */
+                operand = 0;
+                continue;
+            }
+            if (c == '}') {   /* a block ends a statement */
+                chain -= rec[depth];
+                binary -= bin[depth];
+                rec[depth] = bin[depth] = 0;
+                operand = 0;
+                continue;
+            }
+            step = 1;         /* a group is one more step of its level: (int)(int)x, f(x)(y) */
+            operand = 1;
+        } else if (c == ';' || (c == ',' && !bare[depth])) {
+            chain -= rec[depth];
+            binary -= bin[depth];
+            rec[depth] = bin[depth] = 0;
+            operand = 0;
+            continue;
+        } else if (c == '.' && !(i + 2 < len && t[i + 1] == '.' && t[i + 2] == '.')) {
+            step = 2;         /* member access chains like a binary operator */
+            operand = 0;
+        } else if (c == '-' && i + 1 < len && t[i + 1] == '>' && !(i + 2 < len && t[i + 2] == '*')) {
+            i++;
+            step = 2;
+            operand = 0;
+        } else if (c == ':' && i + 1 < len && t[i + 1] == ':') {
+            i++;
+            continue;
+        } else {
+            size_t n = operator_len(t + i, len - i);
+            i += n - 1;
+            int assign = (n == 1 && c == '=') || (n >= 2 && t[i] == '=' && c != '=' && c != '!' &&
+                                                  !(n == 2 && (c == '<' || c == '>')));
+            if (assign || c == '?' || (c == '<' && n == 1) || c == '~' || (c == '!' && n == 1) || !operand) step = 1;
+            else if (c == ':' || c == '#') step = 0;
+            else step = 2;
+            operand = 0;
+        }
+        if (step == 1) {
+            rec[depth]++;
+            if (++chain > CU_MAX_SOURCE_CHAIN) { out->why = 1; goto too_deep; }
+        } else if (step == 2) {
+            bin[depth]++;
+            if (++binary > CU_MAX_SOURCE_BINARY) { out->why = 2; goto too_deep; }
+        }
+        continue;
+    too_deep:
+        out->line = line;
+        out->col = (uint32_t)(at - line_at + 1);
+        return 1;
+    }
+    return 0;
+}
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -830,6 +1047,19 @@ static double now_ms(void)
 
 void cu_parse_file(cu_project *p, cu_file *f, int level)
 {
+    nest_scan ns;
+    if (f->loaded && source_too_deep(f->src.text, f->src.len, &ns)) {
+        uint32_t col = cg_source_column(&f->src, ns.line, ns.col ? ns.col - 1 : 0);
+        static const char *const why[] = { "brackets nested more than %d deep",
+            "an expression nested more than %d levels deep", "an expression of more than %d operators" };
+        static const int lim[] = { CU_MAX_SOURCE_BRACKETS, CU_MAX_SOURCE_CHAIN, CU_MAX_SOURCE_BINARY };
+        char what[80];
+        snprintf(what, sizeof what, why[ns.why], lim[ns.why]);
+        cg_report_notice(p->report, CG_ERROR, f->path, ns.line, col,
+                         "too deeply nested for libclang to parse safely (%s); skipped", what);
+        f->status = -1;
+        return;
+    }
     double t0 = now_ms();
     const char *pch = get_pch(p, f);
     const char **argv = cg_arena_alloc(f->arena, (size_t)(f->argc + 2) * sizeof *argv);
