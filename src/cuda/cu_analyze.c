@@ -657,6 +657,19 @@ static uint64_t args_sig(const cu_val *args, int nargs)
     return h;
 }
 
+/* The function that began the capture returns with it open on some path. */
+__attribute__((noinline)) static void region_unended(cu_ctx *ctx)
+{
+    cu_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = CU_EV_REGION_END;
+    ev.node = NULL;
+    ev.unended = 1;       /* not ended on every path */
+    emit(ctx, &ev);
+    ctx->st.region = NULL;
+    ctx->st.nforks = ctx->st.nrec = ctx->st.nalloc = 0;
+}
+
 /* Walk body `body` of function fn (or a lambda defined in fn) called at `call`. */
 static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const char *name,
                         const cu_node *call, const cu_val *args, int nargs, int bind_params)
@@ -717,14 +730,7 @@ static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cha
     cu_region *r = ctx->st.region;
     /* a capture begun in this function and still open at its end */
     if (r && r != open_before && r->depth == fr.depth && !r->raii && fn && fn->ends) {
-        cu_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = CU_EV_REGION_END;
-        ev.node = NULL;
-        ev.unended = 1;       /* not ended on every path */
-        emit(ctx, &ev);
-        ctx->st.region = NULL;
-        ctx->st.nforks = ctx->st.nrec = ctx->st.nalloc = 0;
+        region_unended(ctx);
         r = NULL;
     }
     cu_val ret = fr.ret;
@@ -1076,7 +1082,7 @@ __attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n,
     }
 }
 
-static cu_val eval_launch(cu_ctx *ctx, const cu_node *n)
+__attribute__((noinline)) static cu_val eval_launch(cu_ctx *ctx, const cu_node *n)
 {
     cu_val *kv = xmalloc((size_t)n->nkids * sizeof *kv);
     for (int i = 0; i < n->nkids; i++) kv[i] = eval(ctx, n->kids[i]);
@@ -1299,7 +1305,7 @@ __attribute__((noinline)) static int call_site(cu_ctx *ctx, const cu_node *n, cu
     return 0;
 }
 
-static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
+__attribute__((noinline)) static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
 {
     cu_val objv = UNKNOWN;
     const cu_node *obj = n->nkids ? n->kids[0] : NULL;
@@ -1342,7 +1348,7 @@ __attribute__((noinline)) static cu_val dim3_construct(const cu_node *n, const c
     return d;
 }
 
-static cu_val eval_construct(cu_ctx *ctx, const cu_node *n)
+__attribute__((noinline)) static cu_val eval_construct(cu_ctx *ctx, const cu_node *n)
 {
     int nargs = n->nkids;
     cu_val *args = nargs ? xmalloc((size_t)nargs * sizeof *args) : NULL;
@@ -1412,7 +1418,7 @@ static void set_src(cu_ctx *ctx, cu_val *v, const cu_node *ref)
     v->src = s;
 }
 
-static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
+__attribute__((noinline)) static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
 {
     if (n->flags & CU_F_IVAL) {
         cu_val v = vint(n->ival);
@@ -1474,23 +1480,28 @@ __attribute__((noinline)) static cu_val eval_unary(cu_ctx *ctx, const cu_node *n
     }
 }
 
+/* x = y, x += y ... */
+__attribute__((noinline)) static cu_val eval_assign(cu_ctx *ctx, const cu_node *n)
+{
+    const cu_node *l = n->kids[0], *r = n->kids[1];
+    cu_val rv = eval(ctx, r);
+    cu_val lv = eval(ctx, l);
+    store_event(ctx, n, l, r, n->op == CXBinaryOperator_Assign ? 0 : 1);
+    if (n->op == CXBinaryOperator_Assign) {
+        assign_to(ctx, l, rv);
+        return rv;
+    }
+    cu_val nv = UNKNOWN;
+    nv.src = lv.src;
+    assign_to(ctx, l, nv);
+    return nv;
+}
+
 __attribute__((noinline)) static cu_val eval_binary(cu_ctx *ctx, const cu_node *n)
 {
     if (n->nkids < 2) return UNKNOWN;
     const cu_node *l = n->kids[0], *r = n->kids[1];
-    if (n->op >= CXBinaryOperator_Assign && n->op <= CXBinaryOperator_OrAssign) {
-        cu_val rv = eval(ctx, r);
-        cu_val lv = eval(ctx, l);
-        store_event(ctx, n, l, r, n->op == CXBinaryOperator_Assign ? 0 : 1);
-        if (n->op == CXBinaryOperator_Assign) {
-            assign_to(ctx, l, rv);
-            return rv;
-        }
-        cu_val nv = UNKNOWN;
-        nv.src = lv.src;
-        assign_to(ctx, l, nv);
-        return nv;
-    }
+    if (n->op >= CXBinaryOperator_Assign && n->op <= CXBinaryOperator_OrAssign) return eval_assign(ctx, n);
     cu_val a = eval(ctx, l);
     if (n->op == CXBinaryOperator_LAnd || n->op == CXBinaryOperator_LOr) {
         cu_val b = eval(ctx, r);
@@ -1525,81 +1536,110 @@ __attribute__((noinline)) static cu_val eval_binary(cu_ctx *ctx, const cu_node *
     return out;
 }
 
+__attribute__((noinline)) static cu_val eval_member(cu_ctx *ctx, const cu_node *n)
+{
+    cu_val base = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
+    if (base.kind == CV_DIM3 && n->name && !n->name[1] && n->name[0] >= 'x' && n->name[0] <= 'z') {
+        int c = n->name[0] - 'x';
+        cu_val v = UNKNOWN;
+        if (base.known & (1 << c)) v = vint((&base.x)[c]);
+        v.src = base.src;
+        return v;
+    }
+    cu_slot *s = n->usr ? slot_of(ctx, n, 0) : NULL;
+    cu_val v = s ? s->v : UNKNOWN;
+    if (!s && n->tclass == CU_T_STREAM && n->usr) v = stream_of_var(ident_of(ctx, n), 0);
+    if (!s && n->tclass == CU_T_EVENT && n->usr) { v.kind = CV_EVENT; v.id = ident_of(ctx, n); }
+    if (v.kind != CV_STREAM && v.kind != CV_EVENT && v.kind != CV_GUARD) set_src(ctx, &v, n);
+    return v;
+}
+
+__attribute__((noinline)) static cu_val eval_cast(cu_ctx *ctx, const cu_node *n)
+{
+    cu_val v = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
+    if (n->tclass == CU_T_STREAM && v.kind == CV_INT && (v.known & 1)) {
+        cu_val s = UNKNOWN;
+        s.kind = CV_STREAM;
+        if (v.x == 0) { s.flags = CVF_NULL; s.skind = CS_LEGACY; }
+        else if (v.x == 1) s.skind = CS_LEGACY;
+        else if (v.x == 2) s.skind = CS_PERTHREAD;
+        else return UNKNOWN;
+        return s;
+    }
+    return v;
+}
+
+/* Leaves: no recursion. */
+__attribute__((noinline)) static cu_val eval_leaf(cu_ctx *ctx, const cu_node *n)
+{
+    cu_val v = UNKNOWN;
+    switch (n->kind) {
+    case CU_N_INT:
+    case CU_N_SIZEOF:
+        if (n->flags & CU_F_IVAL) v = vint(n->ival);
+        break;
+    case CU_N_NULL:
+        v = vint(0);
+        v.flags |= CVF_NULL;
+        break;
+    case CU_N_LAMBDA:
+        v.kind = CV_LAMBDA;
+        v.lambda = n;
+        v.fn = ctx->fr ? ctx->fr->fn : NULL;
+        break;
+    default:
+        break;
+    }
+    return v;
+}
+
+/* The children in order, for their effects. */
+__attribute__((noinline)) static cu_val eval_all(cu_ctx *ctx, const cu_node *n)
+{
+    for (int i = 0; i < n->nkids; i++) eval(ctx, n->kids[i]);
+    return UNKNOWN;
+}
+
+/* Anything else: its children in order; one child is what it is. */
+__attribute__((noinline)) static cu_val eval_other(cu_ctx *ctx, const cu_node *n)
+{
+    if (n->nkids == 1) return eval(ctx, n->kids[0]);
+    return eval_all(ctx, n);
+}
+
+/* Dispatch only: the cases with values of their own are functions of their
+ * own, so that this frame, on the stack once a level, stays small. */
 static cu_val eval_node(cu_ctx *ctx, const cu_node *n)
 {
     switch (n->kind) {
-    case CU_N_INT:
-        return (n->flags & CU_F_IVAL) ? vint(n->ival) : UNKNOWN;
-    case CU_N_NULL: {
-        cu_val v = vint(0);
-        v.flags |= CVF_NULL;
-        return v;
-    }
-    case CU_N_SIZEOF:
-        return (n->flags & CU_F_IVAL) ? vint(n->ival) : UNKNOWN;
+    case CU_N_INT: case CU_N_NULL: case CU_N_SIZEOF: case CU_N_LAMBDA:
+        return eval_leaf(ctx, n);
     case CU_N_REF:
         return eval_ref(ctx, n);
-    case CU_N_MEMBER: {
-        cu_val base = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
-        if (base.kind == CV_DIM3 && n->name && !n->name[1] && n->name[0] >= 'x' && n->name[0] <= 'z') {
-            int c = n->name[0] - 'x';
-            cu_val v = UNKNOWN;
-            if (base.known & (1 << c)) v = vint((&base.x)[c]);
-            v.src = base.src;
-            return v;
-        }
-        cu_slot *s = n->usr ? slot_of(ctx, n, 0) : NULL;
-        cu_val v = s ? s->v : UNKNOWN;
-        if (!s && n->tclass == CU_T_STREAM && n->usr) v = stream_of_var(ident_of(ctx, n), 0);
-        if (!s && n->tclass == CU_T_EVENT && n->usr) { v.kind = CV_EVENT; v.id = ident_of(ctx, n); }
-        if (v.kind != CV_STREAM && v.kind != CV_EVENT && v.kind != CV_GUARD) set_src(ctx, &v, n);
-        return v;
-    }
-    case CU_N_CAST: {
-        cu_val v = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
-        if (n->tclass == CU_T_STREAM && v.kind == CV_INT && (v.known & 1)) {
-            cu_val s = UNKNOWN;
-            s.kind = CV_STREAM;
-            if (v.x == 0) { s.flags = CVF_NULL; s.skind = CS_LEGACY; }
-            else if (v.x == 1) s.skind = CS_LEGACY;
-            else if (v.x == 2) s.skind = CS_PERTHREAD;
-            else return UNKNOWN;
-            return s;
-        }
-        return v;
-    }
+    case CU_N_MEMBER:
+        return eval_member(ctx, n);
+    case CU_N_CAST:
+        return eval_cast(ctx, n);
     case CU_N_UNARY:
         return eval_unary(ctx, n);
     case CU_N_BINARY:
         return eval_binary(ctx, n);
-    case CU_N_CONDOP: {
-        for (int i = 0; i < n->nkids; i++) eval(ctx, n->kids[i]);
-        return UNKNOWN;
-    }
+    case CU_N_CONDOP:
+        return eval_all(ctx, n);
     case CU_N_CALL:
         return eval_call(ctx, n);
     case CU_N_LAUNCH:
         return eval_launch(ctx, n);
     case CU_N_CONSTRUCT:
         return eval_construct(ctx, n);
-    case CU_N_LAMBDA: {
-        cu_val v = UNKNOWN;
-        v.kind = CV_LAMBDA;
-        v.lambda = n;
-        v.fn = ctx->fr ? ctx->fr->fn : NULL;
-        return v;
-    }
     case CU_N_DECL:
     case CU_N_COMPOUND: case CU_N_IF: case CU_N_LOOP: case CU_N_SWITCH: case CU_N_RETURN:
     case CU_N_BREAK: case CU_N_GOTO: case CU_N_THROW:
         return exec_or_eval(ctx, n);
     case CU_N_EMPTY: case CU_N_STRING:
         return UNKNOWN;
-    default: {
-        cu_val last = UNKNOWN;
-        for (int i = 0; i < n->nkids; i++) last = eval(ctx, n->kids[i]);
-        return n->nkids == 1 ? last : UNKNOWN;
-    }
+    default:
+        return eval_other(ctx, n);
     }
 }
 

@@ -295,6 +295,29 @@ static void run_phases(cu_project *p, int level, size_t *done)
     *done = ph.done;
 }
 
+/* The walk recurses once a level of the code it walks (bounded: cu_eval.h);
+ * it runs on a thread whose stack is sized for that bound, whatever the
+ * main thread's stack limit is (ulimit -s). */
+static void *analyze_thread(void *arg)
+{
+    cu_analyze_project(arg);
+    return NULL;
+}
+
+static void analyze_on_big_stack(cu_project *p)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+    int ok = pthread_attr_init(&attr) == 0;
+    if (ok && pthread_attr_setstacksize(&attr, CU_WALK_STACK) == 0 &&
+        pthread_create(&t, &attr, analyze_thread, p) == 0) {
+        pthread_join(t, NULL);
+    } else {
+        cu_analyze_project(p);   /* no thread to be had: the caller's stack */
+    }
+    if (ok) pthread_attr_destroy(&attr);
+}
+
 void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_report *report)
 {
     cu_project p;
@@ -310,7 +333,7 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
         size_t analysed = 0;
         for (size_t i = 0; i < p.nfiles; i++) analysed += p.files[i].loaded && p.files[i].status == 0;
         __atomic_add_fetch(&report->files_analysed, analysed, __ATOMIC_RELAXED);
-        cu_analyze_project(&p);
+        analyze_on_big_stack(&p);
     }
     cu_parse_teardown(&p);
     project_free(&p);
