@@ -359,7 +359,7 @@ int cu_is_captured_event(cu_ctx *ctx, const cu_val *ev)
 /* The variable at the root of an lvalue: x, s.f, p->f, a[i], *p, (T)&x. */
 static const cu_node *lvalue_root(const cu_node *n)
 {
-    for (int i = 0; n && i < 16; i++) {
+    for (int i = 0; n && i < CU_MAX_EVAL_NEST; i++) {   /* a loop: as deep as the tree */
         switch (n->kind) {
         case CU_N_REF: return n;
         case CU_N_MEMBER: return n;

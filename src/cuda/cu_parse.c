@@ -510,8 +510,11 @@ int cu_parse_setup(cu_project *p)
 
     char tmpl[PATH_MAX];
     const char *td = getenv("TMPDIR");
-    snprintf(tmpl, sizeof tmpl, "%s/cglint-XXXXXX", td && *td ? td : "/tmp");
-    if (!mkdtemp(tmpl)) {
+    if (snprintf(tmpl, sizeof tmpl, "%s/cglint-XXXXXX", td && *td ? td : "/tmp") >= (int)sizeof tmpl) {
+        errno = ENAMETOOLONG;
+        tmpl[0] = 0;
+    }
+    if (!tmpl[0] || !mkdtemp(tmpl)) {
         cg_report_notice(p->report, CG_ERROR, NULL, 0, 0,
                          "cannot create a temporary directory in %s: %s; C/C++/CUDA files not analysed",
                          td && *td ? td : "/tmp", strerror(errno));
@@ -633,7 +636,7 @@ static const char *get_pch(cu_project *p, cu_file *f)
     pthread_mutex_lock(&p->lock);
     for (int i = 0; i < p->npch; i++)
         if (strcmp(p->pch[i].key, key) == 0) { slot = &p->pch[i]; break; }
-    if (!slot && p->npch < 8) {
+    if (!slot && p->npch < 8) {   /* past 8 sets of macro flags: parsed without a PCH (slower, same result) */
         slot = &p->pch[p->npch++];
         slot->key = cg_arena_strdup(p->arena, key);
         slot->path = cg_arena_printf(p->arena, "%s/cuda_runtime-%d.pch", p->tmpdir, p->npch);
@@ -695,6 +698,8 @@ static void note_missing_header(cu_project *p, const char *h)
     }
     if (!dup && strlen(cur) < 400)
         p->missing_cuda_headers = *cur ? cg_arena_printf(p->arena, "%s, %s", cur, h) : cg_arena_strdup(p->arena, h);
+    else if (!dup && !strstr(cur, ", ..."))
+        p->missing_cuda_headers = cg_arena_printf(p->arena, "%s, ...", cur);   /* the list is kept short, and says so */
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -727,7 +732,8 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
     if (!f->file->report) return;
     unsigned nd = clang_getNumDiagnostics(tu);
     int nerr = 0, shim_sem = 0;
-    char first[600] = "", nsem_first[700] = "";
+    /* whole messages (in the file's arena): one cut short could end inside a UTF-8 sequence */
+    const char *first = "", *nsem_first = "";
     /* a file that lost a CUDA library header: its other errors follow from
      * that (the environment's trouble, reported once), not from the file */
     int lost = lost_cuda_header(tu);
@@ -753,8 +759,8 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
         }
         if (in_system) {
             CXString fn = clang_getFileName(file);
-            char buf[800];
-            snprintf(buf, sizeof buf, "%s:%u:%u: %s", clang_getCString(fn), line, col, msg ? msg : "");
+            const char *buf = cg_arena_printf(f->arena, "%s:%u:%u: %s", clang_getCString(fn), line, col,
+                                              msg ? msg : "");
             clang_disposeString(fn);
             note_sys(p, buf);
             goto next;
@@ -766,8 +772,8 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             shim_sem++;
             if (!nsem_first[0]) {
                 CXString fn = clang_getFileName(file);
-                snprintf(nsem_first, sizeof nsem_first, "%s:%u: %s", file ? clang_getCString(fn) : f->path,
-                         line, msg ? msg : "");
+                nsem_first = cg_arena_printf(f->arena, "%s:%u: %s", file ? clang_getCString(fn) : f->path, line,
+                                             msg ? msg : "");
                 clang_disposeString(fn);
             }
             goto next;
@@ -776,10 +782,10 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             CXFile mf = clang_getFile(tu, f->path);
             if (file && mf && !clang_File_isEqual(file, mf)) {
                 CXString fn = clang_getFileName(file);
-                snprintf(first, sizeof first, "in %s:%u:%u: %s", clang_getCString(fn), line, col, msg ? msg : "");
+                first = cg_arena_printf(f->arena, "in %s:%u:%u: %s", clang_getCString(fn), line, col, msg ? msg : "");
                 clang_disposeString(fn);
             } else {
-                snprintf(first, sizeof first, "%s", msg ? msg : "");
+                first = cg_arena_strdup(f->arena, msg ? msg : "");
                 fl = line;
                 fc = col;
             }
