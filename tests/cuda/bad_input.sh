@@ -6,7 +6,10 @@
 # status is 2.  Checked in shim mode and, when a toolkit is installed, with
 # the toolkit's headers.  The bad files hold functions a capture calls (a
 # file no capture can reach is parsed only with --cuda-parse-all; checked
-# too).  Also: a Python and a CUDA file in one run make one report.
+# too).  Also: code nested too deep to analyse or to parse, a function of
+# 70,000 statements, response files that include themselves, a configuration
+# file nested 100,000 deep (none may crash), and a Python and a CUDA file in
+# one run make one report.
 #
 # Usage: bad_input.sh CGLINT
 set -uo pipefail
