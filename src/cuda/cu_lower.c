@@ -148,26 +148,29 @@ static void set_kids(lower *l, cu_node *n, cu_node **v, unsigned k)
     memcpy(n->kids, v, (size_t)n->nkids * sizeof *n->kids);
 }
 
-/* A growable list of lowered children, in the arena (no fixed cap). */
+/* A growable list of lowered children (no fixed cap): malloc while it is
+ * built, an exact copy in the arena once it is the node's. */
 typedef struct nodes { cu_node **v; unsigned n, cap; } nodes;
 
 static void nodes_push(lower *l, nodes *ns, cu_node *x)
 {
+    (void)l;
     if (ns->n == ns->cap) {
         unsigned nc = ns->cap ? ns->cap * 2 : 8;
-        cu_node **nv = cg_arena_alloc(l->a, (size_t)nc * sizeof *nv);
-        if (ns->n) memcpy(nv, ns->v, (size_t)ns->n * sizeof *nv);
+        cu_node **nv = realloc(ns->v, (size_t)nc * sizeof *nv);
+        if (!nv) { fputs("cglint: out of memory\n", stderr); abort(); }
         ns->v = nv;
         ns->cap = nc;
     }
     ns->v[ns->n++] = x;
 }
 
-/* The children are the list itself (already in the arena). */
-static void set_kids_list(cu_node *n, const nodes *ns)
+/* The list becomes n's children (and is emptied). */
+static void set_kids_list(lower *l, cu_node *n, nodes *ns)
 {
-    n->nkids = (int32_t)(ns->n > INT32_MAX ? INT32_MAX : ns->n);
-    n->kids = ns->n ? ns->v : NULL;
+    set_kids(l, n, ns->v, ns->n);
+    free(ns->v);
+    memset(ns, 0, sizeof *ns);
 }
 
 static cu_tclass tclass_of(CXType t, int *is_ref)
@@ -471,7 +474,7 @@ __attribute__((noinline)) static cu_node *lower_call(lower *l, CXCursor c)
         n->name = cx_dup(l, clang_getCursorSpelling(ref));
         n->tclass = (uint8_t)tclass_of(clang_getCursorType(c), NULL);
         for (int i = 0; i < nargs; i++) nodes_push(l, &v, lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i)));
-        set_kids_list(n, &v);
+        set_kids_list(l, n, &v);
         return n;
     }
 
@@ -494,7 +497,7 @@ __attribute__((noinline)) static cu_node *lower_call(lower *l, CXCursor c)
                 nodes_push(l, &v, a ? a : node(l, CU_N_EMPTY, clang_getNullCursor()));
             }
             for (int i = 0; i < nargs; i++) nodes_push(l, &v, lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i)));
-            set_kids_list(n, &v);
+            set_kids_list(l, n, &v);
             kids_free(&k);
             return n;
         }
@@ -555,7 +558,7 @@ __attribute__((noinline)) static cu_node *lower_call(lower *l, CXCursor c)
         }
     }
     kids_free(&k);
-    set_kids_list(n, &v);
+    set_kids_list(l, n, &v);
     return n;
 }
 
@@ -759,7 +762,7 @@ static cu_node *lower_expr_at(lower *l, CXCursor c)
                 nodes v = { 0 };
                 nodes_push(l, &v, node(l, CU_N_EMPTY, clang_getNullCursor()));
                 for (unsigned i = 1; i < kk.n; i++) nodes_push(l, &v, lower_arg(l, kk.v[i]));
-                set_kids_list(n, &v);
+                set_kids_list(l, n, &v);
             } else if (kk.n == 1) {
                 n = lower_expr(l, first);
             } else {
@@ -984,7 +987,7 @@ static void lower_function(lower *l, CXCursor c, int file_idx, CXFile f)
     if (stmts.n) {
         nodes_push(l, &stmts, b);
         cu_node *blk = node(l, CU_N_COMPOUND, body);
-        set_kids_list(blk, &stmts);
+        set_kids_list(l, blk, &stmts);
         b = blk;
     }
     fn->body = b;
