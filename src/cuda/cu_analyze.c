@@ -1909,10 +1909,11 @@ static int nest_enter(cu_ctx *ctx, const cu_node *n)
         ctx->nest++;
         return 1;
     }
-    cu_report_too_deep(ctx->p, &n->loc, ctx->fr && ctx->fr->fn ? ctx->fr->fn->qualname : NULL,
-                       cg_arena_printf(ctx->arena, "more than %d levels for the analysis, counting the "
-                                       "calls that lead here", in_fn < CU_MAX_EVAL_NEST ? CU_MAX_TOTAL_NEST
-                                                                                           : CU_MAX_EVAL_NEST));
+    const char *why = in_fn < CU_MAX_EVAL_NEST
+        ? cg_arena_printf(ctx->arena, "more than %d levels for the analysis, counting the calls that lead here",
+                          CU_MAX_TOTAL_NEST)
+        : cg_arena_printf(ctx->arena, "more than %d levels for the analysis in one function", CU_MAX_EVAL_NEST);
+    cu_report_too_deep(ctx->p, &n->loc, ctx->fr && ctx->fr->fn ? ctx->fr->fn->qualname : NULL, why);
     return 0;
 }
 
