@@ -675,6 +675,14 @@ static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cha
                         const cu_node *call, const cu_val *args, int nargs, int bind_params)
 {
     if (!body) return UNKNOWN;
+    if (fn && fn->on_stack && bind_params) return UNKNOWN;
+    char key[128];
+    int kl = 0;
+    if (active(ctx)) {
+        kl = snprintf(key, sizeof key, "%p:%d:%llx", (const void *)body, ctx->st.region->id,
+                      (unsigned long long)args_sig(args, nargs));
+        if (cg_map_get(&ctx->memo, key, (size_t)kl)) return UNKNOWN;   /* walked already */
+    }
     if (ctx->depth >= CU_MAX_DEPTH) {
         if (!ctx->cut_depth) ctx->cut_depth = call;
         return UNKNOWN;
@@ -685,12 +693,7 @@ static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cha
         if (!ctx->cut_nest) ctx->cut_nest = call;
         return UNKNOWN;
     }
-    if (fn && fn->on_stack && bind_params) return UNKNOWN;
     if (active(ctx)) {
-        char key[128];
-        int kl = snprintf(key, sizeof key, "%p:%d:%llx", (const void *)body, ctx->st.region->id,
-                          (unsigned long long)args_sig(args, nargs));
-        if (cg_map_get(&ctx->memo, key, (size_t)kl)) return UNKNOWN;
         cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, (void *)1);
         if (fn && ++fn->active_walks > MAX_ACTIVE_WALKS) {
             if (!ctx->cut_walks) ctx->cut_walks = call;
