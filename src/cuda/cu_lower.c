@@ -603,7 +603,9 @@ static cu_node *lower_stmt_at(lower *l, CXCursor c);
 /* Every recursive path of the lowering goes through these two. */
 static cu_node *lower_expr(lower *l, CXCursor c)
 {
-    if (clang_Cursor_isNull(c) || clang_isInvalid(clang_getCursorKind(c))) return NULL;
+    if (clang_Cursor_isNull(c)) return NULL;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_isInvalid(k) || is_ref_kind(k)) return NULL;   /* a reference or attribute: nothing to lower */
     if (l->depth >= CU_MAX_NEST) return too_deep(l, c);
     l->depth++;
     cu_node *n = lower_expr_at(l, c);
@@ -613,7 +615,9 @@ static cu_node *lower_expr(lower *l, CXCursor c)
 
 static cu_node *lower_stmt(lower *l, CXCursor c)
 {
-    if (clang_Cursor_isNull(c) || clang_isInvalid(clang_getCursorKind(c))) return NULL;
+    if (clang_Cursor_isNull(c)) return NULL;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_isInvalid(k) || is_ref_kind(k)) return NULL;   /* a reference or attribute: nothing to lower */
     if (l->depth >= CU_MAX_NEST) return too_deep(l, c);
     l->depth++;
     cu_node *n = lower_stmt_at(l, c);
