@@ -37,6 +37,8 @@ static void project_init(cu_project *p, const cg_file *files, size_t n, const cg
     pthread_mutex_init(&p->lock, NULL);
     cg_map_init(&p->by_inode);
     cg_map_init(&p->funcs);
+    cg_map_init(&p->rsp_reported);
+    cg_map_init(&p->deep_reported);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) k += files[i].lang == CG_LANG_CU;
     p->files = calloc(k ? k : 1, sizeof *p->files);
@@ -73,9 +75,29 @@ static void project_free(cu_project *p)
     free(p->files);
     cg_map_free(&p->by_inode);
     cg_map_free(&p->funcs);
+    cg_map_free(&p->rsp_reported);
+    cg_map_free(&p->deep_reported);
     for (int i = 0; i < p->npch; i++) pthread_mutex_destroy(&p->pch[i].lock);
     pthread_mutex_destroy(&p->lock);
     cg_arena_free(p->arena);
+}
+
+void cu_report_too_deep(cu_project *p, const cu_loc *at, const char *fn, const char *why)
+{
+    if (at->file < 0 || (size_t)at->file >= p->nfiles) return;
+    const cu_file *f = &p->files[at->file];
+    if (!f->file->report) return;   /* a context file: not this run's to complain about */
+    cg_loc g = cu_cg_loc(p, at);
+    char key[64];
+    int kl = snprintf(key, sizeof key, "%d:%u:%u", at->file, at->line, at->col);
+    pthread_mutex_lock(&p->lock);
+    int seen = cg_map_get(&p->deep_reported, key, (size_t)kl) != NULL;
+    if (!seen) cg_map_put(&p->deep_reported, cg_arena_strndup(p->arena, key, (size_t)kl), (size_t)kl, (void *)1);
+    pthread_mutex_unlock(&p->lock);
+    if (seen) return;
+    cg_report_notice(p->report, CG_ERROR, f->path, g.line, g.col,
+                     "too deeply nested (%s): cglint stopped analysing this construct in `%s`; the rest of "
+                     "the file is analysed", why, fn ? fn : "?");
 }
 
 typedef struct phase { cu_project *p; int level; int stage; size_t done; } phase;
@@ -273,6 +295,29 @@ static void run_phases(cu_project *p, int level, size_t *done)
     *done = ph.done;
 }
 
+/* The walk recurses once a level of the code it walks (bounded: cu_eval.h);
+ * it runs on a thread whose stack is sized for that bound, whatever the
+ * main thread's stack limit is (ulimit -s). */
+static void *analyze_thread(void *arg)
+{
+    cu_analyze_project(arg);
+    return NULL;
+}
+
+static void analyze_on_big_stack(cu_project *p)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+    int ok = pthread_attr_init(&attr) == 0;
+    if (ok && pthread_attr_setstacksize(&attr, CU_WALK_STACK) == 0 &&
+        pthread_create(&t, &attr, analyze_thread, p) == 0) {
+        pthread_join(t, NULL);
+    } else {
+        cu_analyze_project(p);   /* no thread to be had: the caller's stack */
+    }
+    if (ok) pthread_attr_destroy(&attr);
+}
+
 void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_report *report)
 {
     cu_project p;
@@ -288,7 +333,7 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
         size_t analysed = 0;
         for (size_t i = 0; i < p.nfiles; i++) analysed += p.files[i].loaded && p.files[i].status == 0;
         __atomic_add_fetch(&report->files_analysed, analysed, __ATOMIC_RELAXED);
-        cu_analyze_project(&p);
+        analyze_on_big_stack(&p);
     }
     cu_parse_teardown(&p);
     project_free(&p);
