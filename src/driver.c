@@ -293,6 +293,8 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
                       .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
                       .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
+                      .include_dirs = o->include_dirs, .ninclude_dirs = o->ninclude_dirs,
+                      .defines = o->defines, .ndefines = o->ndefines, .std = o->std,
                       .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1 };
     /* A front end runs when a file it reports on is there: context files of
      * another language cannot be reached from this one's captures (named

@@ -73,6 +73,11 @@ static const char usage_text[] =
     "  -p, --compile-commands DIR\n"
     "                          flags from DIR/compile_commands.json (default: found in the\n"
     "                          analysed directory or its build/)\n"
+    "  -I, --include-dir DIR   add DIR to every C/C++/CUDA file's include path (repeatable;\n"
+    "                          without a compile database cglint also finds the tree's own\n"
+    "                          include directories from the files' #include lines)\n"
+    "  -D, --define NAME[=V]   define a macro for every C/C++/CUDA file (repeatable)\n"
+    "      --std STD           the language standard where the flags name none (c++17, gnu11)\n"
     "      --cuda-parse-all    parse every C/C++/CUDA file (default: only files a capture\n"
     "                          may reach, found by the names they mention)\n"
     "      --print-cuda-flags  print each C/C++/CUDA file's clang arguments and exit\n"
@@ -328,7 +333,7 @@ int main(int argc, char **argv)
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
            O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES,
-           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL };
+           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -351,12 +356,18 @@ int main(int argc, char **argv)
         { "compile-commands", required_argument, 0, 'p' },
         { "print-cuda-flags", no_argument, 0, O_PRINTFLAGS },
         { "cuda-parse-all", no_argument, 0, O_PARSEALL },
+        { "include-dir", required_argument, 0, 'I' }, { "define", required_argument, 0, 'D' },
+        { "std", required_argument, 0, O_STD },
         { 0, 0, 0, 0 },
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
     int cuda_mode = 0, parse_all = 0;
-    const char *cuda_path = NULL, *compile_commands = NULL;
+    const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL;
+    /* -I and -D, then the configuration's include-dirs and defines (static:
+     * they live as long as the run) */
+    static const char *incs[256], *defs[256];
+    size_t nincs = 0, ndefs = 0;
     long jobs = 0;
     const char *output = NULL, *config_path = NULL, *baseline = NULL, *write_baseline = NULL;
     size_t max_size = 8u << 20;
@@ -366,7 +377,7 @@ int main(int argc, char **argv)
 
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":f:o:j:p:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:o:j:p:qhI:D:", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             fmt = cg_format_parse(optarg);
@@ -432,6 +443,16 @@ int main(int argc, char **argv)
         case O_PRINTFLAGS: floor = 3; break;
         case O_PARSEALL: parse_all = 1; break;
         case 'p': compile_commands = optarg; break;
+        case 'I':
+            if (nincs == sizeof incs / sizeof *incs) usage_error("%s", "more than 256 -I options");
+            incs[nincs++] = optarg;
+            break;
+        case 'D':
+            if (!*optarg || *optarg == '=') usage_error("-D %s: expected NAME or NAME=VALUE", optarg);
+            if (ndefs == sizeof defs / sizeof *defs) usage_error("%s", "more than 256 -D options");
+            defs[ndefs++] = optarg;
+            break;
+        case O_STD: std = optarg; break;
         case O_CUDAMODE:
             if (strcmp(optarg, "auto") == 0) cuda_mode = 0;
             else if (strcmp(optarg, "toolkit") == 0) cuda_mode = 1;
@@ -487,6 +508,16 @@ int main(int argc, char **argv)
     }
     if (fmt < 0) fmt = top && top->output_format ? cg_format_parse(top->output_format) : CG_FMT_TEXT;
     if (!jobs && top && top->jobs) jobs = top->jobs;
+    /* the C/C++ settings of the configuration, under what the command line says */
+    if (top) {
+        if (!cuda_path) cuda_path = top->cuda_path;
+        if (!compile_commands) compile_commands = top->compile_commands;
+        if (!std) std = top->std;
+        for (size_t i = 0; i < top->include_dirs.n && nincs < sizeof incs / sizeof *incs; i++)
+            incs[nincs++] = top->include_dirs.items[i];
+        for (size_t i = 0; i < top->defines.n && ndefs < sizeof defs / sizeof *defs; i++)
+            defs[ndefs++] = top->defines.items[i];
+    }
     if (stats && fmt != CG_FMT_TEXT) usage_error("%s", "--statistics works with --format text only");
 
     cg_rule_cli rule_cli = { sel, ext, ign };
@@ -508,6 +539,7 @@ int main(int argc, char **argv)
         .context = 1, .baseline = baseline,
         .cuda_mode = cuda_mode, .cuda_path = cuda_path, .compile_commands = compile_commands,
         .cuda_parse_all = parse_all,
+        .include_dirs = incs, .ninclude_dirs = nincs, .defines = defs, .ndefines = ndefs, .std = std,
     };
     progress pr;
     int pr_on = progress_start(&pr, &report, quiet || show);

@@ -108,19 +108,7 @@ static int rm_cb(const char *path, const struct stat *st, int flag, struct FTW *
 
 /* Headers of CUDA's libraries: when one is missing it is the environment's
  * trouble (or shim mode's), reported once, not the file's. */
-static int is_cuda_family_header(const char *h)
-{
-    static const char *const pre[] = {
-        "cuda", "cu", "cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl",
-        "nvtx", "nvToolsExt", "npp", "nvrtc", "nvml", "thrust/", "cub/", "cooperative_groups",
-        "mma.h", "sm_", "math_constants.h", "device_", "texture_", "surface_", "vector_",
-        "helper_cuda", "helper_functions", "helper_string", "helper_timer", "helper_math",
-        "helper_image", "nvjpeg", "nvJitLink", "cutlass/", "cute/", "torch/", "ATen/",
-        "c10/", "driver_", "crt/", "nvtx3/", "omp.h", "mpi.h", NULL };
-    for (int i = 0; pre[i]; i++)
-        if (strncmp(h, pre[i], strlen(pre[i])) == 0) return 1;
-    return 0;
-}
+static int is_cuda_family_header(const char *h) { return cu_header_origin(h) == CU_HDR_LIBRARY; }
 
 /* ---- the compile database ---------------------------------------------------- */
 typedef struct db_entry { char *file; char **argv; int argc; char *dir; } db_entry;
@@ -433,13 +421,34 @@ static const char *find_db(cu_project *p)
                          "no compile_commands.json here (-p); every file gets the default flags");
         return NULL;
     }
+    /* From each path named on the command line (a directory, or the directory
+     * of a named file, as pre-commit passes them) up to its project root (the
+     * closest directory holding .git, pyproject.toml or .cglint.toml): the
+     * first DIR/compile_commands.json or DIR/build/compile_commands.json. */
     for (size_t i = 0; i < o->nroots; i++) {
         struct stat st;
-        if (stat(o->roots[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        char *f = cg_arena_printf(p->arena, "%s/compile_commands.json", o->roots[i]);
-        if (exists(f)) return f;
-        f = cg_arena_printf(p->arena, "%s/build/compile_commands.json", o->roots[i]);
-        if (exists(f)) return f;
+        if (stat(o->roots[i], &st) != 0) continue;
+        char rp[PATH_MAX];
+        if (!realpath(o->roots[i], rp)) continue;
+        char *dir = cg_arena_strdup(p->arena, rp);
+        if (!S_ISDIR(st.st_mode)) {
+            char *slash = strrchr(dir, '/');
+            if (!slash) continue;
+            *(slash == dir ? slash + 1 : slash) = 0;
+        }
+        for (int up = 0; up < 64; up++) {
+            char *f = cg_arena_printf(p->arena, "%s/compile_commands.json", dir);
+            if (exists(f)) return f;
+            f = cg_arena_printf(p->arena, "%s/build/compile_commands.json", dir);
+            if (exists(f)) return f;
+            if (exists(cg_arena_printf(p->arena, "%s/.git", dir)) ||
+                exists(cg_arena_printf(p->arena, "%s/pyproject.toml", dir)) ||
+                exists(cg_arena_printf(p->arena, "%s/.cglint.toml", dir)))
+                break;
+            char *slash = strrchr(dir, '/');
+            if (!slash || slash == dir) break;
+            *slash = 0;
+        }
     }
     return NULL;
 }
@@ -579,6 +588,17 @@ int cu_parse_setup(cu_project *p)
             if (!p->not_in_db_first) p->not_in_db_first = cg_arena_strdup(p->arena, f->path);
         }
         f->stage = f->header ? 2 : (have_db && !e) ? 1 : 0;
+        const cg_cu_opts *o = p->opts;
+        if (o->std && !has_std) {
+            /* --std c++17 / std = "gnu11": C++ standards for C++ and CUDA, C ones for C */
+            int c_std = strncmp(o->std, "c++", 3) != 0 && strncmp(o->std, "gnu++", 5) != 0;
+            if (c_std == (f->lang == 1)) {
+                av_push(&extra, cg_arena_printf(f->arena, "-std=%s", o->std));
+                has_std = 1;
+            }
+        }
+        for (size_t k = 0; k < o->ndefines; k++) av_push(&extra, cg_arena_printf(f->arena, "-D%s", o->defines[k]));
+        for (size_t k = 0; k < o->ninclude_dirs; k++) { av_push(&extra, "-I"); av_push(&extra, o->include_dirs[k]); }
         base_flags(p, &b, f->lang == 1, has_std);
         for (int k = 0; k < extra.n; k++) av_push(&b, extra.v[k]);
         f->argv = b.v;
@@ -703,6 +723,26 @@ static void note_missing_header(cu_project *p, const char *h)
     pthread_mutex_unlock(&p->lock);
 }
 
+static void note_missing_project_header(cu_project *p, cu_file *f, const char *h, int first_in_file)
+{
+    pthread_mutex_lock(&p->lock);
+    const char *cur = p->missing_project_headers ? p->missing_project_headers : "";
+    size_t hl = strlen(h);
+    const char *s = cur;
+    int dup = 0;
+    while ((s = strstr(s, h)) != NULL) {
+        if ((s == cur || s[-1] == ' ') && (s[hl] == ',' || s[hl] == 0)) { dup = 1; break; }
+        s += hl;
+    }
+    if (!dup && strlen(cur) < 400)
+        p->missing_project_headers = *cur ? cg_arena_printf(p->arena, "%s, %s", cur, h) : cg_arena_strdup(p->arena, h);
+    else if (!dup && !strstr(cur, ", ..."))
+        p->missing_project_headers = cg_arena_printf(p->arena, "%s, ...", cur);
+    if (!p->missing_project_first) p->missing_project_first = cg_arena_strdup(p->arena, f->path);
+    p->missing_project_files += first_in_file;
+    pthread_mutex_unlock(&p->lock);
+}
+
 static int lost_cuda_header(CXTranslationUnit tu)
 {
     unsigned nd = clang_getNumDiagnostics(tu);
@@ -716,7 +756,7 @@ static int lost_cuda_header(CXTranslationUnit tu)
             if (nf && msg[0] == '\'') {
                 char h[256];
                 snprintf(h, sizeof h, "%.*s", (int)(nf - msg - 1), msg + 1);
-                lost = is_cuda_family_header(h);
+                lost = is_cuda_family_header(h) ? 1 : 2;
             }
             clang_disposeString(ms);
         }
@@ -731,7 +771,7 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
      * complain about: neither its errors nor its missing headers are reported */
     if (!f->file->report) return;
     unsigned nd = clang_getNumDiagnostics(tu);
-    int nerr = 0, shim_sem = 0;
+    int nerr = 0, shim_sem = 0, project_missing = 0;
     /* whole messages (in the file's arena): one cut short could end inside a UTF-8 sequence */
     const char *first = "", *nsem_first = "";
     /* a file that lost a CUDA library header: its other errors follow from
@@ -756,7 +796,13 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             char h[256];
             snprintf(h, sizeof h, "%.*s", (int)(nf - msg - 1), msg + 1);
             if (is_cuda_family_header(h) || in_system) { note_missing_header(p, h); goto next; }
+            /* a header of the project that was not found: a warning for the run,
+             * naming what fixes it; what it would have declared is missing too,
+             * so the errors that follow are its consequences, not the file's */
+            note_missing_project_header(p, f, h, project_missing++ == 0);
+            goto next;
         }
+        if (lost == 2) goto next;
         if (in_system) {
             CXString fn = clang_getFileName(file);
             const char *buf = cg_arena_printf(f->arena, "%s:%u:%u: %s", clang_getCString(fn), line, col,
@@ -1068,9 +1114,13 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
     }
     double t0 = now_ms();
     const char *pch = get_pch(p, f);
-    const char **argv = cg_arena_alloc(f->arena, (size_t)(f->argc + 2) * sizeof *argv);
+    size_t nguess = 0;
+    char **guess = f->from_db ? NULL : cu_guess_include_dirs(p, f, f->arena, &nguess);
+    const char **argv = cg_arena_alloc(f->arena, ((size_t)f->argc + 2 * nguess + 2) * sizeof *argv);
     int argc = 0;
     for (int i = 0; i < f->argc; i++) argv[argc++] = f->argv[i];
+    /* after the user's -I: theirs win */
+    for (size_t i = 0; i < nguess; i++) { argv[argc++] = "-I"; argv[argc++] = guess[i]; }
     if (pch) { argv[argc++] = "-include-pch"; argv[argc++] = pch; }
     unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
     CXTranslationUnit tu = NULL;
@@ -1131,6 +1181,16 @@ void cu_parse_summary(cu_project *p)
         cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
                          "CUDA library headers not found%s: %s; calls into them are matched by name",
                          p->toolkit ? "" : " (shim mode)", p->missing_cuda_headers);
+    if (p->missing_project_headers)
+        cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                         "headers of this project not found: %s (first wanted by %s%s); %s analysed as far as "
+                         "%s parsed, and what those headers declare is unknown to cglint. Give their directory "
+                         "with -I DIR (or include-dirs in the configuration), or a compile_commands.json with -p",
+                         p->missing_project_headers, p->missing_project_first,
+                         p->missing_project_files > 1 ? cg_arena_printf(p->arena, " and %d more file%s",
+                             p->missing_project_files - 1, p->missing_project_files > 2 ? "s" : "") : "",
+                         p->missing_project_files > 1 ? "those files were" : "it was",
+                         p->missing_project_files > 1 ? "they" : "it");
     if (p->hdr_bad)
         cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
                          "%d header%s or source%s outside the build that no analysed file includes did not "
