@@ -212,7 +212,7 @@ class RunTests(unittest.TestCase):
     def test_no_gpu(self):
         env = dict(self.env, FAKE_TORCH_NO_GPU="1")
         rc, so, se, doc = self.run_json("nocapture.py", env=env)
-        self.assertIn("no GPU: torch.cuda.is_available() was False", se)
+        self.assertIn("no CUDA device is visible (torch.cuda.is_available() was False in the program)", se)
 
     def test_observer_not_loaded(self):
         rc, so, se = self.run_cglint(["clean.py", "--", sys.executable, "-I", "-c", "print('isolated')"])
