@@ -52,6 +52,12 @@ class Tensor:
             return a
         return _ops.dispatch("copy_.default", impl, (self, other))
 
+    def add_(self, other):
+        def impl(a, b):
+            a.value += b.value if isinstance(b, Tensor) else b
+            return a
+        return _ops.dispatch("add_.Tensor", impl, (self, other))
+
     def fill_(self, v):
         def impl(a, b):
             a.value = b
