@@ -183,7 +183,7 @@ class RunTests(unittest.TestCase):
         self.assertEqual(rc, 0)
         f = self.finding(doc, "CG708")
         self.assertEqual(f["verdict"], "found_at_runtime")
-        self.assertEqual((f["path"], f["line"]), ("watchdog.py", 25))
+        self.assertEqual((f["path"], f["line"]), ("watchdog.py", 26))
         self.assertIn("cudaEventQuery -> cudaErrorStreamCaptureUnsupported", f["evidence"])
         self.assertEqual([x["rule"] for x in doc["findings"]], ["CG708"])   # the invalidation is its echo
         self.assertEqual(doc["errors"], [])
@@ -284,7 +284,7 @@ class RunTests(unittest.TestCase):
         rc, so, se, doc = self.run_json("maybe_gpu.py", env=env, extra=["--strict"])
         self.assertEqual(so, "no GPU: running on the CPU\n")
         self.assertEqual(rc, 1)
-        lines = [l for l in se.splitlines() if l.startswith("cglint: warning")]
+        lines = [ln for ln in se.splitlines() if ln.startswith("cglint: warning")]
         self.assertEqual(lines, ["cglint: warning: no CUDA device is visible (torch.cuda.is_available() was False "
                                  "in the program): no capture ran, so every finding is not exercised "
                                  "(--strict: exit 1)"])

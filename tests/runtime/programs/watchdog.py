@@ -4,6 +4,7 @@ import threading
 import time
 import torch
 
+
 # A stand-in for NCCL's watchdog thread: during the capture it queries an
 # event from a thread that holds no Python frame, as the CUPTI library would
 # see it (no Python stack, no frame in the program), and the capture is
