@@ -772,7 +772,6 @@ def _stop_lines(cap):
     if cap.tracer == "monitoring":
         try:
             sys.monitoring.set_events(_TOOL, 0)
-            sys.monitoring.restart_events()
         except Exception:
             pass
     elif cap.tracer:
