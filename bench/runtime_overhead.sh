@@ -10,8 +10,10 @@
 #    line events, operator inspection and CUPTI during capture), and the
 #    whole process's wall time.
 # 2. A CUDA C launch loop (bench/launch_loop.cu, built with nvcc): eager
-#    kernel launches, graph launches and capture time, plain and under
-#    `cglint run` (CUPTI library).
+#    kernel launches, graph launches and capture time, plain, under
+#    `cglint run` (CUPTI library: per-call callbacks only while a capture is
+#    active) and under `cglint run` with CGLINT_CUPTI_ALL=1 (every call
+#    subscribed all the time, as before).
 #
 # Usage: bench/runtime_overhead.sh [--cglint PATH] [--python PY] [--runs N]
 #                                  [--steps N] [--out FILE]
@@ -69,6 +71,8 @@ if [ -x "$NVCC" ] && "$NVCC" -O2 -o "$TMP/launch_loop" "$REPO/bench/launch_loop.
     for r in $(seq "$RUNS"); do
         measure c-plain "$TMP/launch_loop" 20000
         measure c-cglint "$CGLINT" run -q --findings "$TMP/none.json" -f json -o "$TMP/c.json" -- "$TMP/launch_loop" 20000
+        measure c-cglint-all env CGLINT_CUPTI_ALL=1 "$CGLINT" run -q --findings "$TMP/none.json" -f json \
+            -o "$TMP/c-all.json" -- "$TMP/launch_loop" 20000
     done
 else
     echo "runtime_overhead.sh: nvcc could not build bench/launch_loop.cu; the CUDA C part is skipped" >&2
@@ -117,7 +121,8 @@ if "c-plain" in data:
     print()
     print("| variant | eager launch (us) | vs plain | graph launch (us) | vs plain | capture+instantiate (ms) | vs plain |")
     print("|---|--:|--:|--:|--:|--:|--:|")
-    for v, name in (("c-plain", "plain"), ("c-cglint", "cglint run (CUPTI)")):
+    for v, name in (("c-plain", "plain"), ("c-cglint", "cglint run (CUPTI, calls subscribed while capturing)"),
+                    ("c-cglint-all", "cglint run, CGLINT_CUPTI_ALL=1 (every call subscribed)")):
         if v not in data:
             continue
         print("| %s | %.3f | %s | %.3f | %s | %.3f | %s |" % (

@@ -529,18 +529,25 @@ def _compiled_call_site(f):
         g = g.f_back
     if not any("/torch/_inductor/" in x.f_code.co_filename for x in frames):
         return None
-    seen_dynamo = False
+    return _outside_compile(frames) or ("?", 0)
+
+
+def _outside_compile(frames):
+    """The user's frame that called into torch.compile: the first one outside
+    the outermost Dynamo frame (Dynamo's wrappers also sit inside compiled
+    code, around the graphs it calls, so the innermost would name a line of
+    the compiled function); else the innermost user frame."""
+    outer = -1
+    for i, x in enumerate(frames):
+        if "/torch/_dynamo/" in x.f_code.co_filename:
+            outer = i
+    for x in frames[outer + 1:]:
+        if _is_user(x.f_code.co_filename):
+            return _abspath(x.f_code.co_filename), x.f_lineno
     for x in frames:
-        fn = x.f_code.co_filename
-        if "/torch/_dynamo/" in fn:
-            seen_dynamo = True
-            continue
-        if seen_dynamo and _is_user(fn):
-            return _abspath(fn), x.f_lineno
-    uf = _user_frame(f)
-    if uf is not None:
-        return _abspath(uf.f_code.co_filename), uf.f_lineno
-    return "?", 0
+        if _is_user(x.f_code.co_filename):
+            return _abspath(x.f_code.co_filename), x.f_lineno
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -1321,17 +1328,11 @@ _hooks_fired = set()
 def _call_site(f):
     """The user's frame that called into torch.compile's machinery (the
     compiled function's caller), or the innermost user frame."""
-    seen_torch = False
-    g = f
-    while g is not None:
-        fn = g.f_code.co_filename
-        if "/torch/_dynamo/" in fn or "/torch/_inductor/" in fn:
-            seen_torch = True
-        elif seen_torch and _is_user(fn):
-            return _abspath(fn), g.f_lineno
-        g = g.f_back
-    uf = _user_frame(f)
-    return (_abspath(uf.f_code.co_filename), uf.f_lineno) if uf is not None else None
+    frames = []
+    while f is not None and len(frames) < 200:
+        frames.append(f)
+        f = f.f_back
+    return _outside_compile(frames)
 
 
 def _backend_cudagraphs(obj, depth=0):
@@ -1489,9 +1490,12 @@ def _patch_dynamo_convert(mod):
     InstructionTranslatorBase in recent versions, a function before)."""
     try:
         cls = getattr(mod, "InstructionTranslatorBase", None)
-        if cls is not None and "log_graph_break" in cls.__dict__ and \
-                not getattr(cls.__dict__["log_graph_break"], "_cglint", False):
-            cls.log_graph_break = _wrap_break_logger(cls.__dict__["log_graph_break"])
+        for c in getattr(cls, "__mro__", ()):
+            m = c.__dict__.get("log_graph_break")
+            if m is not None:
+                if callable(m) and not getattr(m, "_cglint", False):
+                    c.log_graph_break = _wrap_break_logger(m)
+                break
         fn = getattr(mod, "log_graph_break", None)
         if callable(fn) and not getattr(fn, "_cglint", False):
             mod.log_graph_break = _wrap_break_logger(fn)
