@@ -62,7 +62,7 @@ fi
 [ -x "$CGLINT" ] || { echo "run.sh: no cglint at $CGLINT (build it, or pass --cglint)" >&2; exit 2; }
 
 [ -n "$OUT" ] || OUT=$(mktemp -d "${TMPDIR:-/tmp}/cglint-gpu.XXXXXX")
-mkdir -p "$OUT"
+mkdir -p "$OUT/events"
 OUT=$(cd "$OUT" && pwd)
 RULES_GIVEN=("${RULES[@]}")
 [ ${#RULES_GIVEN[@]} -gt 0 ] || RULES_GIVEN=()
@@ -79,8 +79,8 @@ cd "$REPO"
 run_case() { # RULE KIND
     local rule=$1 kind=$2 start end
     start=$(date +%s%N)
-    timeout 600 "$CGLINT" run --findings tests/gpu/findings.json -f json -o "$OUT/$rule-$kind.json" \
-        -- "$PY" "tests/gpu/py/$rule/$kind.py" >"$OUT/$rule-$kind.log" 2>&1
+    timeout 600 "$CGLINT" run --events "$OUT/events/$rule-$kind" --findings tests/gpu/findings.json -f json \
+        -o "$OUT/$rule-$kind.json" -- "$PY" "tests/gpu/py/$rule/$kind.py" >"$OUT/$rule-$kind.log" 2>&1
     local rc=$?
     end=$(date +%s%N)
     echo "$rc $(( (end - start) / 1000000 ))" >"$OUT/$rule-$kind.rc"
@@ -114,8 +114,8 @@ run_cu_case() { # RULE KIND
         return
     fi
     start=$(date +%s%N)
-    timeout 300 "$CGLINT" run --findings tests/gpu/findings.json -f json -o "$OUT/cu-$rule-$kind.json" \
-        -- "$bin" >"$OUT/cu-$rule-$kind.log" 2>&1
+    timeout 300 "$CGLINT" run --events "$OUT/events/cu-$rule-$kind" --findings tests/gpu/findings.json -f json \
+        -o "$OUT/cu-$rule-$kind.json" -- "$bin" >"$OUT/cu-$rule-$kind.log" 2>&1
     local rc=$?
     end=$(date +%s%N)
     echo "$rc $(( (end - start) / 1000000 ))" >"$OUT/cu-$rule-$kind.rc"
