@@ -63,6 +63,8 @@ for r in $(seq "$RUNS"); do
         "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
     measure py-cglint-nocupti "$CGLINT" run -q --no-cupti --findings "$TMP/none.json" -f json -o "$TMP/r.json" -- \
         "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
+    measure py-cglint-nodispatch env CGLINT_DISPATCH=0 "$CGLINT" run -q --no-cupti --findings "$TMP/none.json" -f json \
+        -o "$TMP/r.json" -- "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
 done
 cp "$TMP/r-cupti.json" "$TMP/last-report.json"
 
@@ -71,6 +73,8 @@ if [ -x "$NVCC" ] && "$NVCC" -O2 -o "$TMP/launch_loop" "$REPO/bench/launch_loop.
     for r in $(seq "$RUNS"); do
         measure c-plain "$TMP/launch_loop" 20000
         measure c-cglint "$CGLINT" run -q --findings "$TMP/none.json" -f json -o "$TMP/c.json" -- "$TMP/launch_loop" 20000
+        measure c-cglint-rt env CGLINT_CUPTI_OUTSIDE=runtime "$CGLINT" run -q --findings "$TMP/none.json" -f json \
+            -o "$TMP/c-rt.json" -- "$TMP/launch_loop" 20000
         measure c-cglint-all env CGLINT_CUPTI_ALL=1 "$CGLINT" run -q --findings "$TMP/none.json" -f json \
             -o "$TMP/c-all.json" -- "$TMP/launch_loop" 20000
     done
@@ -108,7 +112,8 @@ print("| variant | step (us) | vs plain | capture (ms) | vs plain | process wall
 print("|---|--:|--:|--:|--:|--:|--:|")
 base = "py-plain"
 for v, name in (("py-plain", "python (plain)"), ("py-cglint", "cglint run (Python observer + CUPTI)"),
-                ("py-cglint-nocupti", "cglint run --no-cupti (Python observer)")):
+                ("py-cglint-nocupti", "cglint run --no-cupti (Python observer)"),
+                ("py-cglint-nodispatch", "cglint run --no-cupti, CGLINT_DISPATCH=0 (no dispatch mode)")):
     if v not in data:
         continue
     print("| %s | %.2f | %s | %.1f | %s | %.0f | %s |" % (
@@ -122,6 +127,7 @@ if "c-plain" in data:
     print("| variant | eager launch (us) | vs plain | graph launch (us) | vs plain | capture+instantiate (ms) | vs plain |")
     print("|---|--:|--:|--:|--:|--:|--:|")
     for v, name in (("c-plain", "plain"), ("c-cglint", "cglint run (CUPTI, calls subscribed while capturing)"),
+                    ("c-cglint-rt", "cglint run, CGLINT_CUPTI_OUTSIDE=runtime (no driver calls outside captures)"),
                     ("c-cglint-all", "cglint run, CGLINT_CUPTI_ALL=1 (every call subscribed)")):
         if v not in data:
             continue

@@ -380,9 +380,14 @@ static uintptr_t site_address(void)
 /* ---- what is subscribed ------------------------------------------------------- */
 
 static int always_all;   /* CGLINT_CUPTI_ALL: every call, all the time (the old way) */
+static int outside_runtime_only;   /* CGLINT_CUPTI_OUTSIDE=runtime: no driver calls outside captures */
 
 /* The calls seen outside captures: those that begin or end a capture,
- * instantiate a graph or launch one. */
+ * instantiate a graph or launch one.  A graph launch is counted in the driver
+ * domain (cudaGraphLaunch calls cuGraphLaunch), so it pays two callbacks, not
+ * four; CGLINT_CUPTI_OUTSIDE=runtime counts it in the runtime domain and
+ * subscribes no driver call outside captures (a program that begins its
+ * captures with cuStreamBeginCapture directly is then not seen). */
 static const struct { CUpti_CallbackDomain dom; CUpti_CallbackId cbid; } capture_calls[] = {
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000},
@@ -391,8 +396,6 @@ static const struct { CUpti_CallbackDomain dom; CUpti_CallbackId cbid; } capture
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithFlags_v11040},
     {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_v12000},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000},
-    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000},
     {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture},
     {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2},
     {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz},
@@ -409,7 +412,13 @@ static const struct { CUpti_CallbackDomain dom; CUpti_CallbackId cbid; } capture
 static CUptiResult subscribe_capture_calls(void)
 {
     CUptiResult r = CUPTI_SUCCESS;
+    if (outside_runtime_only) {
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000);
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000);
+    }
     for (size_t i = 0; i < sizeof capture_calls / sizeof *capture_calls; i++) {
+        if (outside_runtime_only && capture_calls[i].dom == CUPTI_CB_DOMAIN_DRIVER_API) continue;
         CUptiResult e = cuptiEnableCallback(1, subscriber, capture_calls[i].dom, capture_calls[i].cbid);
         if (e != CUPTI_SUCCESS && r == CUPTI_SUCCESS) r = e;
     }
@@ -877,6 +886,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     snprintf(events_dir, sizeof events_dir, "%s", dir);
     debug = getenv("CGLINT_CUPTI_DEBUG") != NULL;
     always_all = getenv("CGLINT_CUPTI_ALL") != NULL && *getenv("CGLINT_CUPTI_ALL") && strcmp(getenv("CGLINT_CUPTI_ALL"), "0");
+    outside_runtime_only = getenv("CGLINT_CUPTI_OUTSIDE") != NULL && strcmp(getenv("CGLINT_CUPTI_OUTSIDE"), "runtime") == 0;
     in_callback = 1;
     py_init();
     /* the first backtrace() loads the unwinder (dlopen): not in a capture */
@@ -901,7 +911,7 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
         B_LIT(&b, "}");
     } else {
         b_fmt(&b, "{\"ev\":\"subscribed\",\"python\":%s,\"calls\":\"%s\",\"t\":%lld}", py.ok ? "true" : "false",
-              always_all ? "all" : "capture", now_ns());
+              always_all ? "all" : outside_runtime_only ? "capture-runtime" : "capture", now_ns());
         atexit(at_exit);
     }
     emit(&b);

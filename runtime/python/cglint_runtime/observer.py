@@ -794,22 +794,30 @@ def _stop_lines(cap):
 # --------------------------------------------------------------------------
 # operators during capture (TorchDispatchMode)
 
-# torch's own modules that only pass an operator through for its caller: an
-# operator called from them belongs to the frame that called them
-_THIN = ("/torch/_tensor.py", "/torch/functional.py", "/torch/_ops.py", "/torch/overrides.py",
-         "/torch/nn/functional.py", "/torch/_jit_internal.py", "/torch/utils/_python_dispatch.py")
+# torch's modules that do work of their own (state saved and restored,
+# bookkeeping, collectives, compilation): CPU tensors they make inside a
+# capture are theirs, not the program's
+_LIBRARY_WORK = ("/torch/utils/checkpoint.py", "/torch/random.py", "/torch/cuda/random.py", "/torch/amp/",
+                 "/torch/cuda/amp/", "/torch/optim/", "/torch/distributed/", "/torch/nn/parallel/",
+                 "/torch/utils/data/", "/torch/_dynamo/", "/torch/_inductor/", "/torch/_functorch/",
+                 "/torch/cuda/graphs.py", "/torch/_tensor_str.py", "/torch/testing/", "/torch/profiler/")
 
 
 def _made_by_user(f):
-    """Whether the operator whose Python caller is f was called by the user's
-    code (directly, or through a thin torch wrapper), not by library code
-    such as checkpoint's RNG-state handling."""
+    """Whether the operator whose Python caller is f was made by the user's
+    code: the frames between it and the innermost user frame are torch's
+    pass-through layers (tensor methods, functional wrappers, dispatch
+    machinery) or the standard library, never a torch module that does work
+    of its own (checkpoint's RNG-state handling) or another library."""
     while f is not None:
         fn = f.f_code.co_filename
         if _is_user(fn):
             return True
-        if not fn.endswith(_THIN):
+        p = _abspath(fn)
+        if any(x in p for x in _LIBRARY_WORK) or "/torchinductor_" in p:
             return False
+        if "/torch/" not in p and "/cglint_runtime/" not in p and ("/site-packages/" in p or "/dist-packages/" in p):
+            return False      # another library's own work
         f = f.f_back
     return False
 
@@ -1416,7 +1424,7 @@ def _on_break(reason, user_stack, code_options, how):
             place = (_abspath(fn), int(ln))
     caller = sys._getframe(2)
     site = _call_site(caller)
-    reason = _first_line(str(reason or ""), 240) or "graph break"
+    reason = _break_reason(str(reason or ""))
     key = (place, reason[:80])
     if key in st.breaks:
         return
@@ -1428,6 +1436,19 @@ def _on_break(reason, user_stack, code_options, how):
     if site:
         ev["site"] = list(site)
     st.w.write(ev)
+
+
+def _break_reason(text):
+    """The reason of a graph break, without the header recent versions put
+    first ("Encountered graph break when attempting to trace CALL: ...:")."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in lines:
+        if ln.startswith("Encountered graph break when attempting to trace"):
+            continue
+        if ln.startswith("Graph Break Reason:"):
+            ln = ln[len("Graph Break Reason:"):].strip()
+        return ln[:240]
+    return lines[0][:240] if lines else "graph break"
 
 
 def _on_skip(msg):
