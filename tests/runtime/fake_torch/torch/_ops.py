@@ -30,7 +30,9 @@ def dispatch(name, impl, args, kwargs=None):
     if pd._stack:
         mode = pd._stack.pop()      # a mode does not see the operators it runs itself
         try:
-            return mode.__torch_dispatch__(op, (), args, kwargs)
+            # through a Dynamo `disable` wrapper, as PyTorch may call it
+            from ._dynamo import disabled_call
+            return disabled_call(mode.__torch_dispatch__, op, (), args, kwargs)
         finally:
             pd._stack.append(mode)
     return impl(*args, **kwargs)
