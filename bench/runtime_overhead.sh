@@ -12,8 +12,9 @@
 # 2. A CUDA C launch loop (bench/launch_loop.cu, built with nvcc): eager
 #    kernel launches, graph launches and capture time, plain, under
 #    `cglint run` (CUPTI library: per-call callbacks only while a capture is
-#    active) and under `cglint run` with CGLINT_CUPTI_ALL=1 (every call
-#    subscribed all the time, as before).
+#    active; outside, the runtime API's capture and graph calls), with
+#    CGLINT_CUPTI_OUTSIDE=all (the driver API's capture calls too), and with
+#    CGLINT_CUPTI_ALL=1 (every call subscribed all the time, as before).
 #
 # Usage: bench/runtime_overhead.sh [--cglint PATH] [--python PY] [--runs N]
 #                                  [--steps N] [--out FILE]
@@ -73,8 +74,8 @@ if [ -x "$NVCC" ] && "$NVCC" -O2 -o "$TMP/launch_loop" "$REPO/bench/launch_loop.
     for r in $(seq "$RUNS"); do
         measure c-plain "$TMP/launch_loop" 20000
         measure c-cglint "$CGLINT" run -q --findings "$TMP/none.json" -f json -o "$TMP/c.json" -- "$TMP/launch_loop" 20000
-        measure c-cglint-rt env CGLINT_CUPTI_OUTSIDE=runtime "$CGLINT" run -q --findings "$TMP/none.json" -f json \
-            -o "$TMP/c-rt.json" -- "$TMP/launch_loop" 20000
+        measure c-cglint-drv env CGLINT_CUPTI_OUTSIDE=all "$CGLINT" run -q --findings "$TMP/none.json" -f json \
+            -o "$TMP/c-drv.json" -- "$TMP/launch_loop" 20000
         measure c-cglint-all env CGLINT_CUPTI_ALL=1 "$CGLINT" run -q --findings "$TMP/none.json" -f json \
             -o "$TMP/c-all.json" -- "$TMP/launch_loop" 20000
     done
@@ -126,8 +127,9 @@ if "c-plain" in data:
     print()
     print("| variant | eager launch (us) | vs plain | graph launch (us) | vs plain | capture+instantiate (ms) | vs plain |")
     print("|---|--:|--:|--:|--:|--:|--:|")
-    for v, name in (("c-plain", "plain"), ("c-cglint", "cglint run (CUPTI, calls subscribed while capturing)"),
-                    ("c-cglint-rt", "cglint run, CGLINT_CUPTI_OUTSIDE=runtime (no driver calls outside captures)"),
+    for v, name in (("c-plain", "plain"),
+                    ("c-cglint", "cglint run (CUPTI: runtime capture calls outside captures, every call during)"),
+                    ("c-cglint-drv", "cglint run, CGLINT_CUPTI_OUTSIDE=all (the driver's capture calls too)"),
                     ("c-cglint-all", "cglint run, CGLINT_CUPTI_ALL=1 (every call subscribed)")):
         if v not in data:
             continue

@@ -826,9 +826,14 @@ def _made_by_user(f):
     return False
 
 
+_MODE = []   # the mode class, made once per process
+
+
 def _make_mode(st):
     if os.environ.get("CGLINT_DISPATCH", "1") == "0":
         return None
+    if _MODE:
+        return _MODE[0]
     try:
         from torch.utils._python_dispatch import TorchDispatchMode
     except Exception:
@@ -843,11 +848,11 @@ def _make_mode(st):
             stack = _stack_of(f)
             if not stack:
                 return
-            key = (what, str(func), stack[0][0], stack[0][1])
+            cap = st.active[-1] if st.active else None
+            key = (what, str(func), stack[0][0], stack[0][1], cap.region.rid if cap else None)
             if key in seen:
                 return
             seen.add(key)
-            cap = st.active[-1] if st.active else None
             ev = {"ev": "op", "what": what, "op": str(func), "stack": stack,
                   "rid": cap.region.rid if cap else None, "t": _now()}
             if extra:
@@ -899,6 +904,16 @@ def _make_mode(st):
                 _scalar_at_op(st, cap, caller, v)
 
     class _Mode(TorchDispatchMode):
+        # Recent PyTorch wraps a mode's __torch_dispatch__ in Dynamo's
+        # `disable` unless this says no: that wrapper imports torch._dynamo at
+        # the first operator (seconds, inside the capture) and stands between
+        # every operator and its caller.  The mode runs only in eager code
+        # (Dynamo skips frames while a dispatch mode is active), so it is not
+        # needed.
+        @classmethod
+        def _should_skip_dynamo(cls):
+            return False
+
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
             try:
                 caller = sys._getframe(1)
@@ -930,6 +945,7 @@ def _make_mode(st):
             except Exception as e:
                 _warn("operator inspection failed", e)
             return out
+    _MODE.append(_Mode)
     return _Mode
 
 
