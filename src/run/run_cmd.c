@@ -56,7 +56,8 @@ static const char run_usage[] =
     "      --events DIR        keep the event files in DIR (default: a temporary directory)\n"
     "      --no-cupti          do not load the CUPTI library (Python observation only)\n"
     "      --strict            exit 1 when the program succeeded but a finding was confirmed\n"
-    "                          or found at run time\n"
+    "                          or found at run time, or when no capture ran (no GPU, CUDA\n"
+    "                          never initialised): a run that exercised nothing\n"
     "  -h, --help              this help\n"
     "\n"
     "Exit status: the program's own (128+N if signal N killed it); 127 COMMAND not\n"
@@ -390,6 +391,23 @@ int cg_run_main(int argc, char **argv)
     char *cupti = no_cupti ? NULL : find_cupti_lib();
     setenv("CGLINT_EVENTS_DIR", evabs, 1);
     setenv("CGLINT_HINTS", hints, 1);
+    /* the files named on the command line are the user's code, wherever they
+     * are (an installed package, a site-packages checkout) */
+    if (npaths) {
+        size_t len = 1;
+        for (size_t i = 0; i < npaths; i++) len += strlen(paths[i]) + PATH_MAX + 2;
+        char *ud = calloc(1, len);
+        for (size_t i = 0; i < npaths; i++) {
+            char res[PATH_MAX];
+            if (!realpath(paths[i], res)) continue;
+            if (*ud) strcat(ud, ":");
+            strcat(ud, res);
+        }
+        setenv("CGLINT_USER_DIRS", ud, 1);
+        free(ud);
+    } else {
+        unsetenv("CGLINT_USER_DIRS");
+    }
     if (runtime) {
         const char *old = getenv("PYTHONPATH");
         char *pp = NULL;
@@ -462,30 +480,50 @@ int cg_run_main(int argc, char **argv)
     if (ev.cupti_failed)
         cg_report_notice(&report, CG_WARN, NULL, 0, 0, "CUPTI could not be used: %s; failing CUDA calls are seen "
                          "only through Python exceptions", ev.cupti_error ? ev.cupti_error : "unknown reason");
-    if (ev.processes == 0) {
+    int no_capture = ri->captures == 0;
+    if (no_capture) {
+        /* No GPU, no silence: say why on one line, and mark every finding. */
+        char why[512];
+        const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+        int hidden = vis && (strspn(vis, " \t,") == strlen(vis) || !strcmp(vis, "-1") || !strcmp(vis, "NoDevFiles"));
+        int nodev = !exists("/dev/nvidiactl") && !exists("/dev/nvidia0") && !exists("/dev/dxg");
         const char *base = strrchr(cmd[0], '/');
         base = base ? base + 1 : cmd[0];
         int py = strncmp(base, "python", 6) == 0 || strcmp(base, "torchrun") == 0;
-        cg_report_notice(&report, CG_WARN, NULL, 0, 0, "no process reported to the observer: %s",
-                         py ? "the Python observer did not load (python -I, -E or -S, or a PYTHONPATH that the "
-                              "program replaces?)"
-                         : cupti ? "the CUPTI library was not loaded (the program made no CUDA call, or it is not "
-                                   "a CUDA program)"
-                                 : "the CUPTI library is not built or was not found, so native programs are not "
-                                   "observed (see runtime/README.md)");
-    } else if (ri->captures == 0) {
-        int nogpu = ev.cuda_unavailable || (!exists("/dev/nvidiactl") && !exists("/dev/nvidia0") &&
-                                            !exists("/dev/dxg"));
-        if (nogpu)
-            cg_report_notice(&report, CG_WARN, NULL, 0, 0,
-                             "no GPU: %s; nothing was captured, so no finding could be confirmed",
-                             ev.cuda_unavailable ? "torch.cuda.is_available() was False in the program"
-                                                 : "this machine has no NVIDIA device");
+        if (hidden)
+            snprintf(why, sizeof why, "no CUDA device is visible (CUDA_VISIBLE_DEVICES=\"%s\" hides every device)", vis);
+        else if (ev.cuda_unavailable)
+            snprintf(why, sizeof why, "no CUDA device is visible (torch.cuda.is_available() was False in the program)");
+        else if (ev.processes == 0 && py)
+            snprintf(why, sizeof why, "no process reported to the observer (the Python observer did not load: python "
+                                      "-I, -E or -S, or a PYTHONPATH that the program replaces?)");
+        else if (ev.processes == 0 && nodev)
+            snprintf(why, sizeof why, "no CUDA device is visible (this machine has no NVIDIA device: no /dev/nvidia*)");
+        else if (ev.processes == 0)
+            snprintf(why, sizeof why, "no process reported to the observer (%s)",
+                     cupti ? "the program never initialised CUDA, or is not a CUDA program: the CUPTI library "
+                             "is loaded at cuInit"
+                           : "the CUPTI library is not built or was not found, so native programs are not "
+                             "observed; see runtime/README.md");
+        else if (ev.cuda_initialized)
+            snprintf(why, sizeof why, "the program ran no CUDA graph capture");
+        else if (nodev)
+            snprintf(why, sizeof why, "no CUDA device is visible (this machine has no NVIDIA device: no /dev/nvidia*)");
+        else if (ev.cuda_uninitialized)
+            snprintf(why, sizeof why, "the program never initialised CUDA");
         else
-            cg_report_notice(&report, CG_WARN, NULL, 0, 0,
-                             "the program ran no CUDA graph capture: no finding could be confirmed");
+            snprintf(why, sizeof why, "the program ran no CUDA graph capture");
+        cg_report_notice(&report, CG_WARN, NULL, 0, 0, "%s: no capture ran, so every finding is not exercised%s",
+                         why, strict && code == 0 ? " (--strict: exit 1)" : "");
+        for (size_t i = 0; i < report.nfindings; i++) {
+            cg_finding *f = &report.findings[i];
+            if (f->verdict == CG_VERDICT_RUNTIME || f->verdict == CG_VERDICT_CONFIRMED) continue;
+            f->verdict = CG_VERDICT_NOT_EXERCISED;
+            free(f->evidence);
+            f->evidence = strdup("no capture ran");
+        }
     }
-    if (!cupti && !no_cupti && ev.processes)
+    if (!no_capture && !cupti && !no_cupti && ev.processes)
         cg_report_notice(&report, CG_NOTE, NULL, 0, 0,
                          "the CUPTI library is not built or was not found: failing CUDA calls are seen only "
                          "through Python exceptions");
@@ -511,7 +549,8 @@ int cg_run_main(int argc, char **argv)
         if (code == 0) code = 2;
     }
     if (strict && code == 0 &&
-        cg_report_count_verdict(&report, CG_VERDICT_CONFIRMED) + cg_report_count_verdict(&report, CG_VERDICT_RUNTIME))
+        (no_capture ||
+         cg_report_count_verdict(&report, CG_VERDICT_CONFIRMED) + cg_report_count_verdict(&report, CG_VERDICT_RUNTIME)))
         code = 1;
     if (own_events) nftw(events, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(runtime);
