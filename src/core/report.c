@@ -32,7 +32,7 @@ static void free_loc_path(cg_loc *l) { free((char *)l->path); }
 
 void cg_finding_free(cg_finding *f)
 {
-    free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind);
+    free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind); free(f->evidence);
     free_loc_path(&f->loc);
     if (f->has_capture) free_loc_path(&f->capture);
     for (size_t k = 0; k < f->npath; k++) {
@@ -52,17 +52,6 @@ void cg_finding_free(cg_finding *f)
 void cg_report_free(cg_report *self)
 {
     for (size_t i = 0; i < self->nfindings; i++) cg_finding_free(&self->findings[i]);
-    for (size_t i = 0; i < self->nfindings; i++) {
-        cg_finding *f = &self->findings[i];
-        free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind); free(f->evidence);
-        free_loc_path(&f->loc);
-        if (f->has_capture) free_loc_path(&f->capture);
-        for (size_t k = 0; k < f->npath; k++) {
-            free(f->path[k].function);
-            free_loc_path(&f->path[k].loc);
-        }
-        free(f->path);
-    }
     for (size_t i = 0; i < self->nnotices; i++) {
         free(self->notices[i].path);
         free(self->notices[i].message);
@@ -167,7 +156,25 @@ static int cmp_finding(const void *pa, const void *pb)
     if (c) return c;
     if (a->loc.line != b->loc.line) return a->loc.line < b->loc.line ? -1 : 1;
     if (a->loc.col != b->loc.col) return a->loc.col < b->loc.col ? -1 : 1;
-    return a->rule - b->rule;
+    if (a->rule != b->rule) return a->rule - b->rule;
+    /* the rest only to make the order total: the same output whatever order
+     * the threads added findings in */
+    if (a->loc.end_line != b->loc.end_line) return a->loc.end_line < b->loc.end_line ? -1 : 1;
+    if (a->loc.end_col != b->loc.end_col) return a->loc.end_col < b->loc.end_col ? -1 : 1;
+    if ((c = cmp_str(a->message, b->message)) != 0) return c;
+    if (a->has_capture != b->has_capture) return a->has_capture - b->has_capture;
+    if (a->has_capture) {
+        if ((c = cmp_str(a->capture.path, b->capture.path)) != 0) return c;
+        if (a->capture.line != b->capture.line) return a->capture.line < b->capture.line ? -1 : 1;
+        if (a->capture.col != b->capture.col) return a->capture.col < b->capture.col ? -1 : 1;
+    }
+    if (a->npath != b->npath) return a->npath < b->npath ? -1 : 1;
+    for (size_t k = 0; k < a->npath; k++) {
+        if ((c = cmp_str(a->path[k].function, b->path[k].function)) != 0) return c;
+        if ((c = cmp_str(a->path[k].loc.path, b->path[k].loc.path)) != 0) return c;
+        if (a->path[k].loc.line != b->path[k].loc.line) return a->path[k].loc.line < b->path[k].loc.line ? -1 : 1;
+    }
+    return 0;
 }
 
 static int cmp_notice(const void *pa, const void *pb)
@@ -176,14 +183,16 @@ static int cmp_notice(const void *pa, const void *pb)
     int c = cmp_str(a->path, b->path);
     if (c) return c;
     if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->col != b->col) return a->col < b->col ? -1 : 1;
+    if (a->level != b->level) return a->level < b->level ? -1 : 1;
     return cmp_str(a->message, b->message);
 }
 
 void cg_report_sort(cg_report *self)
 {
-    if (self->nfindings)
+    if (self->nfindings > 1)
         qsort(self->findings, self->nfindings, sizeof *self->findings, cmp_finding);
-    if (self->nnotices)
+    if (self->nnotices > 1)
         qsort(self->notices, self->nnotices, sizeof *self->notices, cmp_notice);
 }
 

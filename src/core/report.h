@@ -34,6 +34,9 @@ typedef struct cg_edit {
     uint32_t line, col, end_line, end_col;
     char *text;
     char *old_text;
+    uint64_t file_digest;   /* cg_source_digest of the file the edit was made for, or 0:
+                               a fix is refused if the file no longer has it (an insertion
+                               has no old text to check) */
 } cg_edit;
 /* What a run on a GPU (`cglint run`) made of a finding.  NONE: no run (a
  * plain static analysis); the emitters then write no verdict at all. */

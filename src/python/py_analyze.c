@@ -254,6 +254,7 @@ static int call_kw_edit(py_ctx *ctx, py_module *m, TSNode call, const char *kw, 
         }
     }
     e->old_text = cg_arena_strndup(ctx->arena, m->src.text + e->start, e->end - e->start);
+    e->file_digest = cg_source_digest(&m->src);
     /* lines and code-point columns of both ends */
     uint32_t sl = 1, el;
     while (sl < m->src.nlines && m->src.line_start[sl] <= e->start) sl++;

@@ -294,10 +294,20 @@ static void test_source_crlf_lines(void **state)
     assert_int_equal(len, 0);
     cg_source_free(&s);
 
-    /* LF only: no crlf flag; a lone \r is not a CRLF ending */
+    /* LF only: no crlf flag; a lone \r is not a CRLF ending but a line end of
+     * its own (Python's universal newlines), turned into \n in place */
     assert_int_equal(load_buf(&s, "a\nb\rc\n", 6, err, sizeof err), CG_SRC_OK);
     assert_int_equal(s.crlf, 0);
-    assert_int_equal(s.nlines, 3);
+    assert_int_equal(s.nlines, 4);
+    assert_int_equal(s.len, 6);
+    assert_int_equal(s.nlone_cr, 1);
+    assert_int_equal(s.lone_cr[0], 3);
+    l = cg_source_line(&s, 3, &len);
+    assert_int_equal(len, 1);
+    assert_memory_equal(l, "c", 1);
+    char *raw = cg_source_raw(&s);
+    assert_memory_equal(raw, "a\nb\rc\n", 6);
+    free(raw);
     cg_source_free(&s);
 
     /* a CRLF anywhere sets the flag */

@@ -122,7 +122,7 @@ static void build_report(cg_report *r)
     /* A mechanical fix: one replacement (safe), and an insertion that is
      * not (SARIF fixes, the text help line's "fixable" and the summary). */
     {
-        cg_edit e = {58, 62, 6, 59, 6, 63, "False", "True"};
+        cg_edit e = {58, 62, 6, 59, 6, 63, "False", "True", 0};
         cg_finding f = {0};
         f.rule = rule("CG108");
         f.level = CG_SEV_ERROR;
@@ -137,7 +137,7 @@ static void build_report(cg_report *r)
         f.fix_safe = 1;
         f.fix_title = "Pass `error_if_nonfinite=False`.";
         cg_report_add(r, &f);
-        cg_edit ins = {40, 40, 7, 17, 7, 17, ", capturable=True", ""};
+        cg_edit ins = {40, 40, 7, 17, 7, 17, ", capturable=True", "", 0};
         f.loc = (cg_loc){"examples/train.py", 7, 5, 7, 18};
         f.message = "a made-up unsafe insertion, for the formats";
         f.line_text = "    opt.step(x)";

@@ -56,7 +56,7 @@ static void test_refuses_worse_parse(void **state)
 {
     const char *src = "x = f(a, flag=True)\n";
     char *p = write_file("worse.py", src);
-    cg_edit e = {14, 18, 1, 15, 1, 19, "(", "True"};
+    cg_edit e = {14, 18, 1, 15, 1, 19, "(", "True", 0};
     cg_report r;
     one_finding(&r, p, &e, 1);
     cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
@@ -74,7 +74,7 @@ static void test_refuses_worse_parse(void **state)
 static void test_refuses_stale(void **state)
 {
     char *p = write_file("stale.py", "x = f(a, flag=Fals)\n");
-    cg_edit e = {14, 18, 1, 15, 1, 19, "False", "True"};
+    cg_edit e = {14, 18, 1, 15, 1, 19, "False", "True", 0};
     cg_report r;
     one_finding(&r, p, &e, 1);
     cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
@@ -90,9 +90,9 @@ static void test_applies_and_overlaps(void **state)
 {
     char *p = write_file("ok.py", "x = f(a, flag=True)\ny = g()\n");
     cg_edit e[3] = {
-        {14, 18, 1, 15, 1, 19, "False", "True"},
-        {14, 18, 1, 15, 1, 19, "None", "True"},          /* overlaps: left for later */
-        {26, 26, 2, 7, 2, 7, "z=1", ""},                  /* an insertion */
+        {14, 18, 1, 15, 1, 19, "False", "True", 0},
+        {14, 18, 1, 15, 1, 19, "None", "True", 0},          /* overlaps: left for later */
+        {26, 26, 2, 7, 2, 7, "z=1", "", 0},                  /* an insertion */
     };
     cg_report r;
     one_finding(&r, p, e, 3);
