@@ -289,6 +289,10 @@ void cg_source_free(cg_source *self)
     free(self->cont_before);
     free(self->lone_cr);
     free(self->encoding);
+    if (self->line_copy) {
+        for (uint32_t i = 0; i < self->nlines; i++) free(self->line_copy[i]);
+        free(self->line_copy);
+    }
     memset(self, 0, sizeof *self);
 }
 
@@ -300,6 +304,33 @@ const char *cg_source_line(const cg_source *self, uint32_t line, size_t *len)
     while (e > s && (self->text[e - 1] == '\n' || self->text[e - 1] == '\r')) e--;
     *len = e - s;
     return self->text + s;
+}
+
+const char *cg_source_line_text(const cg_source *self, uint32_t line)
+{
+    if (line < 1 || line > self->nlines) return "";
+    cg_source *s = (cg_source *)self;
+    char **tab = __atomic_load_n(&s->line_copy, __ATOMIC_ACQUIRE);
+    if (!tab) {
+        char **fresh = calloc(s->nlines, sizeof *fresh), **expected = NULL;
+        if (!fresh) return NULL;
+        if (__atomic_compare_exchange_n(&s->line_copy, &expected, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            tab = fresh;
+        } else {
+            free(fresh);
+            tab = expected;
+        }
+    }
+    char *t = __atomic_load_n(&tab[line - 1], __ATOMIC_ACQUIRE);
+    if (t) return t;
+    size_t len;
+    const char *l = cg_source_line(self, line, &len);
+    char *copy = strndup(l, len), *expected = NULL;
+    if (!copy) return NULL;
+    if (__atomic_compare_exchange_n(&tab[line - 1], &expected, copy, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return copy;
+    free(copy);
+    return expected;
 }
 
 /* UTF-8 continuation bytes in text[0, off). */

@@ -27,6 +27,7 @@ typedef struct cg_source {
     uint32_t *cont_before; /* UTF-8 continuation bytes before each CG_SRC_BLOCK bytes
                               of text (column lookups); NULL for ASCII, owned */
     uint64_t digest;     /* cg_source_digest's cache; 0 until computed */
+    char **line_copy;    /* cg_source_line_text's copies, per line; NULL until asked */
 } cg_source;
 #define CG_SRC_BLOCK 64
 
@@ -62,6 +63,11 @@ void cg_source_free(cg_source *self);
 /* Line `line` (1-based) without its line terminator; *len gets its length.
  * Returns "" for a line out of range. */
 const char *cg_source_line(const cg_source *self, uint32_t line, size_t *len);
+/* Line `line` (1-based) as a NUL-terminated string, without its terminator:
+ * one copy per line, made on first use and kept until cg_source_free (many
+ * findings on one long line share it).  Thread-safe.  "" out of range; NULL
+ * when out of memory. */
+const char *cg_source_line_text(const cg_source *self, uint32_t line);
 /* 1-based column in Unicode code points of byte offset `byte_col` (0-based)
  * within line `line` (1-based).  Constant time (a table of code points per
  * 64 bytes), however long the line. */

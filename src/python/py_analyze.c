@@ -198,9 +198,7 @@ void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     cg_loc loc = py_loc(m, node);
-    size_t ll;
-    const char *lt = cg_source_line(&m->src, loc.line, &ll);
-    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, node, m, NULL, 0, NULL);
+    report_finding(ctx, r, loc, cg_source_line_text(&m->src, loc.line), rule, fix, msg, node, m, NULL, 0, NULL);
 }
 
 void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, const char *fix, const char *fmt, ...)
@@ -300,9 +298,7 @@ void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, 
     const char *title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", kw, value);
     py_module *m = ev->mod;
     cg_loc loc = py_loc(m, ev->node);
-    size_t ll;
-    const char *lt = cg_source_line(&m->src, loc.line, &ll);
-    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, ev->node, m,
+    report_finding(ctx, r, loc, cg_source_line_text(&m->src, loc.line), rule, fix, msg, ev->node, m,
                    have ? &e : NULL, safe, title);
 }
 
