@@ -1,5 +1,6 @@
 /* file.c - see file.h. */
 #include "file.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -197,6 +198,28 @@ done:
     if (!found) { free(out); return NULL; }
     out[n] = 0;
     return out;
+}
+
+size_t cg_file_specials(const char *dir, char ***out)
+{
+    *out = NULL;
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_type == DT_REG || e->d_type == DT_DIR) continue;   /* the common case: no stat */
+        char *p = NULL;
+        if (asprintf(&p, "%s/%s", dir, e->d_name) < 0) continue;
+        struct stat st;
+        if (stat(p, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) { free(p); continue; }
+        char **g = realloc(*out, (n + 1) * sizeof *g);
+        if (!g) { free(p); break; }
+        *out = g;
+        (*out)[n++] = p;
+    }
+    closedir(d);
+    return n;
 }
 
 /* ---- writing ------------------------------------------------------------------- */

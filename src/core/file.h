@@ -49,6 +49,13 @@ enum {
  * mode & ~umask.  Returns 0, or -1 with one sentence in err (no path). */
 int cg_file_write(const char *path, const void *data, size_t len, mode_t mode, unsigned flags,
                   char *err, size_t errlen);
+/* The entries of directory `dir` that are neither regular files nor
+ * directories once links are followed: FIFOs, devices, sockets (what a tool
+ * that opens files by name itself, like libclang for #include, must be kept
+ * from).  Full paths, each malloc'ed, in a malloc'ed *out; returns how many
+ * (0 and NULL when none or the directory cannot be read). */
+size_t cg_file_specials(const char *dir, char ***out);
+
 /* "812 bytes", "34.5 KiB", "50.0 MiB": a size people can act on. */
 void cg_format_size(char *out, size_t outlen, size_t bytes);
 #endif

@@ -390,7 +390,7 @@ static int text_statistics(FILE *out, const cg_report *r)
     if (!st) return -1;
     for (size_t i = 0; i < cg_rule_count; i++) st[i].rule = i;
     for (size_t i = 0; i < r->nfindings; i++) st[r->findings[i].rule].count++;
-    qsort(st, cg_rule_count, sizeof *st, text_stat_cmp);
+    if (cg_rule_count > 1) qsort(st, cg_rule_count, sizeof *st, text_stat_cmp);
     for (size_t i = 0; i < cg_rule_count && st[i].count; i++)
         fprintf(out, "%5zu  %s  %s\n", st[i].count, cg_rules[st[i].rule].id,
                 cg_rules[st[i].rule].name);
