@@ -136,8 +136,12 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 /* Hints for the Python observer: the lines whose values it should watch. */
 static void write_hints(const char *file, const cg_report *r)
 {
-    FILE *f = fopen(file, "w");
-    if (!f) return;
+    /* a file of our own in the events directory: created anew, never a FIFO
+     * or a link someone left there (O_NONBLOCK: a FIFO fails at once) */
+    unlink(file);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) { if (fd >= 0) close(fd); return; }
     for (size_t i = 0; i < r->nfindings; i++) {
         const cg_finding *x = &r->findings[i];
         char joined[PATH_MAX * 2], res[PATH_MAX];
