@@ -34,7 +34,8 @@ typedef struct {
 typedef struct {
     FILE *out;
     int color;
-    text_walk walk;
+    text_walk walk;     /* to the span's column */
+    text_walk from;     /* to a long line's window start, which also only moves right */
 } text_ctx;
 
 /* A long line is shown as a window of this many code points around the
@@ -168,9 +169,8 @@ static void text_snippet(text_ctx *c, const cg_finding *f, int gutter)
     if (len > TEXT_LINE_MAX) {
         uint32_t r2;
         if (col > TEXT_LEAD + 1) {
-            from = text_offset(&c->walk, line, col - TEXT_LEAD, &r2);
+            from = text_offset(&c->from, line, col - TEXT_LEAD, &r2);
             cut_left = 1;
-            at = text_offset(&c->walk, line, col, &reached);
         }
         size_t shown = 0;
         to = from;
@@ -400,7 +400,7 @@ static int text_statistics(FILE *out, const cg_report *r)
 
 int cg_emit_text(FILE *out, const cg_report *r, const cg_emit_opts *o)
 {
-    text_ctx c = {out, o->color, {0}};
+    text_ctx c = {out, o->color, {0}, {0}};
     int printed = 0;   /* anything above the summary, which a blank line then separates */
     if (o->statistics) {
         if (text_statistics(out, r) < 0) return -1;
