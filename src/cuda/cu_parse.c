@@ -184,7 +184,8 @@ static int is_toolkit_include(const char *dir)
 
 static char *read_small_file(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    char ferr[256];
+    FILE *f = cg_file_fopen(path, ferr, sizeof ferr);   /* a regular file: a FIFO would block */
     if (!f) return NULL;
     char *buf = malloc(1 << 20);
     size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
@@ -855,7 +856,7 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
     }
     for (unsigned i = 0; tu && i < nuf; i += 2)   /* each under two names: said once */
         if (clang_getFile(tu, uf[i].Filename) || (i + 1 < nuf && clang_getFile(tu, uf[i + 1].Filename)))
-            cg_report_notice(p->report, CG_WARN, f->path, 0, 0, "#includes %s, which is not a regular file "
+            cg_report_notice(p->report, CG_WARN, f->path, 0, 0, "reads %s, which is not a regular file "
                              "(a FIFO or a device): read as empty", uf[i].Filename);
     free(uf);
     if (e != CXError_Success || !tu) {
