@@ -29,6 +29,7 @@ typedef struct {
     size_t len;
     size_t at;          /* byte offset of code point `col` */
     uint32_t col;       /* 1-based */
+    uint32_t width;     /* the line's code points, once counted; 0: not yet */
 } text_walk;
 
 typedef struct {
@@ -111,6 +112,7 @@ static size_t text_offset(text_walk *w, const char *line, uint32_t col, uint32_t
         w->len = strlen(line);
         w->at = 0;
         w->col = 1;
+        w->width = 0;
     }
     if (col < w->col) { w->at = 0; w->col = 1; }
     while (w->col < col && w->at < w->len) {
@@ -166,7 +168,8 @@ static void text_snippet(text_ctx *c, const cg_finding *f, int gutter)
     /* the window */
     size_t from = 0, to = len;
     int cut_left = 0, cut_right = 0;
-    if (len > TEXT_LINE_MAX) {
+    if (len > TEXT_LINE_MAX && !c->walk.width) c->walk.width = text_width(line, 0, len) + 1;   /* once a line */
+    if (len > TEXT_LINE_MAX && c->walk.width - 1 > TEXT_LINE_MAX) {
         uint32_t r2;
         if (col > TEXT_LEAD + 1) {
             from = text_offset(&c->from, line, col - TEXT_LEAD, &r2);
