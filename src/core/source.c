@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 long cg_utf8_invalid_at(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;

@@ -339,6 +339,42 @@ static void test_source_column_code_points(void **state)
     cg_source_free(&s);
 }
 
+/* Columns come from a table of code points per 64 bytes (constant time on a
+ * long line with many findings): the same as counting from the line start,
+ * on lines that cross many blocks, whatever the mix of sequence lengths. */
+static void test_source_column_long_lines(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = { "a", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80", "  " };
+    char *buf = malloc(40000);
+    size_t n = 0;
+    unsigned seed = 7;
+    for (int line = 0; line < 5; line++) {
+        for (int i = 0; i < 1500 + line * 300; i++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *p = pieces[(seed >> 16) % 5];
+            memcpy(buf + n, p, strlen(p));
+            n += strlen(p);
+        }
+        buf[n++] = '\n';
+    }
+    cg_source s;
+    char err[256];
+    assert_int_equal(load_buf(&s, buf, n, err, sizeof err), CG_SRC_OK);
+    for (uint32_t l = 1; l <= 5; l++) {
+        size_t len;
+        const char *t = cg_source_line(&s, l, &len);
+        uint32_t naive = 1;
+        for (size_t b = 0; b <= len + 3; b++) {
+            assert_int_equal(cg_source_column(&s, l, (uint32_t)b), naive);
+            if (b < len) naive += ((unsigned char)t[b] & 0xC0) != 0x80;
+            else naive++;
+        }
+    }
+    cg_source_free(&s);
+    free(buf);
+}
+
 static void test_source_load_regular(void **state)
 {
     const char *dir = *state;
@@ -1186,6 +1222,7 @@ int main(void)
         cmocka_unit_test(test_source_coding_cookie),
         cmocka_unit_test(test_source_crlf_lines),
         cmocka_unit_test(test_source_column_code_points),
+        cmocka_unit_test(test_source_column_long_lines),
         cmocka_unit_test_setup_teardown(test_source_load_regular, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_source_too_big, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(source_too_big_message_has_readable_sizes, tmp_setup, tmp_teardown),
