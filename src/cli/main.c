@@ -8,6 +8,7 @@
 #include "emit/emit.h"
 #include "core/baseline.h"
 #include "core/config.h"
+#include "core/file.h"
 #include "core/path.h"
 #include "core/pool.h"
 #include <ctype.h>
@@ -126,35 +127,41 @@ static void list_rules(void)
     }
 }
 
-/* Write the report to `path` through a temporary file in the same directory
- * and rename(2): readers never see half a report. */
+/* Write the report to `path` (core/file.h): a regular file is replaced
+ * atomically, so readers never see half a report; a link's target is
+ * replaced; a device or FIFO (-o /dev/stdout) is written to, never replaced. */
 static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, const cg_emit_opts *eo)
 {
-    char *dup = strdup(path);
-    char tmpl[4200];
-    snprintf(tmpl, sizeof tmpl, "%s/.%s.cglint-XXXXXX", dirname(dup), basename((char *)path));
-    free(dup);
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        fprintf(stderr, "cglint: error: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    /* mkstemp makes 0600; the report gets what `>` would give it */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    int rc = f ? cg_emit(f, fmt, r, eo) : -1;
-    if (f && fflush(f) != 0) rc = -1;
-    if (f && fsync(fileno(f)) != 0) rc = -1;
-    if (f) fclose(f); else close(fd);
-    if (rc == 0 && rename(tmpl, path) != 0) rc = -1;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int rc = mem ? cg_emit(mem, fmt, r, eo) : -1;
+    if (mem && fclose(mem) != 0) rc = -1;
+    char err[512];
+    if (rc != 0) snprintf(err, sizeof err, "%s", strerror(errno ? errno : ENOMEM));
+    else rc = cg_file_write(path, buf, len, 0666, 0, err, sizeof err);
+    free(buf);
     if (rc != 0) {
-        fprintf(stderr, "cglint: error: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
-        unlink(tmpl);
+        fprintf(stderr, "cglint: error: %s: cannot write the report: %s\n", path, err);
         return -1;
     }
     return 0;
+}
+
+/* One tool message on stderr: "cglint: error: PATH:LINE:COL: message", the
+ * path and message escaped (a file name cannot put escape sequences on the
+ * terminal). */
+static void print_notice(const cg_notice *n)
+{
+    const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
+    fprintf(stderr, "cglint: %s: ", lvl);
+    if (n->path) {
+        cg_emit_escaped(stderr, n->path);
+        if (n->line) fprintf(stderr, ":%u:%u", n->line, n->col);
+        fputs(": ", stderr);
+    }
+    cg_emit_escaped(stderr, n->message);
+    fputc('\n', stderr);
 }
 
 /* ---- the progress line ---------------------------------------------------------
@@ -550,13 +557,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < report.nnotices; i++) {
         const cg_notice *n = &report.notices[i];
         if (n->level < CG_ERROR && quiet) continue;
-        const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
-        if (n->path && n->line)
-            fprintf(stderr, "cglint: %s: %s:%u:%u: %s\n", lvl, n->path, n->line, n->col, n->message);
-        else if (n->path)
-            fprintf(stderr, "cglint: %s: %s: %s\n", lvl, n->path, n->message);
-        else
-            fprintf(stderr, "cglint: %s: %s\n", lvl, n->message);
+        print_notice(n);
     }
     if (floor == 3) {
         cg_report_free(&report);
@@ -587,8 +588,7 @@ int main(int argc, char **argv)
         for (size_t i = notices_before; i < report.nnotices; i++) {
             const cg_notice *n = &report.notices[i];
             if (n->level < CG_ERROR && quiet) continue;
-            fprintf(stderr, "cglint: %s: %s: %s\n", n->level == CG_ERROR ? "error" : "warning",
-                    n->path ? n->path : "-", n->message);
+            print_notice(n);
         }
         if (diff) {
             int code = cg_report_errors(&report) ? EXIT_TROUBLE : fr.files ? EXIT_FINDINGS : EXIT_CLEAN;

@@ -24,6 +24,8 @@
  *   directory) so the user sees one line per file. */
 #include "cu_int.h"
 #include "cu_shim.h"
+#include "core/file.h"
+#include "core/path.h"
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <errno.h>
@@ -171,7 +173,8 @@ static int is_toolkit_include(const char *dir)
 /* The whole of a response file, NUL-terminated (malloc), or NULL with errno. */
 static char *read_whole_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    char ferr[256];
+    FILE *f = cg_file_fopen(path, ferr, sizeof ferr);   /* a regular file: a FIFO would block */
     if (!f) return NULL;
     size_t n = 0, cap = 4096;
     char *buf = malloc(cap);
@@ -350,7 +353,13 @@ static void filter_flags(flag_ctx *fc, const db_entry *e)
 static int load_db(cu_project *p, const char *path, cg_map *out)
 {
     json_error_t err;
-    json_t *root = json_load_file(path, 0, &err);
+    /* a regular file only: a FIFO named compile_commands.json must not block */
+    char rerr[JSON_ERROR_TEXT_LENGTH];
+    size_t dblen;
+    char *dbtext = cg_file_read(path, 0, &dblen, rerr, sizeof rerr);
+    if (!dbtext) memcpy(err.text, rerr, sizeof err.text), err.line = err.column = 0;
+    json_t *root = dbtext ? json_loadb(dbtext, dblen, 0, &err) : NULL;
+    free(dbtext);
     if (!root) {
         cg_report_notice(p->report, CG_ERROR, path, (uint32_t)(err.line > 0 ? err.line : 0),
                          (uint32_t)(err.column > 0 ? err.column : 0),
@@ -1097,6 +1106,75 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* Files libclang could #include that are not regular files (a FIFO named
+ * like a header would block its read for ever): those in the file's own
+ * directory and its -I and -iquote directories, each given to libclang as
+ * an empty unsaved file, so it never opens them.  libclang matches an
+ * unsaved file by the spelling it builds (the includer's directory or the
+ * -I argument as written, '/', the name), so each is given under that
+ * spelling and as an absolute path. */
+static void add_unsaved(struct CXUnsavedFile **out, unsigned *n, const char *name)
+{
+    struct CXUnsavedFile *g = realloc(*out, (*n + 1) * sizeof *g);
+    if (!g) return;
+    *out = g;
+    g[(*n)++] = (struct CXUnsavedFile){ name, "", 0 };
+}
+
+static unsigned special_headers(cu_file *f, const char *const *argv, int argc, struct CXUnsavedFile **out)
+{
+    *out = NULL;
+    unsigned n = 0;
+    /* the directories an #include "..." is looked up in, as spelled */
+    const char **dirs = cg_arena_alloc(f->arena, (size_t)(argc + 1) * sizeof *dirs);
+    int nd = 0;
+    const char *sl = strrchr(f->path, '/');
+    dirs[nd++] = sl ? cg_arena_strndup(f->arena, f->path, sl > f->path ? (size_t)(sl - f->path) : 1) : ".";
+    for (int i = 0; i < argc; i++) {
+        if ((!strcmp(argv[i], "-I") || !strcmp(argv[i], "-iquote")) && i + 1 < argc) dirs[nd++] = argv[++i];
+        else if (!strncmp(argv[i], "-I", 2) && argv[i][2]) dirs[nd++] = argv[i] + 2;
+    }
+    for (int d = 0; d < nd; d++) {
+        size_t dl = strlen(dirs[d]);
+        while (dl > 1 && dirs[d][dl - 1] == '/') dl--;
+        /* what the directory holds, and what the file #includes from it by a longer path */
+        char **sp = NULL;
+        size_t k = cg_file_specials(dirs[d], &sp);
+        for (size_t j = 0; j < k; j++) {
+            add_unsaved(out, &n, cg_arena_printf(f->arena, "%.*s/%s", (int)dl, dirs[d], strrchr(sp[j], '/') + 1));
+            char *abs = cg_path_abs(sp[j]);
+            if (abs) add_unsaved(out, &n, cg_arena_strdup(f->arena, abs));
+            free(abs);
+            free(sp[j]);
+        }
+        free(sp);
+        const char *t = f->loaded ? f->src.text : NULL, *end = t ? t + f->src.len : NULL;
+        for (; t && t < end; t = memchr(t, '\n', (size_t)(end - t)), t = t ? t + 1 : NULL) {
+            const char *q = t;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if (q >= end || *q != '#') continue;
+            q++;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if ((size_t)(end - q) < 8 || strncmp(q, "include", 7) != 0) continue;
+            q += 7;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if (q >= end || (*q != '"' && *q != '<')) continue;
+            char close = *q == '"' ? '"' : '>';
+            const char *b = ++q;
+            while (q < end && *q != close && *q != '\n') q++;
+            if (q >= end || *q != close || q == b || !memchr(b, '/', (size_t)(q - b))) continue;
+            char *cand = cg_arena_printf(f->arena, "%.*s/%.*s", (int)dl, dirs[d], (int)(q - b), b);
+            struct stat st;
+            if (stat(cand, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) continue;
+            add_unsaved(out, &n, cand);
+            char *abs = cg_path_abs(cand);
+            if (abs) add_unsaved(out, &n, cg_arena_strdup(f->arena, abs));
+            free(abs);
+        }
+    }
+    return n;
+}
+
 void cu_parse_file(cu_project *p, cu_file *f, int level)
 {
     nest_scan ns;
@@ -1124,13 +1202,20 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
     if (pch) { argv[argc++] = "-include-pch"; argv[argc++] = pch; }
     unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, NULL, 0, flags, &tu);
+    struct CXUnsavedFile *uf;
+    unsigned nuf = special_headers(f, argv, argc, &uf);
+    enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, uf, nuf, flags, &tu);
     if (e == CXError_ASTReadError && pch) {
         /* the PCH did not fit this file's flags after all: parse without it */
         if (tu) clang_disposeTranslationUnit(tu);
         tu = NULL;
-        e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, NULL, 0, flags, &tu);
+        e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, uf, nuf, flags, &tu);
     }
+    for (unsigned i = 0; tu && i < nuf; i += 2)   /* each under two names: said once */
+        if (clang_getFile(tu, uf[i].Filename) || (i + 1 < nuf && clang_getFile(tu, uf[i + 1].Filename)))
+            cg_report_notice(p->report, CG_WARN, f->path, 0, 0, "reads %s, which is not a regular file "
+                             "(a FIFO or a device): read as empty", uf[i].Filename);
+    free(uf);
     if (e != CXError_Success || !tu) {
         if (tu) clang_disposeTranslationUnit(tu);
         if (e == CXError_Crashed) {

@@ -186,9 +186,7 @@ void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     cg_loc loc = py_loc(m, node);
-    size_t ll;
-    const char *lt = cg_source_line(&m->src, loc.line, &ll);
-    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, node, m, NULL, 0, NULL);
+    report_finding(ctx, r, loc, cg_source_line_text(&m->src, loc.line), rule, fix, msg, node, m, NULL, 0, NULL);
 }
 
 void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, const char *fix, const char *fmt, ...)
@@ -242,6 +240,7 @@ static int call_kw_edit(py_ctx *ctx, py_module *m, TSNode call, const char *kw, 
         }
     }
     e->old_text = cg_arena_strndup(ctx->arena, m->src.text + e->start, e->end - e->start);
+    e->file_digest = cg_source_digest(&m->src);
     /* lines and code-point columns of both ends */
     uint32_t sl = 1, el;
     while (sl < m->src.nlines && m->src.line_start[sl] <= e->start) sl++;
@@ -287,9 +286,7 @@ void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, 
     const char *title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", kw, value);
     py_module *m = ev->mod;
     cg_loc loc = py_loc(m, ev->node);
-    size_t ll;
-    const char *lt = cg_source_line(&m->src, loc.line, &ll);
-    report_finding(ctx, r, loc, cg_arena_strndup(ctx->arena, lt, ll), rule, fix, msg, ev->node, m,
+    report_finding(ctx, r, loc, cg_source_line_text(&m->src, loc.line), rule, fix, msg, ev->node, m,
                    have ? &e : NULL, safe, title);
 }
 

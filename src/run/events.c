@@ -5,6 +5,7 @@
  * native frames are symbolised here, with addr2line, for programs built
  * with -g. */
 #include "run.h"
+#include "core/file.h"
 #include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -59,7 +60,8 @@ static int skip_module(const char *mod)
 
 static int elf_is_exec(const char *mod)
 {
-    FILE *f = fopen(mod, "rb");
+    char ferr[256];
+    FILE *f = cg_file_fopen(mod, ferr, sizeof ferr);
     if (!f) return 0;
     Elf64_Ehdr h;
     int exec = fread(&h, sizeof h, 1, f) == 1 && memcmp(h.e_ident, ELFMAG, SELFMAG) == 0 && h.e_type == ET_EXEC;
@@ -112,7 +114,8 @@ static int addr2line(const char *mod, unsigned long long addr, char **path, uint
 /* Whether line `line` of `path` defines a kernel: a launch's host stub maps there. */
 static int kernel_definition(const char *path, uint32_t line)
 {
-    FILE *f = fopen(path, "r");
+    char ferr[256];
+    FILE *f = cg_file_fopen(path, ferr, sizeof ferr);
     if (!f) return 0;
     char buf[4096];
     int hit = 0;
@@ -557,7 +560,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
     struct dirent *e;
     while ((e = readdir(d))) if (is_jsonl(e->d_name)) { char *s = strdup(e->d_name); PUSH(names, nn, s); }
     closedir(d);
-    qsort(names, nn, sizeof *names, cmp_name);
+    if (nn > 1) qsort(names, nn, sizeof *names, cmp_name);
 
     /* Load every file; Python ones first, so that CUPTI events of a Python
      * process know it is one. */
@@ -567,7 +570,8 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
     for (size_t i = 0; i < nn; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "r");
+        char ferr[256];
+        FILE *f = cg_file_fopen(path, ferr, sizeof ferr);   /* a FIFO named x.jsonl is no event file */
         if (!f) continue;
         ev->files++;
         char *buf = NULL;

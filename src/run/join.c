@@ -9,6 +9,7 @@
  * that ran inside a capture make the rest "not reproduced", the others "not
  * exercised".  What nobody predicted becomes a finding of its own. */
 #include "run.h"
+#include "core/file.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -196,21 +197,7 @@ static const cg_ev_frame *site_of(const cg_hit *h)
 
 static char *line_text_of(const char *abs, uint32_t line)
 {
-    FILE *f = fopen(abs, "r");
-    if (!f) return NULL;
-    char *buf = NULL, *out = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    uint32_t at = 0;
-    while ((n = getline(&buf, &cap, f)) >= 0)
-        if (++at == line) {
-            while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = '\0';
-            out = strdup(buf);
-            break;
-        }
-    free(buf);
-    fclose(f);
-    return out;
+    return cg_file_line(abs, line, 1u << 20);   /* regular files only, a bounded line */
 }
 
 /* Whether `line` of file `abs` lies inside the block that the `with`
@@ -219,7 +206,8 @@ static char *line_text_of(const char *abs, uint32_t line)
 static int inside_with_block(const char *abs, uint32_t opener, uint32_t line)
 {
     if (line <= opener) return 0;
-    FILE *f = fopen(abs, "r");
+    char ferr[256];
+    FILE *f = cg_file_fopen(abs, ferr, sizeof ferr);
     if (!f) return 0;
     char buf[4096];
     int indent = -1, ok = 0;

@@ -14,6 +14,7 @@
 #include "run.h"
 #include "driver.h"
 #include "emit/emit.h"
+#include "core/file.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -136,8 +137,12 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 /* Hints for the Python observer: the lines whose values it should watch. */
 static void write_hints(const char *file, const cg_report *r)
 {
-    FILE *f = fopen(file, "w");
-    if (!f) return;
+    /* a file of our own in the events directory: created anew, never a FIFO
+     * or a link someone left there (O_NONBLOCK: a FIFO fails at once) */
+    unlink(file);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) { if (fd >= 0) close(fd); return; }
     for (size_t i = 0; i < r->nfindings; i++) {
         const cg_finding *x = &r->findings[i];
         char joined[PATH_MAX * 2], res[PATH_MAX];
@@ -211,7 +216,8 @@ static int spawn(char **argv, int *exec_errno)
 
 static char *read_first_line(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    char ferr[256];
+    FILE *f = cg_file_fopen(path, ferr, sizeof ferr);
     if (!f) return NULL;
     char buf[512];
     char *out = NULL;
@@ -245,22 +251,18 @@ static int write_report(const char *output, cg_format fmt, const cg_report *r, c
         fflush(stderr);
         return rc;
     }
-    char tmpl[PATH_MAX + 64];
-    char *dup = strdup(output), *dup2 = strdup(output);
-    snprintf(tmpl, sizeof tmpl, "%s/.%s.cglint-XXXXXX", dirname(dup), basename(dup2));
-    free(dup);
-    free(dup2);
-    int fd = mkstemp(tmpl);
-    if (fd < 0) return -1;
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    int rc = f ? cg_emit(f, fmt, r, eo) : -1;
-    if (f && fflush(f) != 0) rc = -1;
-    if (f) fclose(f); else close(fd);
-    if (rc == 0 && rename(tmpl, output) != 0) rc = -1;
-    if (rc != 0) unlink(tmpl);
+    /* as `cglint -o`: atomically over a regular file, through a device or FIFO */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int rc = mem ? cg_emit(mem, fmt, r, eo) : -1;
+    if (mem && fclose(mem) != 0) rc = -1;
+    char err[512];
+    if (rc == 0 && cg_file_write(output, buf, len, 0666, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "cglint: error: %s: cannot write the report: %s\n", output, err);
+        rc = -2;
+    }
+    free(buf);
     return rc;
 }
 
@@ -534,18 +536,25 @@ int cg_run_main(int argc, char **argv)
         const cg_notice *n = &report.notices[i];
         if (n->level < CG_WARN && quiet) continue;
         const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
-        if (n->path && n->line) fprintf(stderr, "cglint: %s: %s:%u: %s\n", lvl, n->path, n->line, n->message);
-        else if (n->path) fprintf(stderr, "cglint: %s: %s: %s\n", lvl, n->path, n->message);
-        else fprintf(stderr, "cglint: %s: %s\n", lvl, n->message);
+        fprintf(stderr, "cglint: %s: ", lvl);
+        if (n->path) {
+            cg_emit_escaped(stderr, n->path);
+            if (n->line) fprintf(stderr, ":%u", n->line);
+            fputs(": ", stderr);
+        }
+        cg_emit_escaped(stderr, n->message);
+        fputc('\n', stderr);
     }
     if (color < 0) {
         const char *nc = getenv("NO_COLOR");
         color = !output && isatty(STDERR_FILENO) && !(nc && *nc);
     }
     cg_emit_opts eo = {.color = color, .quiet = quiet, .tool_version = CGLINT_VERSION};
-    if (write_report(output, (cg_format)fmt, &report, &eo) != 0) {
-        fprintf(stderr, "cglint: error: cannot write the report%s%s: %s\n", output ? " to " : "",
-                output ? output : "", strerror(errno ? errno : EIO));
+    int wrc = write_report(output, (cg_format)fmt, &report, &eo);
+    if (wrc != 0) {
+        if (wrc == -1)   /* -2: write_report said why */
+            fprintf(stderr, "cglint: error: cannot write the report%s%s: %s\n", output ? " to " : "",
+                    output ? output : "", strerror(errno ? errno : EIO));
         if (code == 0) code = 2;
     }
     if (strict && code == 0 &&
