@@ -17,13 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-static int starts(const char *s, const char *p) { return s && strncmp(s, p, strlen(p)) == 0; }
-static int one_of(const char *s, const char *const *list)
-{
-    for (; *list; list++) if (eq(s, *list)) return 1;
-    return 0;
-}
 
 /* A receiver a tensor-only method may be called on: a tensor not known to be
  * on the CPU, or a value of unknown kind (prefer the finding: these method
@@ -48,12 +41,12 @@ static void check_scalar_read(py_ctx *ctx, const py_event *ev)
 {
     int hit = 0;
     const char *what = NULL;
-    if (ev->method && (eq(ev->method, "item") || eq(ev->method, "tolist")) && ev->nargs == 0 &&
+    if (ev->method && (cg_eq(ev->method, "item") || cg_eq(ev->method, "tolist")) && ev->nargs == 0 &&
         tensorish(&ev->recv)) {
         hit = 1;
         what = ev->method;
-    } else if (!ev->method && (eq(ev->qual, "builtins.float") || eq(ev->qual, "builtins.int") ||
-                               eq(ev->qual, "builtins.bool")) &&
+    } else if (!ev->method && (cg_eq(ev->qual, "builtins.float") || cg_eq(ev->qual, "builtins.int") ||
+                               cg_eq(ev->qual, "builtins.bool")) &&
                ev->nargs == 1 && py_is_gpu_tensor(&ev->args[0])) {
         hit = 1;
         what = ev->qual + 9;
@@ -83,14 +76,14 @@ static void check_d2h(py_ctx *ctx, const py_event *ev)
 {
     if (!ev->method) return;
     const py_val *r = &ev->recv;
-    if (eq(ev->method, "cpu") || eq(ev->method, "numpy")) {
+    if (cg_eq(ev->method, "cpu") || cg_eq(ev->method, "numpy")) {
         if (!tensorish(r) || ev->nargs) return;
-        if (eq(ev->method, "cpu") && r->kind == V_TENSOR && r->dev == DEV_CPU) return;
+        if (cg_eq(ev->method, "cpu") && r->kind == V_TENSOR && r->dev == DEV_CPU) return;
         py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
                   "`%s` copies a CUDA tensor to host memory during graph capture", expr(ctx, ev));
         return;
     }
-    if (eq(ev->method, "to") && py_is_gpu_tensor(r)) {
+    if (cg_eq(ev->method, "to") && py_is_gpu_tensor(r)) {
         int cpu = 0;
         if (ev->nargs > 0) {
             TSNode a = ev->argn[0];
@@ -104,7 +97,7 @@ static void check_d2h(py_ctx *ctx, const py_event *ev)
                       "`%s` is a blocking copy to pageable host memory during graph capture", expr(ctx, ev));
         return;
     }
-    if (eq(ev->method, "copy_") && r->kind == V_TENSOR && r->dev == DEV_CPU && !(r->flags & VF_PINNED) &&
+    if (cg_eq(ev->method, "copy_") && r->kind == V_TENSOR && r->dev == DEV_CPU && !(r->flags & VF_PINNED) &&
         ev->nargs > 0 && py_is_gpu_tensor(&ev->args[0]))
         py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
                   "`%s` copies a CUDA tensor into pageable host memory during graph capture", expr(ctx, ev));
@@ -113,7 +106,7 @@ static void check_d2h(py_ctx *ctx, const py_event *ev)
 /* CG103: host-to-device copies from pageable memory */
 static void check_h2d(py_ctx *ctx, const py_event *ev)
 {
-    if (!ev->method && (eq(ev->qual, "torch.tensor") || eq(ev->qual, "torch.as_tensor"))) {
+    if (!ev->method && (cg_eq(ev->qual, "torch.tensor") || cg_eq(ev->qual, "torch.as_tensor"))) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;
         TSNode d = ev->kwn[k];
@@ -128,12 +121,12 @@ static void check_h2d(py_ctx *ctx, const py_event *ev)
         }
         return;
     }
-    if (ev->method && (eq(ev->method, "cuda") || eq(ev->method, "to")) && ev->recv.kind == V_TENSOR &&
+    if (ev->method && (cg_eq(ev->method, "cuda") || cg_eq(ev->method, "to")) && ev->recv.kind == V_TENSOR &&
         ev->recv.dev == DEV_CPU) {
-        if (eq(ev->method, "to")) {
+        if (cg_eq(ev->method, "to")) {
             int cpu = ev->nargs > 0 && (py_text_eq(ev->mod, ev->argn[0], "\"cpu\"") ||
                                         py_text_eq(ev->mod, ev->argn[0], "'cpu'"));
-            int dtype_only = ev->nargs > 0 && ev->args[0].kind == V_EXT && starts(ev->args[0].qual, "torch.");
+            int dtype_only = ev->nargs > 0 && ev->args[0].kind == V_EXT && cg_starts(ev->args[0].qual, "torch.");
             if (cpu || dtype_only || (ev->nargs == 0 && py_ev_kw(ev, "device") < 0)) return;
         }
         if ((ev->recv.flags & VF_PINNED) && kw_true(ev, "non_blocking")) return;
@@ -149,12 +142,12 @@ static void check_sync(py_ctx *ctx, const py_event *ev)
     static const char *const fns[] = { "torch.cuda.synchronize", "torch.distributed.barrier",
         "torch.cuda.streams.Stream.synchronize", "torch.cuda.Stream.synchronize",
         "torch.cuda.Event.synchronize", "torch.accelerator.synchronize", NULL };
-    if (!ev->method && one_of(ev->qual, fns)) {
+    if (!ev->method && cg_one_of(ev->qual, fns)) {
         py_report(ctx, ev->mod, ev->node, CG_R_CG104, NULL,
                   "`%s` waits on the host for GPU work, which is not allowed during graph capture", expr(ctx, ev));
         return;
     }
-    if (ev->method && eq(ev->method, "synchronize") &&
+    if (ev->method && cg_eq(ev->method, "synchronize") &&
         (ev->recv.kind == V_STREAM || ev->recv.kind == V_EVENT || ev->recv.kind == V_UNKNOWN))
         py_report(ctx, ev->mod, ev->node, CG_R_CG104, NULL,
                   "`%s` waits on the host for GPU work, which is not allowed during graph capture", expr(ctx, ev));
@@ -163,7 +156,7 @@ static void check_sync(py_ctx *ctx, const py_event *ev)
 /* CG105: stream/event status queries */
 static void check_query(py_ctx *ctx, const py_event *ev)
 {
-    if (ev->method && eq(ev->method, "query") && (ev->recv.kind == V_STREAM || ev->recv.kind == V_EVENT))
+    if (ev->method && cg_eq(ev->method, "query") && (ev->recv.kind == V_STREAM || ev->recv.kind == V_EVENT))
         py_report(ctx, ev->mod, ev->node, CG_R_CG105, NULL,
                   "`%s` queries a %s's status during graph capture, which capture does not allow",
                   expr(ctx, ev), ev->recv.kind == V_STREAM ? "stream" : "event");
@@ -174,8 +167,8 @@ static int is_log_call(const py_event *ev)
 {
     static const char *const levels[] = { "debug", "info", "warning", "warn", "error", "exception",
         "critical", "log", NULL };
-    if (starts(ev->qual, "logging.") && one_of(ev->qual + 8, levels)) return 1;
-    if (ev->method && one_of(ev->method, levels)) {
+    if (cg_starts(ev->qual, "logging.") && cg_one_of(ev->qual + 8, levels)) return 1;
+    if (ev->method && cg_one_of(ev->method, levels)) {
         if (ev->recv.flags & VF_LOGGER) return 1;
         /* logger objects of unknown origin, by their conventional names */
         size_t len;
@@ -212,19 +205,19 @@ static int has_tensor_arg(const py_event *ev, int *fmt_only)
 static void check_format_call(py_ctx *ctx, const py_event *ev)
 {
     int fmt;
-    if (eq(ev->qual, "builtins.print") || is_log_call(ev)) {
+    if (cg_eq(ev->qual, "builtins.print") || is_log_call(ev)) {
         if (has_tensor_arg(ev, &fmt))
             py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
                       "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
                       expr(ctx, ev));
         return;
     }
-    if ((eq(ev->qual, "builtins.str") || eq(ev->qual, "builtins.repr") || eq(ev->qual, "builtins.format")) &&
+    if ((cg_eq(ev->qual, "builtins.str") || cg_eq(ev->qual, "builtins.repr") || cg_eq(ev->qual, "builtins.format")) &&
         ev->nargs > 0 && py_is_gpu_tensor(&ev->args[0]))
         py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
                   "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
                   expr(ctx, ev));
-    if (ev->method && eq(ev->method, "format") && ev->recv.kind == V_STR && has_tensor_arg(ev, &fmt))
+    if (ev->method && cg_eq(ev->method, "format") && ev->recv.kind == V_STR && has_tensor_arg(ev, &fmt))
         py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
                   "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
                   expr(ctx, ev));
@@ -242,14 +235,14 @@ static void check_format_fstring(py_ctx *ctx, const py_event *ev)
 /* CG108: synchronization hidden in library calls */
 static void check_library_sync(py_ctx *ctx, const py_event *ev)
 {
-    if (!ev->method && (eq(ev->qual, "torch.equal") || eq(ev->qual, "torch.allclose"))) {
+    if (!ev->method && (cg_eq(ev->qual, "torch.equal") || cg_eq(ev->qual, "torch.allclose"))) {
         py_report(ctx, ev->mod, ev->node, CG_R_CG108, NULL,
                   "`%s` returns a Python bool, so it reads the comparison on the host during graph capture",
                   expr(ctx, ev));
         return;
     }
     if (((!ev->method && ev->qual && strstr(ev->qual, "clip_grad_norm_")) ||
-         (ev->method && eq(ev->method, "clip_grad_norm_"))) && kw_true(ev, "error_if_nonfinite")) {
+         (ev->method && cg_eq(ev->method, "clip_grad_norm_"))) && kw_true(ev, "error_if_nonfinite")) {
         /* the mechanical fix: the default, which was captured without error */
         py_report_kwfix(ctx, ev, CG_R_CG108, "error_if_nonfinite", "False", 1,
                         "pass `error_if_nonfinite=False` (the default) inside the capture",
@@ -257,7 +250,7 @@ static void check_library_sync(py_ctx *ctx, const py_event *ev)
                         "synchronizes during graph capture");
         return;
     }
-    if (ev->method && (ev->recv.flags & VF_SCALER) && (eq(ev->method, "step") || eq(ev->method, "update")))
+    if (ev->method && (ev->recv.flags & VF_SCALER) && (cg_eq(ev->method, "step") || cg_eq(ev->method, "update")))
         py_report(ctx, ev->mod, ev->node, CG_R_CG108, NULL,
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));
@@ -295,10 +288,10 @@ static void check_dynamic_shape_call(py_ctx *ctx, const py_event *ev)
     static const char *const methods[] = { "nonzero", "argwhere", "masked_select", "unique",
         "unique_consecutive", NULL };
     int hit = 0;
-    if (!ev->method && one_of(ev->qual, fns)) hit = 1;
-    else if (ev->method && one_of(ev->method, methods) && tensorish(&ev->recv) && ev->recv.kind == V_TENSOR) hit = 1;
-    else if (!ev->method && eq(ev->qual, "torch.where") && ev->nargs == 1 && ev->nkw == 0) hit = 1;
-    else if ((eq(ev->qual, "torch.repeat_interleave") || (ev->method && eq(ev->method, "repeat_interleave") &&
+    if (!ev->method && cg_one_of(ev->qual, fns)) hit = 1;
+    else if (ev->method && cg_one_of(ev->method, methods) && tensorish(&ev->recv) && ev->recv.kind == V_TENSOR) hit = 1;
+    else if (!ev->method && cg_eq(ev->qual, "torch.where") && ev->nargs == 1 && ev->nkw == 0) hit = 1;
+    else if ((cg_eq(ev->qual, "torch.repeat_interleave") || (ev->method && cg_eq(ev->method, "repeat_interleave") &&
                                                          ev->recv.kind == V_TENSOR)) &&
              py_ev_kw(ev, "output_size") < 0) {
         /* the output size depends on data when repeats is a tensor (or the only argument) */
@@ -329,7 +322,7 @@ static void check_mask_index(py_ctx *ctx, const py_event *ev)
 static void check_host_io(py_ctx *ctx, const py_event *ev)
 {
     int fmt = 0;
-    if (eq(ev->qual, "builtins.print") || is_log_call(ev)) {
+    if (cg_eq(ev->qual, "builtins.print") || is_log_call(ev)) {
         if (has_tensor_arg(ev, &fmt) || fmt) return;   /* CG107 says more */
         py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
                   "`%s` runs once while the graph is captured and never on replay", expr(ctx, ev));
@@ -338,7 +331,7 @@ static void check_host_io(py_ctx *ctx, const py_event *ev)
     static const char *const fns[] = { "builtins.open", "builtins.input", "torch.save", "torch.load",
         "wandb.log", "json.dump", "pickle.dump", "numpy.save", "numpy.savez", "sys.stdout.write",
         "sys.stderr.write", "mlflow.log_metric", "mlflow.log_metrics", NULL };
-    if (!ev->method && one_of(ev->qual, fns)) {
+    if (!ev->method && cg_one_of(ev->qual, fns)) {
         py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
                   "`%s` does host I/O: it runs once while the graph is captured and never on replay", expr(ctx, ev));
         return;
@@ -346,7 +339,7 @@ static void check_host_io(py_ctx *ctx, const py_event *ev)
     if (ev->method && (ev->recv.flags & VF_HOST_IO)) {
         static const char *const m[] = { "write", "update", "set_postfix", "set_description", "add_scalar",
             "add_scalars", "add_histogram", "add_image", "add_text", "flush", "log", NULL };
-        if (one_of(ev->method, m))
+        if (cg_one_of(ev->method, m))
             py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
                       "`%s` does host I/O: it runs once while the graph is captured and never on replay",
                       expr(ctx, ev));
@@ -360,9 +353,9 @@ static void check_host_random(py_ctx *ctx, const py_event *ev)
         "time.perf_counter_ns", "time.monotonic", "time.monotonic_ns", "time.process_time",
         "datetime.datetime.now", "datetime.datetime.utcnow", "uuid.uuid4", "os.urandom", NULL };
     if (ev->method || !ev->qual) return;
-    int rnd = starts(ev->qual, "random.") || starts(ev->qual, "numpy.random.") || starts(ev->qual, "secrets.");
-    if (rnd && (eq(ev->qual, "random.Random") || eq(ev->qual, "numpy.random.default_rng"))) rnd = 0;
-    if (rnd || one_of(ev->qual, clocks))
+    int rnd = cg_starts(ev->qual, "random.") || cg_starts(ev->qual, "numpy.random.") || cg_starts(ev->qual, "secrets.");
+    if (rnd && (cg_eq(ev->qual, "random.Random") || cg_eq(ev->qual, "numpy.random.default_rng"))) rnd = 0;
+    if (rnd || cg_one_of(ev->qual, clocks))
         py_report(ctx, ev->mod, ev->node, CG_R_CG302, NULL,
                   "`%s` is evaluated once on the host at capture: every replay reuses the same %s",
                   expr(ctx, ev), rnd ? "random value" : "time");
@@ -404,7 +397,7 @@ static void check_bookkeeping_call(py_ctx *ctx, const py_event *ev)
     if (!ev->method || py_is_null(ev->recv_node)) return;
     const py_val *r = &ev->recv;
     int known = r->kind == V_LIST || r->kind == V_DICT || r->kind == V_SET;
-    if (!(one_of(ev->method, always) && (known || r->kind == V_UNKNOWN)) && !(one_of(ev->method, containers) && known))
+    if (!(cg_one_of(ev->method, always) && (known || r->kind == V_UNKNOWN)) && !(cg_one_of(ev->method, containers) && known))
         return;
     /* only state that outlives the capture: self attributes and module globals */
     TSNode rn = ev->recv_node;
@@ -452,7 +445,7 @@ static void check_cpu_tensor(py_ctx *ctx, const py_event *ev)
     extern int py_is_factory(const char *q);
     if (ev->method || !py_is_factory(ev->qual) || ev->chained_to_device) return;
     if (kw_true(ev, "pin_memory")) return;   /* CG503 says more */
-    if (ctx->p->default_device_set && !eq(ev->qual, "torch.from_numpy")) {
+    if (ctx->p->default_device_set && !cg_eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;
     }
@@ -468,8 +461,6 @@ static void check_cpu_tensor(py_ctx *ctx, const py_event *ev)
 }
 
 /* ---- 4 stream ------------------------------------------------------------------- */
-py_stream_state *py_region_stream(py_region *r, const char *id);
-
 static const char *stream_id(py_ctx *ctx, const py_event *ev, int i)
 {
     const py_val *v = &ev->args[i];
@@ -479,10 +470,7 @@ static const char *stream_id(py_ctx *ctx, const py_event *ev, int i)
 
 static int in_capture(py_ctx *ctx, const char *id)
 {
-    if (eq(id, ctx->region->capture_stream)) return 1;
-    for (int i = 0; i < ctx->region->nstreams; i++)
-        if (eq(ctx->region->streams[i].id, id) && ctx->region->streams[i].forked) return 1;
-    return 0;
+    return cg_streams_in_capture(&ctx->region->streams, id);
 }
 
 static char *line_of(py_ctx *ctx, py_module *m, uint32_t line)
@@ -499,13 +487,10 @@ static void check_stream_calls(py_ctx *ctx, const py_event *ev)
     if (!r || !ev->method) return;
     const char *self_id = ev->recv.kind == V_STREAM ? ev->recv.qual
                           : py_is_null(ev->recv_node) ? NULL : py_snip(ctx, ev->mod, ev->recv_node);
-    if ((eq(ev->method, "wait_stream") || eq(ev->method, "wait_event")) && ev->nargs > 0 && self_id) {
+    if ((cg_eq(ev->method, "wait_stream") || cg_eq(ev->method, "wait_event")) && ev->nargs > 0 && self_id) {
         const char *other = stream_id(ctx, ev, 0);
-        if (eq(ev->method, "wait_event")) {
-            const char *evid = other;
-            other = NULL;
-            for (int i = 0; i < r->nrecorded; i++)
-                if (eq(r->recorded[i].event, evid)) other = r->recorded[i].stream;
+        if (cg_eq(ev->method, "wait_event")) {
+            other = cg_streams_recorded_on(&r->streams, other);
             if (!other) return;
         }
         if (ev->args[0].kind == V_STREAM && (ev->args[0].flags & VF_DEFAULT_STREAM)) {
@@ -514,37 +499,22 @@ static void check_stream_calls(py_ctx *ctx, const py_event *ev)
                       "(cudaErrorStreamCaptureIsolation)", expr(ctx, ev));
             return;
         }
-        if (in_capture(ctx, other) && !in_capture(ctx, self_id)) {
-            py_stream_state *s = py_region_stream(r, self_id);
-            if (s && !s->forked) {
-                s->forked = 1;
-                s->fork_loc = py_loc(ev->mod, ev->node);
-                s->fork_line = line_of(ctx, ev->mod, s->fork_loc.line);
-            }
-        } else if (eq(self_id, r->capture_stream)) {
-            py_stream_state *s = py_region_stream(r, other);
-            if (s) s->joined = 1;
-        }
+        cg_loc loc = py_loc(ev->mod, ev->node);
+        cg_streams_wait(&r->streams, self_id, other, loc, line_of(ctx, ev->mod, loc.line));
         return;
     }
-    if (eq(ev->method, "record") && ev->recv.kind == V_EVENT && r->nrecorded < 16) {
-        r->recorded[r->nrecorded].event = ev->recv.qual;
-        r->recorded[r->nrecorded].stream = ev->nargs > 0 ? stream_id(ctx, ev, 0) : ctx->cur_stream;
-        r->nrecorded++;
+    if (cg_eq(ev->method, "record") && ev->recv.kind == V_EVENT) {
+        cg_streams_record(&r->streams, ev->recv.qual, ev->nargs > 0 ? stream_id(ctx, ev, 0) : ctx->cur_stream);
         return;
     }
-    if (eq(ev->method, "record_event") && self_id && ev->nargs > 0 && ev->args[0].kind == V_EVENT &&
-        r->nrecorded < 16) {
-        r->recorded[r->nrecorded].event = ev->args[0].qual;
-        r->recorded[r->nrecorded].stream = self_id;
-        r->nrecorded++;
-    }
+    if (cg_eq(ev->method, "record_event") && self_id && ev->nargs > 0 && ev->args[0].kind == V_EVENT)
+        cg_streams_record(&r->streams, ev->args[0].qual, self_id);
 }
 
 /* CG401 (set_stream) */
 static void check_set_default_stream(py_ctx *ctx, const py_event *ev)
 {
-    if (!ev->method && eq(ev->qual, "torch.cuda.set_stream") && ev->nargs > 0 &&
+    if (!ev->method && cg_eq(ev->qual, "torch.cuda.set_stream") && ev->nargs > 0 &&
         ev->args[0].kind == V_STREAM && (ev->args[0].flags & VF_DEFAULT_STREAM))
         py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
                   "`%s` switches to the legacy default stream during capture", expr(ctx, ev));
@@ -563,12 +533,8 @@ static void check_stream_ctx(py_ctx *ctx, const py_event *ev)
         return;
     }
     if (in_capture(ctx, v->stream)) {
-        py_stream_state *s = py_region_stream(r, v->stream);
-        if (s && !s->used && !eq(v->stream, r->capture_stream)) {
-            s->used = 1;
-            s->use_loc = py_loc(ev->mod, ev->node);
-            s->use_line = line_of(ctx, ev->mod, s->use_loc.line);
-        }
+        cg_loc loc = py_loc(ev->mod, ev->node);
+        cg_streams_use(&r->streams, v->stream, loc, line_of(ctx, ev->mod, loc.line));
         return;
     }
     py_report(ctx, ev->mod, ev->node, CG_R_CG403,
@@ -581,8 +547,8 @@ static void check_unjoined(py_ctx *ctx, const py_event *ev)
 {
     py_region *r = ctx->region;
     if (!r) return;
-    for (int i = 0; i < r->nstreams; i++) {
-        py_stream_state *s = &r->streams[i];
+    for (size_t i = 0; i < r->streams.nstreams; i++) {
+        const cg_stream *s = &r->streams.streams[i];
         if (!s->forked || s->joined) continue;
         cg_finding f;
         memset(&f, 0, sizeof f);
@@ -593,7 +559,7 @@ static void check_unjoined(py_ctx *ctx, const py_event *ev)
         f.rule = CG_R_CG402;
         f.level = cg_rules[CG_R_CG402].severity;
         f.loc = s->used ? s->use_loc : s->fork_loc;
-        f.line_text = s->used ? s->use_line : s->fork_line;
+        f.line_text = (char *)(s->used ? s->use_line : s->fork_line);
         f.message = msg;
         f.has_capture = 1;
         f.capture = r->site;
@@ -606,7 +572,7 @@ static void check_unjoined(py_ctx *ctx, const py_event *ev)
 static void check_capture_stream(py_ctx *ctx, const py_event *ev)
 {
     const py_val *v = &ev->val;
-    if (!eq(ctx->region->kind, "torch.cuda.graph") && !eq(ctx->region->kind, "capture_begin")) return;
+    if (!cg_eq(ctx->region->kind, "torch.cuda.graph") && !cg_eq(ctx->region->kind, "capture_begin")) return;
     if (v->kind == V_EXTOBJ && v->stream_default) {
         py_report(ctx, ev->mod, ev->node, CG_R_CG404, "pass a stream you created: `stream=torch.cuda.Stream()`",
                   "the capture is begun on the legacy default stream, which CUDA refuses");
@@ -624,8 +590,8 @@ static void check_capture_stream(py_ctx *ctx, const py_event *ev)
 /* CG503: pinning host memory during capture */
 static void check_pin_memory(py_ctx *ctx, const py_event *ev)
 {
-    if ((ev->method && eq(ev->method, "pin_memory") && ev->nargs == 0 && ev->recv.kind != V_EXTOBJ) ||
-        (!ev->method && starts(ev->qual, "torch.") && kw_true(ev, "pin_memory")))
+    if ((ev->method && cg_eq(ev->method, "pin_memory") && ev->nargs == 0 && ev->recv.kind != V_EXTOBJ) ||
+        (!ev->method && cg_starts(ev->qual, "torch.") && kw_true(ev, "pin_memory")))
         py_report(ctx, ev->mod, ev->node, CG_R_CG503, NULL,
                   "`%s` pins host memory during capture: replays never see new host data "
                   "(older PyTorch: the capture fails)", expr(ctx, ev));
@@ -654,7 +620,7 @@ static void check_output_kept(py_ctx *ctx, const py_event *ev)
     if (!r || ctx->loops == 0) return;
     static const char *const keep[] = { "append", "extend", "insert", "appendleft", "add", NULL };
     TSNode n = (TSNode){0};
-    if (ev->kind == PY_EV_CALL && ev->method && one_of(ev->method, keep)) {
+    if (ev->kind == PY_EV_CALL && ev->method && cg_one_of(ev->method, keep)) {
         for (int i = 0; i < ev->nargs; i++)
             if (IS(ev->argn[i], identifier) && (ev->args[i].flags & VF_OUTPUT)) n = ev->argn[i];
     } else if (ev->kind == PY_EV_STORE && ev->target_kind == 2 && (ev->val.flags & VF_OUTPUT)) {
@@ -704,7 +670,7 @@ static void check_seed(py_ctx *ctx, const py_event *ev)
 {
     static const char *const fns[] = { "torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
         "torch.random.manual_seed", "torch.cuda.random.manual_seed", "torch.cuda.random.manual_seed_all", NULL };
-    if (!ev->method && one_of(ev->qual, fns))
+    if (!ev->method && cg_one_of(ev->qual, fns))
         py_report(ctx, ev->mod, ev->node, CG_R_CG603, NULL,
                   "`%s` runs once, at capture: replays are not reseeded", expr(ctx, ev));
 }
@@ -712,7 +678,7 @@ static void check_seed(py_ctx *ctx, const py_event *ev)
 /* CG604: activation checkpointing that saves and restores RNG state */
 static void check_checkpoint(py_ctx *ctx, const py_event *ev)
 {
-    if (ev->method || !(eq(ev->qual, "torch.utils.checkpoint.checkpoint") || eq(ev->qual, "torch.utils.checkpoint")))
+    if (ev->method || !(cg_eq(ev->qual, "torch.utils.checkpoint.checkpoint") || cg_eq(ev->qual, "torch.utils.checkpoint")))
         return;
     int k = py_ev_kw(ev, "preserve_rng_state");
     if (k >= 0 && py_text_eq(ev->mod, ev->kwn[k], "False")) return;
@@ -726,7 +692,7 @@ static void check_checkpoint(py_ctx *ctx, const py_event *ev)
 /* CG605: an optimizer step captured without capturable=True */
 static void check_optimizer(py_ctx *ctx, const py_event *ev)
 {
-    if (!ev->method || !eq(ev->method, "step")) return;
+    if (!ev->method || !cg_eq(ev->method, "step")) return;
     const py_val *r = &ev->recv;
     if (r->kind != V_EXTOBJ || !(r->flags & VF_OPTIMIZER) || (r->flags & VF_CAPTURABLE)) return;
     /* the fix goes where the optimizer is built, when that is in this file;
@@ -751,7 +717,7 @@ static void check_optimizer(py_ctx *ctx, const py_event *ev)
 static void check_lr_change_call(py_ctx *ctx, const py_event *ev)
 {
     if (!ctx->after || !ctx->after->steps_optimizer) return;
-    if (ev->method && eq(ev->method, "step") && (ev->recv.flags & VF_SCHEDULER) && !(ev->recv.flags & VF_TENSOR_LR))
+    if (ev->method && cg_eq(ev->method, "step") && (ev->recv.flags & VF_SCHEDULER) && !(ev->recv.flags & VF_TENSOR_LR))
         py_report(ctx, ev->mod, ev->node, CG_R_CG606,
                   "keep lr in a GPU tensor (`lr=torch.tensor(...)`, `capturable=True`) and update it in place",
                   "`%s` changes the learning rate on the host, but the captured optimizer step keeps the "
@@ -773,7 +739,7 @@ static void check_lr_change_store(py_ctx *ctx, const py_event *ev)
 /* ---- 7 setup ----------------------------------------------------------------------- */
 static int manual_capture(const py_region *r)
 {
-    return eq(r->kind, "torch.cuda.graph") || eq(r->kind, "capture_begin");
+    return cg_eq(r->kind, "torch.cuda.graph") || cg_eq(r->kind, "capture_begin");
 }
 
 /* CG701 (no warm-up), CG705 (recapture in a loop), CG708 (pin-memory thread) */
@@ -851,7 +817,7 @@ static void check_ddp_setup(py_ctx *ctx, const py_event *ev)
 static void check_graphed_callables(py_ctx *ctx, const py_event *ev)
 {
     if (ev->kind != PY_EV_REGION_BEGIN || !ev->qual || !strstr(ev->qual, "make_graphed_callables")) return;
-    if (py_ev_kw(ev, "sample_kwargs") >= 0 && starts(ev->qual, "torch.")) {
+    if (py_ev_kw(ev, "sample_kwargs") >= 0 && cg_starts(ev->qual, "torch.")) {
         py_report(ctx, ev->mod, ev->kwn[py_ev_kw(ev, "sample_kwargs")], CG_R_CG704, "pass tensors positionally",
                   "torch.cuda.make_graphed_callables takes positional tensor sample arguments only");
     }
@@ -908,7 +874,7 @@ static void check_compiled_call(py_ctx *ctx, const py_event *ev)
 /* CG902: in-place mutation of a reduce-overhead function's inputs */
 static void check_mutated_input(py_ctx *ctx, const py_event *ev)
 {
-    if (!py_region_is_compiled(ctx->region) || !ev->method || ctx->npath != 1) return;
+    if (!py_region_is_compiled(ctx->region) || !ev->method || ctx->path.n != 1) return;
     size_t ml = strlen(ev->method);
     if (ml < 2 || ev->method[ml - 1] != '_' || ev->method[0] == '_') return;
     if (!(ev->recv.flags & VF_PARAM)) return;

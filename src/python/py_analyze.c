@@ -72,19 +72,6 @@ int py_is_non_tensor(const py_val *v)
     }
 }
 
-static int starts(const char *s, const char *prefix)
-{
-    return s && strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = s ? strlen(s) : 0, b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 static int text_is(py_module *m, TSNode n, const char *s) { return py_text_eq(m, n, s); }
 
 /* ---- reporting ----------------------------------------------------------------- */
@@ -92,16 +79,10 @@ const char *py_snip(py_ctx *ctx, py_module *m, TSNode n)
 {
     size_t len;
     const char *t = py_text(m, n, &len);
-    const char *nl = memchr(t, '\n', len);
-    int cut = 0;
-    if (nl) { len = (size_t)(nl - t); cut = 1; }
-    if (len > 60) { len = 57; cut = 1; }
-    /* don't cut inside a UTF-8 sequence */
-    while (cut && len > 0 && ((unsigned char)t[len] & 0xC0) == 0x80) len--;
-    return cg_arena_printf(ctx->arena, "%.*s%s", (int)len, t, cut ? "..." : "");
+    return cg_snippet(ctx->arena, t, len, 60);
 }
 
-int py_region_is_compiled(const py_region *r) { return r && eq(r->kind, "reduce-overhead"); }
+int py_region_is_compiled(const py_region *r) { return r && cg_eq(r->kind, "reduce-overhead"); }
 
 int py_func_mentions(const py_func *f, const char *needle)
 {
@@ -169,8 +150,8 @@ static void report_finding(py_ctx *ctx, py_region *r, cg_loc loc, const char *li
     f.has_capture = 1;
     f.capture = r->site;
     f.capture_kind = (char *)r->kind;
-    f.path = ctx->active ? ctx->path : NULL;
-    f.npath = ctx->active ? (size_t)ctx->npath : 0;
+    f.path = ctx->active ? ctx->path.step : NULL;
+    f.npath = ctx->active ? (size_t)ctx->path.n : 0;
     if (edit) {
         f.edits = (cg_edit *)edit;
         f.nedits = 1;
@@ -308,7 +289,7 @@ void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, 
 int py_ev_kw(const py_event *ev, const char *name)
 {
     for (int i = 0; i < ev->nkw; i++)
-        if (eq(ev->kwname[i], name)) return i;
+        if (cg_eq(ev->kwname[i], name)) return i;
     return -1;
 }
 
@@ -382,7 +363,7 @@ int py_is_factory(const char *q);
 int py_is_factory(const char *q)
 {
     for (int i = 0; tensor_factories[i]; i++)
-        if (eq(q, tensor_factories[i])) return 1;
+        if (cg_eq(q, tensor_factories[i])) return 1;
     return 0;
 }
 
@@ -395,8 +376,8 @@ static int takes_sizes(const char *qual, const char *method)
     static const char *const m[] = { "view", "reshape", "expand", "repeat", "narrow",
         "new_zeros", "new_ones", "new_empty", "new_full", "resize_", "split", "unflatten",
         "tile", "index_select", "topk", "kthvalue", NULL };
-    if (qual) for (int i = 0; q[i]; i++) if (eq(qual, q[i])) return 1;
-    if (method) for (int i = 0; m[i]; i++) if (eq(method, m[i])) return 1;
+    if (qual) for (int i = 0; q[i]; i++) if (cg_eq(qual, q[i])) return 1;
+    if (method) for (int i = 0; m[i]; i++) if (cg_eq(method, m[i])) return 1;
     return 0;
 }
 
@@ -442,49 +423,49 @@ static const char *created_name(py_ctx *ctx, py_frame *fr, TSNode call, const ch
 static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call)
 {
     const char *q = ev->qual;
-    if (starts(q, "builtins.")) {
+    if (cg_starts(q, "builtins.")) {
         const char *b = q + 9;
-        if (eq(b, "len") || eq(b, "isinstance") || eq(b, "hasattr") || eq(b, "callable") ||
-            eq(b, "round") || eq(b, "id") || eq(b, "hash") || eq(b, "divmod"))
+        if (cg_eq(b, "len") || cg_eq(b, "isinstance") || cg_eq(b, "hasattr") || cg_eq(b, "callable") ||
+            cg_eq(b, "round") || cg_eq(b, "id") || cg_eq(b, "hash") || cg_eq(b, "divmod"))
             return vk(V_NUMBER);
-        if (eq(b, "int") || eq(b, "float") || eq(b, "bool") || eq(b, "abs")) {
+        if (cg_eq(b, "int") || cg_eq(b, "float") || cg_eq(b, "bool") || cg_eq(b, "abs")) {
             py_val r = vk(V_NUMBER);
             if (ev->nargs > 0 && (ev->args[0].kind == V_TENSOR || (ev->args[0].flags & VF_HOSTSCALAR)))
                 r.flags |= VF_HOSTSCALAR;
-            if (ev->nargs > 0 && eq(b, "abs") && ev->args[0].kind == V_TENSOR) return ev->args[0];
+            if (ev->nargs > 0 && cg_eq(b, "abs") && ev->args[0].kind == V_TENSOR) return ev->args[0];
             return r;
         }
-        if (eq(b, "str") || eq(b, "repr") || eq(b, "format")) {
+        if (cg_eq(b, "str") || cg_eq(b, "repr") || cg_eq(b, "format")) {
             py_val r = vk(V_STR);
             for (int i = 0; i < ev->nargs; i++) if (ev->args[i].kind == V_TENSOR) r.flags |= VF_FMT_TENSOR;
             return r;
         }
-        if (eq(b, "list") || eq(b, "sorted")) return vk(V_LIST);
-        if (eq(b, "dict")) return vk(V_DICT);
-        if (eq(b, "tuple")) return vk(V_TUPLE);
-        if (eq(b, "set")) return vk(V_SET);
-        if (eq(b, "print")) return vk(V_NONE);
-        if (eq(b, "enumerate") && ev->nargs > 0) {
+        if (cg_eq(b, "list") || cg_eq(b, "sorted")) return vk(V_LIST);
+        if (cg_eq(b, "dict")) return vk(V_DICT);
+        if (cg_eq(b, "tuple")) return vk(V_TUPLE);
+        if (cg_eq(b, "set")) return vk(V_SET);
+        if (cg_eq(b, "print")) return vk(V_NONE);
+        if (cg_eq(b, "enumerate") && ev->nargs > 0) {
             /* keep what is enumerated: `for i, layer in enumerate(self.layers)` */
             py_val r = ev->args[0];
             r.flags |= VF_ENUMERATE;
             return r;
         }
-        if (eq(b, "open")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.file"; r.flags = VF_HOST_IO; return r; }
-        if (eq(b, "range")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.range"; return r; }
-        if (eq(b, "min") || eq(b, "max") || eq(b, "sum")) {
+        if (cg_eq(b, "open")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.file"; r.flags = VF_HOST_IO; return r; }
+        if (cg_eq(b, "range")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.range"; return r; }
+        if (cg_eq(b, "min") || cg_eq(b, "max") || cg_eq(b, "sum")) {
             int num = ev->nargs > 0;
             for (int i = 0; i < ev->nargs; i++) if (ev->args[i].kind != V_NUMBER) num = 0;
             return num ? vk(V_NUMBER) : vk(V_UNKNOWN);
         }
         return vk(V_UNKNOWN);
     }
-    if (eq(q, "torch.cuda.is_current_stream_capturing") || eq(q, "torch.cuda.graphs.is_current_stream_capturing") ||
-        eq(q, "torch._C._cuda_isCurrentStreamCapturing")) {
+    if (cg_eq(q, "torch.cuda.is_current_stream_capturing") || cg_eq(q, "torch.cuda.graphs.is_current_stream_capturing") ||
+        cg_eq(q, "torch._C._cuda_isCurrentStreamCapturing")) {
         py_val r = vk(V_GUARD);
         return r;
     }
-    if (eq(q, "torch.cuda.graph") || eq(q, "torch.cuda.graphs.graph")) {
+    if (cg_eq(q, "torch.cuda.graph") || cg_eq(q, "torch.cuda.graphs.graph")) {
         py_val r = vk(V_EXTOBJ);
         r.qual = "torch.cuda.graph";
         int tk = py_ev_kw(ev, "capture_error_mode");
@@ -498,7 +479,7 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         }
         return r;
     }
-    if (eq(q, "torch.cuda.stream") || eq(q, "torch.cuda.StreamContext")) {
+    if (cg_eq(q, "torch.cuda.stream") || cg_eq(q, "torch.cuda.StreamContext")) {
         py_val r = vk(V_EXTOBJ);
         r.qual = "torch.cuda.stream";
         if (ev->nargs > 0) {
@@ -509,40 +490,40 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         }
         return r;
     }
-    if (eq(q, "torch.cuda.CUDAGraph") || eq(q, "torch.cuda.graphs.CUDAGraph")) {
+    if (cg_eq(q, "torch.cuda.CUDAGraph") || cg_eq(q, "torch.cuda.graphs.CUDAGraph")) {
         py_val r = vk(V_EXTOBJ); r.qual = "torch.cuda.CUDAGraph"; r.flags = VF_GRAPH; return r;
     }
-    if (eq(q, "torch.cuda.Stream") || eq(q, "torch.cuda.streams.Stream") || eq(q, "torch.Stream")) {
+    if (cg_eq(q, "torch.cuda.Stream") || cg_eq(q, "torch.cuda.streams.Stream") || cg_eq(q, "torch.Stream")) {
         py_val r = vk(V_STREAM);
         r.qual = created_name(ctx, fr, call, "torch.cuda.Stream()");
         return r;
     }
-    if (eq(q, "torch.cuda.current_stream")) {
+    if (cg_eq(q, "torch.cuda.current_stream")) {
         py_val r = vk(V_STREAM);
         r.qual = ctx->cur_stream ? ctx->cur_stream : "<current>";
         if (!ctx->cur_stream) r.qual = "<default>", r.flags |= 0;
         return r;
     }
-    if (eq(q, "torch.cuda.default_stream")) {
+    if (cg_eq(q, "torch.cuda.default_stream")) {
         py_val r = vk(V_STREAM); r.qual = "<default>"; r.flags = VF_DEFAULT_STREAM; return r;
     }
-    if (eq(q, "torch.cuda.Event") || eq(q, "torch.cuda.streams.Event") || eq(q, "torch.Event")) {
+    if (cg_eq(q, "torch.cuda.Event") || cg_eq(q, "torch.cuda.streams.Event") || cg_eq(q, "torch.Event")) {
         py_val r = vk(V_EVENT);
         r.qual = created_name(ctx, fr, call, "torch.cuda.Event()");
         return r;
     }
-    if (eq(q, "torch.cuda.amp.GradScaler") || eq(q, "torch.amp.GradScaler") || eq(q, "torch.GradScaler") ||
-        eq(q, "torch.cuda.amp.grad_scaler.GradScaler") || eq(q, "torch.amp.grad_scaler.GradScaler")) {
+    if (cg_eq(q, "torch.cuda.amp.GradScaler") || cg_eq(q, "torch.amp.GradScaler") || cg_eq(q, "torch.GradScaler") ||
+        cg_eq(q, "torch.cuda.amp.grad_scaler.GradScaler") || cg_eq(q, "torch.amp.grad_scaler.GradScaler")) {
         py_val r = vk(V_EXTOBJ); r.qual = "GradScaler"; r.flags = VF_SCALER; return r;
     }
-    if (eq(q, "logging.getLogger") || eq(q, "logging.Logger")) {
+    if (cg_eq(q, "logging.getLogger") || cg_eq(q, "logging.Logger")) {
         py_val r = vk(V_EXTOBJ); r.qual = "logging.Logger"; r.flags = VF_LOGGER; return r;
     }
-    if (starts(q, "tqdm") || starts(q, "torch.utils.tensorboard.SummaryWriter") ||
-        starts(q, "tensorboardX.SummaryWriter") || eq(q, "torch.utils.tensorboard.writer.SummaryWriter")) {
+    if (cg_starts(q, "tqdm") || cg_starts(q, "torch.utils.tensorboard.SummaryWriter") ||
+        cg_starts(q, "tensorboardX.SummaryWriter") || cg_eq(q, "torch.utils.tensorboard.writer.SummaryWriter")) {
         py_val r = vk(V_EXTOBJ); r.qual = q; r.flags = VF_HOST_IO; return r;
     }
-    if (eq(q, "torch.nn.ModuleList") || eq(q, "torch.nn.Sequential")) {
+    if (cg_eq(q, "torch.nn.ModuleList") || cg_eq(q, "torch.nn.Sequential")) {
         py_val r = vk(V_MODLIST);
         r.qual = q;
         /* element classes: from the call's arguments (instances, or a list of them) */
@@ -554,8 +535,8 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         }
         return r;
     }
-    if (eq(q, "torch.autocast") || eq(q, "torch.cuda.amp.autocast") || eq(q, "torch.amp.autocast") ||
-        eq(q, "torch.cuda.amp.autocast_mode.autocast") || eq(q, "torch.amp.autocast_mode.autocast")) {
+    if (cg_eq(q, "torch.autocast") || cg_eq(q, "torch.cuda.amp.autocast") || cg_eq(q, "torch.amp.autocast") ||
+        cg_eq(q, "torch.cuda.amp.autocast_mode.autocast") || cg_eq(q, "torch.amp.autocast_mode.autocast")) {
         py_val r = vk(V_EXTOBJ);
         r.qual = "torch.autocast";
         int k = py_ev_kw(ev, "cache_enabled");
@@ -567,7 +548,7 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         if (cache) r.flags |= VF_AUTOCAST;
         return r;
     }
-    if (eq(q, "torch.Generator")) {
+    if (cg_eq(q, "torch.Generator")) {
         py_val r = vk(V_EXTOBJ);
         r.qual = q;
         int k = py_ev_kw(ev, "device");
@@ -575,28 +556,28 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         if (!py_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CUDA) r.flags |= VF_CUDA_GEN;
         return r;
     }
-    if (eq(q, "torch.utils.data.DataLoader") || eq(q, "torch.utils.data.dataloader.DataLoader")) {
+    if (cg_eq(q, "torch.utils.data.DataLoader") || cg_eq(q, "torch.utils.data.dataloader.DataLoader")) {
         py_val r = vk(V_EXTOBJ);
         r.qual = "torch.utils.data.DataLoader";
         int k = py_ev_kw(ev, "pin_memory");
         if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= VF_PINNED;
         return r;
     }
-    if (starts(q, "torch.optim.lr_scheduler.")) {
+    if (cg_starts(q, "torch.optim.lr_scheduler.")) {
         py_val r = vk(V_EXTOBJ); r.qual = q; r.flags = VF_SCHEDULER;
         /* a scheduler over a capturable optimizer with a tensor lr updates it in place */
         if (ev->nargs > 0 && (ev->args[0].flags & VF_TENSOR_LR) && (ev->args[0].flags & VF_CAPTURABLE))
             r.flags |= VF_TENSOR_LR;
         return r;
     }
-    if (starts(q, "torch.optim.")) {
+    if (cg_starts(q, "torch.optim.")) {
         /* optimizers that refuse capture unless built with capturable=True */
         static const char *const capt[] = { "Adam", "AdamW", "Adamax", "ASGD", "NAdam", "RAdam",
             "Adadelta", "Rprop", "RMSprop", NULL };
         const char *last = strrchr(q, '.') + 1;
         py_val r = vk(V_EXTOBJ);
         r.qual = q;
-        for (int i = 0; capt[i]; i++) if (eq(last, capt[i])) r.flags |= VF_OPTIMIZER;
+        for (int i = 0; capt[i]; i++) if (cg_eq(last, capt[i])) r.flags |= VF_OPTIMIZER;
         /* where it is built, for CG605's fix */
         r.omod = fr->mod;
         r.cstart = py_start_byte(ev->node);
@@ -608,33 +589,33 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         if (last[0] >= 'A' && last[0] <= 'Z') return r;
         return vk(V_UNKNOWN);
     }
-    if (starts(q, "math.") || eq(q, "random.random") || eq(q, "random.uniform") || eq(q, "random.randint") ||
-        starts(q, "time.")) return vk(V_NUMBER);
-    if (starts(q, "numpy.") || eq(q, "numpy")) return vk(V_NDARRAY);
-    if (starts(q, "torch.nn.functional.")) return vtensor(DEV_UNKNOWN);
-    if (starts(q, "torch.nn.") || starts(q, "torch.optim.")) {
+    if (cg_starts(q, "math.") || cg_eq(q, "random.random") || cg_eq(q, "random.uniform") || cg_eq(q, "random.randint") ||
+        cg_starts(q, "time.")) return vk(V_NUMBER);
+    if (cg_starts(q, "numpy.") || cg_eq(q, "numpy")) return vk(V_NDARRAY);
+    if (cg_starts(q, "torch.nn.functional.")) return vtensor(DEV_UNKNOWN);
+    if (cg_starts(q, "torch.nn.") || cg_starts(q, "torch.optim.")) {
         const char *last = strrchr(q, '.');
         if (last && last[1] >= 'A' && last[1] <= 'Z') { py_val r = vk(V_EXTOBJ); r.qual = q; return r; }
-        if (starts(q, "torch.nn.utils.clip_grad")) return vtensor(DEV_UNKNOWN);
+        if (cg_starts(q, "torch.nn.utils.clip_grad")) return vtensor(DEV_UNKNOWN);
         return vk(V_UNKNOWN);
     }
-    if (starts(q, "torch.cuda.") || starts(q, "torch.distributed.") || starts(q, "torch.backends.") ||
-        starts(q, "torch.utils.") || starts(q, "torch.autograd.") || starts(q, "torch.compile") ||
-        starts(q, "torch.jit.") || starts(q, "torch._dynamo."))
+    if (cg_starts(q, "torch.cuda.") || cg_starts(q, "torch.distributed.") || cg_starts(q, "torch.backends.") ||
+        cg_starts(q, "torch.utils.") || cg_starts(q, "torch.autograd.") || cg_starts(q, "torch.compile") ||
+        cg_starts(q, "torch.jit.") || cg_starts(q, "torch._dynamo."))
         return vk(V_UNKNOWN);
-    if (eq(q, "torch.equal") || eq(q, "torch.allclose") || eq(q, "torch.is_tensor") ||
-        eq(q, "torch.is_floating_point") || eq(q, "torch.numel") || eq(q, "torch.is_grad_enabled"))
+    if (cg_eq(q, "torch.equal") || cg_eq(q, "torch.allclose") || cg_eq(q, "torch.is_tensor") ||
+        cg_eq(q, "torch.is_floating_point") || cg_eq(q, "torch.numel") || cg_eq(q, "torch.is_grad_enabled"))
         return vk(V_NUMBER);
-    if (eq(q, "torch.device") || eq(q, "torch.Size") || eq(q, "torch.dtype") || eq(q, "torch.Generator") ||
-        eq(q, "torch.no_grad") || eq(q, "torch.inference_mode") || eq(q, "torch.autocast") ||
-        eq(q, "torch.enable_grad") || eq(q, "torch.manual_seed") || eq(q, "torch.set_default_device") ||
-        eq(q, "torch.save") || eq(q, "torch.load") || eq(q, "torch.get_default_dtype"))
+    if (cg_eq(q, "torch.device") || cg_eq(q, "torch.Size") || cg_eq(q, "torch.dtype") || cg_eq(q, "torch.Generator") ||
+        cg_eq(q, "torch.no_grad") || cg_eq(q, "torch.inference_mode") || cg_eq(q, "torch.autocast") ||
+        cg_eq(q, "torch.enable_grad") || cg_eq(q, "torch.manual_seed") || cg_eq(q, "torch.set_default_device") ||
+        cg_eq(q, "torch.save") || cg_eq(q, "torch.load") || cg_eq(q, "torch.get_default_dtype"))
         return vk(V_UNKNOWN);
-    if (starts(q, "torch.") && !strchr(q + 6, '.') &&
-        (starts(q + 6, "is_") || starts(q + 6, "get_") || starts(q + 6, "are_") || starts(q + 6, "has_") ||
-         starts(q + 6, "set_") || starts(q + 6, "use_")))
+    if (cg_starts(q, "torch.") && !strchr(q + 6, '.') &&
+        (cg_starts(q + 6, "is_") || cg_starts(q + 6, "get_") || cg_starts(q + 6, "are_") || cg_starts(q + 6, "has_") ||
+         cg_starts(q + 6, "set_") || cg_starts(q + 6, "use_")))
         return vk(V_NUMBER);   /* torch.is_autocast_enabled(), torch.get_default_dtype()...: host values */
-    if (starts(q, "torch.") && !strchr(q + 6, '.')) {
+    if (cg_starts(q, "torch.") && !strchr(q + 6, '.')) {
         /* torch.<op>: a tensor; factories say where */
         py_val r = vtensor(DEV_UNKNOWN);
         if (py_is_factory(q)) {
@@ -642,10 +623,10 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
             if (k >= 0) {
                 r.dev = (uint8_t)device_of_node(ctx, fr, ev->kwn[k], NULL);
                 if (r.dev == DEV_UNKNOWN && ev->kw[k].kind == V_STR) r.dev = DEV_UNKNOWN;
-            } else if (eq(q, "torch.from_numpy") || !ctx->p->default_device_set) {
+            } else if (cg_eq(q, "torch.from_numpy") || !ctx->p->default_device_set) {
                 r.dev = DEV_CPU;
             }
-            if (eq(q, "torch.from_numpy")) r.dev = DEV_CPU;
+            if (cg_eq(q, "torch.from_numpy")) r.dev = DEV_CPU;
             int pk = py_ev_kw(ev, "pin_memory");
             if (pk >= 0 && text_is(fr->mod, ev->kwn[pk], "True")) r.flags |= VF_PINNED;
             int dk = py_ev_kw(ev, "dtype");
@@ -653,10 +634,10 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         } else {
             for (int i = 0; i < ev->nargs; i++)
                 if (ev->args[i].kind == V_TENSOR && ev->args[i].dev == DEV_CPU) r.dev = DEV_CPU;
-            if (eq(q, "torch.isnan") || eq(q, "torch.isinf") || eq(q, "torch.isfinite") ||
-                starts(q, "torch.logical_") || eq(q, "torch.eq") || eq(q, "torch.ne") ||
-                eq(q, "torch.gt") || eq(q, "torch.lt") || eq(q, "torch.ge") || eq(q, "torch.le") ||
-                eq(q, "torch.isclose"))
+            if (cg_eq(q, "torch.isnan") || cg_eq(q, "torch.isinf") || cg_eq(q, "torch.isfinite") ||
+                cg_starts(q, "torch.logical_") || cg_eq(q, "torch.eq") || cg_eq(q, "torch.ne") ||
+                cg_eq(q, "torch.gt") || cg_eq(q, "torch.lt") || cg_eq(q, "torch.ge") || cg_eq(q, "torch.le") ||
+                cg_eq(q, "torch.isclose"))
                 r.flags |= VF_BOOL;
         }
         return r;
@@ -670,19 +651,19 @@ static py_val tensor_method_result(py_ctx *ctx, py_frame *fr, const py_event *ev
     const char *m = ev->method;
     const py_val *r = &ev->recv;
     int known = r->kind == V_TENSOR;
-    if (eq(m, "item")) { py_val v = vk(V_NUMBER); if (r->kind != V_NDARRAY) v.flags = VF_HOSTSCALAR; return v; }
-    if (eq(m, "tolist")) return vk(V_LIST);
-    if (eq(m, "numpy")) return vk(V_NDARRAY);
+    if (cg_eq(m, "item")) { py_val v = vk(V_NUMBER); if (r->kind != V_NDARRAY) v.flags = VF_HOSTSCALAR; return v; }
+    if (cg_eq(m, "tolist")) return vk(V_LIST);
+    if (cg_eq(m, "numpy")) return vk(V_NDARRAY);
     if (r->kind == V_NDARRAY) return vk(V_NDARRAY);
-    if (eq(m, "dim") || eq(m, "ndimension") || eq(m, "numel") || eq(m, "nelement") ||
-        eq(m, "element_size") || eq(m, "data_ptr") || eq(m, "get_device") || eq(m, "is_contiguous") ||
-        eq(m, "is_floating_point") || eq(m, "stride"))
+    if (cg_eq(m, "dim") || cg_eq(m, "ndimension") || cg_eq(m, "numel") || cg_eq(m, "nelement") ||
+        cg_eq(m, "element_size") || cg_eq(m, "data_ptr") || cg_eq(m, "get_device") || cg_eq(m, "is_contiguous") ||
+        cg_eq(m, "is_floating_point") || cg_eq(m, "stride"))
         return vk(V_NUMBER);
-    if (eq(m, "size")) return ev->nargs ? vk(V_NUMBER) : vk(V_TUPLE);
-    if (eq(m, "cpu")) return vtensor(DEV_CPU);
-    if (eq(m, "cuda")) return vtensor(DEV_CUDA);
-    if (eq(m, "pin_memory")) { py_val v = vtensor(DEV_CPU); v.flags |= VF_PINNED; return v; }
-    if (eq(m, "to")) {
+    if (cg_eq(m, "size")) return ev->nargs ? vk(V_NUMBER) : vk(V_TUPLE);
+    if (cg_eq(m, "cpu")) return vtensor(DEV_CPU);
+    if (cg_eq(m, "cuda")) return vtensor(DEV_CUDA);
+    if (cg_eq(m, "pin_memory")) { py_val v = vtensor(DEV_CPU); v.flags |= VF_PINNED; return v; }
+    if (cg_eq(m, "to")) {
         py_val v = vtensor(known ? r->dev : DEV_UNKNOWN);
         if (ev->nargs > 0) {
             int d = device_of_node(ctx, fr, ev->argn[0], &ev->args[0]);
@@ -694,11 +675,11 @@ static py_val tensor_method_result(py_ctx *ctx, py_frame *fr, const py_event *ev
     }
     if (!known) return vk(V_UNKNOWN);
     py_val v = vtensor(r->dev);
-    if (eq(m, "bool") || eq(m, "isnan") || eq(m, "isinf") || eq(m, "isfinite") || eq(m, "eq") ||
-        eq(m, "ne") || eq(m, "gt") || eq(m, "lt") || eq(m, "ge") || eq(m, "le") ||
-        starts(m, "logical_") || eq(m, "any") || eq(m, "all"))
+    if (cg_eq(m, "bool") || cg_eq(m, "isnan") || cg_eq(m, "isinf") || cg_eq(m, "isfinite") || cg_eq(m, "eq") ||
+        cg_eq(m, "ne") || cg_eq(m, "gt") || cg_eq(m, "lt") || cg_eq(m, "ge") || cg_eq(m, "le") ||
+        cg_starts(m, "logical_") || cg_eq(m, "any") || cg_eq(m, "all"))
         v.flags |= VF_BOOL;
-    if (eq(m, "chunk") || eq(m, "split") || eq(m, "unbind") || eq(m, "tensor_split")) v = vk(V_TUPLE);
+    if (cg_eq(m, "chunk") || cg_eq(m, "split") || cg_eq(m, "unbind") || cg_eq(m, "tensor_split")) v = vk(V_TUPLE);
     return v;
 }
 
@@ -885,24 +866,24 @@ static int is_warmup_call(const py_event *ev, const py_val *callee)
         "load_state_dict", "state_dict", "fill_", "copy_", "zero_", "normal_", "uniform_", NULL };
     if (callee->kind == V_INSTANCE || callee->kind == V_FUNC || callee->kind == V_MODLIST)
         return 1;
-    if (callee->kind == V_EXTOBJ) return starts(callee->qual, "torch.nn.");
+    if (callee->kind == V_EXTOBJ) return cg_starts(callee->qual, "torch.nn.");
     if (ev->method) {
-        for (int i = 0; config[i]; i++) if (eq(ev->method, config[i])) return 0;
+        for (int i = 0; config[i]; i++) if (cg_eq(ev->method, config[i])) return 0;
         return ev->recv.kind == V_UNKNOWN || ev->recv.kind == V_INSTANCE || ev->recv.kind == V_EXTOBJ ||
                ev->recv.kind == V_EXT || ev->recv.kind == V_MODULE;
     }
     if (callee->kind == V_EXT && callee->qual) {
         const char *q = callee->qual, *last = strrchr(q, '.');
-        if (starts(q, "builtins.") || starts(q, "torch.cuda.") || starts(q, "logging.") ||
-            starts(q, "typing.") || starts(q, "os.") || starts(q, "sys.") || py_is_factory(q))
+        if (cg_starts(q, "builtins.") || cg_starts(q, "torch.cuda.") || cg_starts(q, "logging.") ||
+            cg_starts(q, "typing.") || cg_starts(q, "os.") || cg_starts(q, "sys.") || py_is_factory(q))
             return 0;
         if (last && last[1] >= 'A' && last[1] <= 'Z') return 0;   /* a constructor */
         static const char *const setup[] = { "torch.no_grad", "torch.inference_mode", "torch.enable_grad",
             "torch.set_grad_enabled", "torch.autocast", "torch.compile", "torch.manual_seed", "torch.device",
             "torch.cat", "torch.stack", "torch.zeros_like", "torch.ones_like", "torch.empty_like", NULL };
-        for (int i = 0; setup[i]; i++) if (eq(q, setup[i])) return 0;
-        if (starts(q, "torch.is_") || starts(q, "torch.get_") || starts(q, "torch.set_")) return 0;
-        return !starts(q, "torch.") || starts(q, "torch.nn.functional.") || strchr(q + 6, '.') == NULL;
+        for (int i = 0; setup[i]; i++) if (cg_eq(q, setup[i])) return 0;
+        if (cg_starts(q, "torch.is_") || cg_starts(q, "torch.get_") || cg_starts(q, "torch.set_")) return 0;
+        return !cg_starts(q, "torch.") || cg_starts(q, "torch.nn.functional.") || strchr(q + 6, '.') == NULL;
     }
     return 0;
 }
@@ -939,7 +920,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
                 if (av.kind != V_UNKNOWN) callee = av;
                 else { ev.method = mname; ev.recv = recv; ev.recv_node = obj; }
             }
-        } else if (recv.kind == V_CLASS && eq(mname, "__init__")) {
+        } else if (recv.kind == V_CLASS && cg_eq(mname, "__init__")) {
             callee = vk(V_UNKNOWN);
         } else {
             ev.method = mname;
@@ -1016,8 +997,8 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
 
     /* Python numbers handed to tensor math: torch.* functions and tensor
      * methods (in-place `p.add_(g, alpha=-lr)` too, on values of unknown kind) */
-    if ((ev.qual && starts(ev.qual, "torch.") && !starts(ev.qual, "torch.cuda.") &&
-         !starts(ev.qual, "torch.distributed.") && !py_is_factory(ev.qual) && !starts(ev.qual, "torch.nn.Module")) ||
+    if ((ev.qual && cg_starts(ev.qual, "torch.") && !cg_starts(ev.qual, "torch.cuda.") &&
+         !cg_starts(ev.qual, "torch.distributed.") && !py_is_factory(ev.qual) && !cg_starts(ev.qual, "torch.nn.Module")) ||
         (ev.method && (ev.recv.kind == V_TENSOR ||
                        (ev.recv.kind == V_UNKNOWN && ev.method[0] && ev.method[strlen(ev.method) - 1] == '_' &&
                         ev.method[0] != '_')))) {
@@ -1045,7 +1026,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     }
 
     /* region boundaries */
-    if (ev.method && (eq(ev.method, "capture_begin") &&
+    if (ev.method && (cg_eq(ev.method, "capture_begin") &&
                       (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH)))) {
         if (!ctx->active && !ctx->quiet) {
             emit(ctx, &ev);
@@ -1060,7 +1041,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
             rb.kind = PY_EV_REGION_BEGIN;
             rb.mod = fr->mod;
             rb.node = call;
-            rb.val.stream = ctx->region->capture_stream;
+            rb.val.stream = ctx->region->streams.capture;
             /* Under a stream context here?  A function that handles streams any
              * other way (`ctx.__enter__()`, set_stream, a stream parameter) may
              * well capture on one: prefer silence. */
@@ -1079,13 +1060,13 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         }
         return vk(V_NONE);
     }
-    if (ev.method && eq(ev.method, "capture_end") && (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH))) {
-        if (ctx->active && !ctx->quiet && ctx->region && eq(ctx->region->kind, "capture_begin")) end_region(ctx);
+    if (ev.method && cg_eq(ev.method, "capture_end") && (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH))) {
+        if (ctx->active && !ctx->quiet && ctx->region && cg_eq(ctx->region->kind, "capture_begin")) end_region(ctx);
         return vk(V_NONE);
     }
     /* torch.compile: mode="reduce-overhead" (or options={"triton.cudagraphs": True})
      * captures the compiled function with CUDA graphs */
-    if (ev.qual && (eq(ev.qual, "torch.compile") || eq(ev.qual, "torch._dynamo.optimize"))) {
+    if (ev.qual && (cg_eq(ev.qual, "torch.compile") || cg_eq(ev.qual, "torch._dynamo.optimize"))) {
         py_val target = ev.nargs > 0 ? ev.args[0] : vk(V_UNKNOWN);
         int mk = py_ev_kw(&ev, "mode"), ok = py_ev_kw(&ev, "options");
         size_t ml = 0, ol = 0;
@@ -1105,7 +1086,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         return target;
     }
     /* Megatron-LM's FullCudaGraphWrapper(fn, ...) captures fn */
-    if (ev.qual && ends_with(ev.qual, ".FullCudaGraphWrapper") && !ctx->active && !ctx->quiet && ev.nargs > 0 &&
+    if (ev.qual && cg_ends_with(ev.qual, ".FullCudaGraphWrapper") && !ctx->active && !ctx->quiet && ev.nargs > 0 &&
         (ev.args[0].kind == V_FUNC || ev.args[0].kind == V_INSTANCE)) {
         start_region(ctx, fr, call, "FullCudaGraphWrapper", NULL);
         py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
@@ -1115,9 +1096,9 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         ctx->phase = PH_OUTSIDE;
         return vk(V_UNKNOWN);
     }
-    if (ev.qual && (eq(ev.qual, "torch.cuda.make_graphed_callables") ||
-                    eq(ev.qual, "torch.cuda.graphs.make_graphed_callables") ||
-                    (starts(ev.qual, "transformer_engine.") && ends_with(ev.qual, ".make_graphed_callables"))) &&
+    if (ev.qual && (cg_eq(ev.qual, "torch.cuda.make_graphed_callables") ||
+                    cg_eq(ev.qual, "torch.cuda.graphs.make_graphed_callables") ||
+                    (cg_starts(ev.qual, "transformer_engine.") && cg_ends_with(ev.qual, ".make_graphed_callables"))) &&
         !ctx->active && !ctx->quiet) {
         if (ev.nargs > 0) {
             py_val c = ev.args[0];
@@ -1134,7 +1115,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
                 }
             } else items[n++] = c;
             for (int i = 0; i < n; i++) {
-                start_region(ctx, fr, call, starts(ev.qual, "transformer_engine.") ?
+                start_region(ctx, fr, call, cg_starts(ev.qual, "transformer_engine.") ?
                              "te.make_graphed_callables" : "make_graphed_callables", NULL);
                 region_begin_context(ctx, fr);
                 if (i == 0) {
@@ -1159,8 +1140,8 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     /* warm-up bookkeeping outside capture (CG701, CG702, CG706) */
     if (!ctx->active && !ctx->quiet) {
         if (is_warmup_call(&ev, &callee)) fr->warm = 1;
-        if ((ev.method && eq(ev.method, "backward") && !fr->stream_ctx && !fr->eager_backward) ||
-            (ev.qual && ends_with(ev.qual, "DistributedDataParallel") && !fr->stream_ctx && !fr->eager_backward)) {
+        if ((ev.method && cg_eq(ev.method, "backward") && !fr->stream_ctx && !fr->eager_backward) ||
+            (ev.qual && cg_ends_with(ev.qual, "DistributedDataParallel") && !fr->stream_ctx && !fr->eager_backward)) {
             fr->eager_backward = 1;
             fr->eager_loc = py_loc(fr->mod, call);
             size_t ll;
@@ -1169,13 +1150,13 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         }
     }
     if (ctx->active && ctx->region) {
-        if (ev.method && eq(ev.method, "backward")) ctx->region->has_backward = 1;
-        if (ev.method && eq(ev.method, "step") && (ev.recv.kind == V_EXTOBJ && starts(ev.recv.qual, "torch.optim.")))
+        if (ev.method && cg_eq(ev.method, "backward")) ctx->region->has_backward = 1;
+        if (ev.method && cg_eq(ev.method, "step") && (ev.recv.kind == V_EXTOBJ && cg_starts(ev.recv.qual, "torch.optim.")))
             ctx->region->steps_optimizer = 1;
-        if (ev.method && eq(ev.method, "step") && (ev.recv.flags & VF_SCALER)) ctx->region->steps_optimizer = 1;
+        if (ev.method && cg_eq(ev.method, "step") && (ev.recv.flags & VF_SCALER)) ctx->region->steps_optimizer = 1;
     }
     /* checkpoint(fn, *args) runs fn: follow it */
-    if (ev.qual && (eq(ev.qual, "torch.utils.checkpoint.checkpoint") || eq(ev.qual, "torch.utils.checkpoint")) &&
+    if (ev.qual && (cg_eq(ev.qual, "torch.utils.checkpoint.checkpoint") || cg_eq(ev.qual, "torch.utils.checkpoint")) &&
         ev.nargs > 0 && ctx->active) {
         if (ev.args[0].kind == V_FUNC) call_function(ctx, fr, call, ev.args[0].fn, NULL, ev.args + 1, ev.nargs - 1, 0);
         else if (ev.args[0].kind == V_INSTANCE) call_instance(ctx, fr, call, ev.args[0].cls, &ev.args[0], ev.args + 1, ev.nargs - 1);
@@ -1208,21 +1189,21 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         return vtensor(DEV_UNKNOWN);
     }
     case V_EXTOBJ:
-        if (starts(callee.qual, "torch.nn.")) return vtensor(DEV_UNKNOWN);
+        if (cg_starts(callee.qual, "torch.nn.")) return vtensor(DEV_UNKNOWN);
         return vk(V_UNKNOWN);
     default: break;
     }
     if (ev.method) {
         const py_val *r = &ev.recv;
         if (r->kind == V_TENSOR || r->kind == V_UNKNOWN || r->kind == V_NDARRAY) return tensor_method_result(ctx, fr, &ev);
-        if (r->kind == V_INSTANCE || r->kind == V_MODLIST || (r->kind == V_EXTOBJ && starts(r->qual, "torch.nn."))) {
-            if (eq(ev.method, "cuda") || eq(ev.method, "to") || eq(ev.method, "eval") || eq(ev.method, "train") ||
-                eq(ev.method, "half") || eq(ev.method, "float") || eq(ev.method, "bfloat16") ||
-                eq(ev.method, "requires_grad_") || eq(ev.method, "cpu"))
+        if (r->kind == V_INSTANCE || r->kind == V_MODLIST || (r->kind == V_EXTOBJ && cg_starts(r->qual, "torch.nn."))) {
+            if (cg_eq(ev.method, "cuda") || cg_eq(ev.method, "to") || cg_eq(ev.method, "eval") || cg_eq(ev.method, "train") ||
+                cg_eq(ev.method, "half") || cg_eq(ev.method, "float") || cg_eq(ev.method, "bfloat16") ||
+                cg_eq(ev.method, "requires_grad_") || cg_eq(ev.method, "cpu"))
                 return *r;
         }
-        if (r->kind == V_STREAM && eq(ev.method, "wait_stream")) return vk(V_NONE);
-        if (r->kind == V_DICT && (eq(ev.method, "items") || eq(ev.method, "keys") || eq(ev.method, "values")))
+        if (r->kind == V_STREAM && cg_eq(ev.method, "wait_stream")) return vk(V_NONE);
+        if (r->kind == V_DICT && (cg_eq(ev.method, "items") || cg_eq(ev.method, "keys") || cg_eq(ev.method, "values")))
             return vk(V_LIST);
     }
     return vk(V_UNKNOWN);
@@ -1237,7 +1218,7 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     int quiet_call = !ctx->active || ctx->quiet;
     if (quiet_call && ctx->depth > 6) return vk(V_UNKNOWN);
     int saved_quiet = ctx->quiet;
-    if (f->analyzing || ctx->depth >= MAX_CALL_DEPTH || ctx->npath >= (int)(sizeof ctx->path / sizeof *ctx->path))
+    if (f->analyzing || ctx->depth >= MAX_CALL_DEPTH || cg_callpath_full(&ctx->path))
         return vk(V_UNKNOWN);
     if (py_module_ensure(ctx->p, f->mod) != 0) return vk(V_UNKNOWN);
     /* torch.compile does not trace a function it is told to skip */
@@ -1290,15 +1271,13 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
         if (v.kind == V_UNKNOWN && ann_tensor) v = vtensor(DEV_UNKNOWN);
         if (params_are_tensors && v.kind == V_UNKNOWN && ai < nargs && tensor_shaped) v = vtensor(DEV_UNKNOWN);
         /* the tensors a reduce-overhead function is given (CG902: mutated inputs) */
-        if (ctx->active && ctx->npath == 0 && py_region_is_compiled(ctx->region) && v.kind == V_TENSOR)
+        if (ctx->active && ctx->path.n == 0 && py_region_is_compiled(ctx->region) && v.kind == V_TENSOR)
             v.flags |= VF_PARAM;
         bind(ctx, &fr, nt, nl, v);
         ai++;
     }
 
-    cg_step *st = &ctx->path[ctx->npath++];
-    st->function = (char *)f->qualname;
-    st->loc = py_loc(caller->mod, callnode);
+    cg_callpath_push(&ctx->path, f->qualname, py_loc(caller->mod, callnode));
     f->analyzing = 1;
     ctx->depth++;
     if (quiet_call) ctx->quiet = 1;
@@ -1312,7 +1291,7 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     ctx->quiet = saved_quiet;
     ctx->depth--;
     f->analyzing = 0;
-    ctx->npath--;
+    cg_callpath_pop(&ctx->path);
     py_val ret = fr.has_ret ? fr.ret : vk(V_NONE);
     frame_free(&fr);
     py_val *save = cg_arena_alloc(ctx->arena, sizeof *save);
@@ -1333,13 +1312,14 @@ static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kin
     cg_map_init(&r->outputs);
     r->kind = kind;
     /* capture_begin captures on the current stream; torch.cuda.graph on its own side stream */
-    if (stream) r->capture_stream = stream;
-    else if (eq(kind, "capture_begin") && ctx->cur_stream) r->capture_stream = ctx->cur_stream;
-    else r->capture_stream = cg_arena_printf(ctx->arena, "<capture@%u>", r->site.line);
+    const char *capturing = stream;
+    if (!capturing && cg_eq(kind, "capture_begin") && ctx->cur_stream) capturing = ctx->cur_stream;
+    if (!capturing) capturing = cg_arena_printf(ctx->arena, "<capture@%u>", r->site.line);
+    cg_streams_init(&r->streams, capturing);
     ctx->region = r;
     ctx->active = 1;
     ctx->phase = PH_CAPTURE;
-    ctx->cur_stream = r->capture_stream;
+    ctx->cur_stream = r->streams.capture;
     /* every region's maps, freed with the analysis */
     if (ctx->nregions == ctx->capregions) {
         int cap = ctx->capregions ? 2 * ctx->capregions : 64;
@@ -1391,16 +1371,6 @@ static void end_region(py_ctx *ctx)
     ctx->cur_stream = NULL;
 }
 
-py_stream_state *py_region_stream(py_region *r, const char *id)
-{
-    for (int i = 0; i < r->nstreams; i++)
-        if (eq(r->streams[i].id, id)) return &r->streams[i];
-    if (r->nstreams == 16) return NULL;
-    py_stream_state *s = &r->streams[r->nstreams++];
-    memset(s, 0, sizeof *s);
-    s->id = id;
-    return s;
-}
 
 /* ---- guards ---------------------------------------------------------------------------- */
 /* +1: the condition is true whenever capture is under way; -1: false then; 0: can't tell. */
@@ -1422,15 +1392,15 @@ static int guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
         ctx->quiet = q;
         /* torch.compiler.is_compiling(): true under reduce-overhead, false in a manual capture */
         if (IS(c, call) && ctx->region &&
-            ((v.kind == V_EXT && (eq(v.qual, "torch.compiler.is_compiling") || eq(v.qual, "torch._dynamo.is_compiling") ||
-                                  eq(v.qual, "torch.compiler.is_dynamo_compiling") ||
-                                  ends_with(v.qual, ".is_torchdynamo_compiling"))) ||
-             (v.kind == V_FUNC && (eq(v.fn->name, "is_torchdynamo_compiling") || eq(v.fn->name, "is_compiling")))))
+            ((v.kind == V_EXT && (cg_eq(v.qual, "torch.compiler.is_compiling") || cg_eq(v.qual, "torch._dynamo.is_compiling") ||
+                                  cg_eq(v.qual, "torch.compiler.is_dynamo_compiling") ||
+                                  cg_ends_with(v.qual, ".is_torchdynamo_compiling"))) ||
+             (v.kind == V_FUNC && (cg_eq(v.fn->name, "is_torchdynamo_compiling") || cg_eq(v.fn->name, "is_compiling")))))
             return py_region_is_compiled(ctx->region) ? 1 : -1;
         if (IS(c, call) && v.kind == V_EXT &&
-            (eq(v.qual, "torch.cuda.is_current_stream_capturing") ||
-             eq(v.qual, "torch.cuda.graphs.is_current_stream_capturing") ||
-             eq(v.qual, "torch._C._cuda_isCurrentStreamCapturing")))
+            (cg_eq(v.qual, "torch.cuda.is_current_stream_capturing") ||
+             cg_eq(v.qual, "torch.cuda.graphs.is_current_stream_capturing") ||
+             cg_eq(v.qual, "torch._C._cuda_isCurrentStreamCapturing")))
             return 1;
         if (IS(c, identifier) && v.kind == V_GUARD) return 1;
     }
@@ -1573,7 +1543,7 @@ static py_val eval_comprehension(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
             py_val it = eval(ctx, fr, py_field(c, PY.f_right));
             py_val el = vk(V_UNKNOWN);
             if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
-            else if (it.kind == V_EXTOBJ && eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
+            else if (it.kind == V_EXTOBJ && cg_eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
             else if (it.kind == V_TENSOR) el = vtensor(it.dev);
             bind_target(ctx, fr, py_field(c, PY.f_left), el);
         } else if (IS(c, if_clause)) {
@@ -1886,7 +1856,7 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
     /* a model built here, before any capture: it needs warm-up here too (CG701) */
     if (!ctx->active && !ctx->quiet && !fr->warm &&
         (v.kind == V_INSTANCE || v.kind == V_MODLIST ||
-         (v.kind == V_EXTOBJ && starts(v.qual, "torch.nn.") && !(v.flags & VF_OPTIMIZER))) &&
+         (v.kind == V_EXTOBJ && cg_starts(v.qual, "torch.nn.") && !(v.flags & VF_OPTIMIZER))) &&
         IS(py_unparen(right), call))
         fr->built_module = 1;
     for (TSNode a = e;;) {
@@ -1934,7 +1904,7 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
             if (!py_is_null(alias) && strcmp(py_type(alias), "as_pattern_target") == 0 &&
                 py_named_child_count(alias))
                 bind_target(ctx, fr, py_named_child(alias, 0), v);
-            if (v.kind == V_EXTOBJ && eq(v.qual, "torch.cuda.graph") && !ctx->active && !ctx->quiet) {
+            if (v.kind == V_EXTOBJ && cg_eq(v.qual, "torch.cuda.graph") && !ctx->active && !ctx->quiet) {
                 start_region(ctx, fr, st, "torch.cuda.graph", v.stream);
                 if (v.flags & VF_THREAD_LOCAL) ctx->region->thread_local = 1;
                 region_begin_context(ctx, fr);
@@ -1965,7 +1935,7 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
                 we.node = item;
                 we.val = v;
                 emit(ctx, &we);
-            } else if (v.kind == V_EXTOBJ && eq(v.qual, "torch.cuda.stream")) {
+            } else if (v.kind == V_EXTOBJ && cg_eq(v.qual, "torch.cuda.stream")) {
                 fr->warm = 1;  /* a side stream before the capture: the usual warm-up */
                 stream_ctx = 1;
                 fr->stream_ctx++;
@@ -2075,7 +2045,7 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         it.flags &= ~(uint32_t)VF_ENUMERATE;
         if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
         else if (it.kind == V_MODLIST) el = it;   /* several classes: a call reaches each */
-        else if (it.kind == V_EXTOBJ && eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
+        else if (it.kind == V_EXTOBJ && cg_eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
         else if (it.kind == V_TENSOR) el = vtensor(it.dev);
         if (enumerated) {
             bind_target(ctx, fr, py_named_child(left, 0), vk(V_NUMBER));
@@ -2085,7 +2055,7 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         }
         TSNode body = py_field(st, PY.f_body);
         int saved_conds = ctx->conds_in_loop, saved_pin = fr->pin_loader_loop;
-        if (it.kind == V_EXTOBJ && eq(it.qual, "torch.utils.data.DataLoader") && (it.flags & VF_PINNED))
+        if (it.kind == V_EXTOBJ && cg_eq(it.qual, "torch.utils.data.DataLoader") && (it.flags & VF_PINNED))
             fr->pin_loader_loop = 1;
         TSNode saved_loop = ctx->loop_node;
         ctx->loop_node = st;
@@ -2219,7 +2189,7 @@ static void scan_function(py_ctx *ctx, py_func *f)
     ctx->after = NULL;
     ctx->phase = PH_OUTSIDE;
     ctx->cur_stream = NULL;
-    ctx->npath = 0;
+    cg_callpath_clear(&ctx->path);
     ctx->depth = 0;
     ctx->loops = ctx->conds_in_loop = ctx->autocast = 0;
     if (!py_is_null(f->body)) exec_block(ctx, &fr, f->body);
@@ -2240,7 +2210,7 @@ static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const 
     ctx->region = NULL;
     ctx->after = NULL;
     ctx->phase = PH_OUTSIDE;
-    ctx->npath = 0;
+    cg_callpath_clear(&ctx->path);
     ctx->depth = 0;
     start_region(ctx, &fr, site, kind, NULL);
     py_val self = vk(V_INSTANCE);
@@ -2294,6 +2264,7 @@ void py_analyze_project(py_project *p)
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
     ctx.arena = cg_arena_new();
+    ctx.path.limit = 24;
     cg_map_init(&ctx.memo);
     cg_map_init(&ctx.globals);
     for (size_t i = 0; i < p->nmods; i++) {
@@ -2307,6 +2278,7 @@ void py_analyze_project(py_project *p)
     for (int i = 0; i < ctx.nregions; i++) {
         cg_map_free(&ctx.regions[i]->inputs);
         cg_map_free(&ctx.regions[i]->outputs);
+        cg_streams_free(&ctx.regions[i]->streams);
     }
     free(ctx.regions);
     cg_map_free(&ctx.memo);

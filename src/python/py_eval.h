@@ -7,6 +7,8 @@
 #ifndef CG_PY_EVAL_H
 #define CG_PY_EVAL_H
 #include "py_int.h"
+#include "core/callpath.h"
+#include "core/streams.h"
 
 typedef enum {
     V_UNKNOWN = 0,
@@ -74,13 +76,6 @@ typedef struct py_val {
 } py_val;
 
 /* ---- a capture region and its streams -------------------------------------- */
-typedef struct py_stream_state {
-    const char *id;
-    int forked, joined, used;
-    cg_loc fork_loc, use_loc;
-    char *fork_line, *use_line;
-} py_stream_state;
-
 typedef struct py_region {
     cg_loc site;
     TSNode site_node;
@@ -104,11 +99,7 @@ typedef struct py_region {
     TSNode autocast_node;
     int has_backward;           /* the capture runs backward() */
     const char *kind;           /* "torch.cuda.graph", "capture_begin", "make_graphed_callables" */
-    const char *capture_stream; /* identity of the capturing stream */
-    py_stream_state streams[16];
-    int nstreams;
-    struct { const char *event, *stream; } recorded[16];
-    int nrecorded;
+    cg_streams streams;         /* forks, joins and event records of the capture */
 } py_region;
 
 enum { PH_OUTSIDE = 0, PH_CAPTURE = 1, PH_AFTER = 2 };
@@ -128,8 +119,7 @@ typedef struct py_ctx {
     py_module *autocast_mod;
     TSNode autocast_node;
     const char *cur_stream;
-    cg_step path[24];
-    int npath;
+    cg_callpath path;      /* calls from the capture site to here (24 at most) */
     int depth;             /* blocks and calls being walked */
     int edepth;            /* expression nesting */
     int size_arg;          /* evaluating an argument that is a size */

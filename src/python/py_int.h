@@ -19,6 +19,7 @@
 #include "core/arena.h"
 #include "core/hash.h"
 #include "core/source.h"
+#include "core/str.h"
 #include "core/report.h"
 #include "core/walk.h"
 #include "py.h"
