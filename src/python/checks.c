@@ -23,7 +23,7 @@
  * names are tensor API). */
 static int tensorish(const py_val *v)
 {
-    return (v->kind == V_TENSOR && v->dev != DEV_CPU) || v->kind == V_UNKNOWN;
+    return (v->kind == PY_V_TENSOR && v->dev != PY_DEV_CPU) || v->kind == PY_V_UNKNOWN;
 }
 
 static const char *expr(py_ctx *ctx, const py_event *ev) { return py_snip(ctx, ev->mod, ev->node); }
@@ -78,7 +78,7 @@ static void check_d2h(py_ctx *ctx, const py_event *ev)
     const py_val *r = &ev->recv;
     if (cg_eq(ev->method, "cpu") || cg_eq(ev->method, "numpy")) {
         if (!tensorish(r) || ev->nargs) return;
-        if (cg_eq(ev->method, "cpu") && r->kind == V_TENSOR && r->dev == DEV_CPU) return;
+        if (cg_eq(ev->method, "cpu") && r->kind == PY_V_TENSOR && r->dev == PY_DEV_CPU) return;
         py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
                   "`%s` copies a CUDA tensor to host memory during graph capture", expr(ctx, ev));
         return;
@@ -97,7 +97,7 @@ static void check_d2h(py_ctx *ctx, const py_event *ev)
                       "`%s` is a blocking copy to pageable host memory during graph capture", expr(ctx, ev));
         return;
     }
-    if (cg_eq(ev->method, "copy_") && r->kind == V_TENSOR && r->dev == DEV_CPU && !(r->flags & VF_PINNED) &&
+    if (cg_eq(ev->method, "copy_") && r->kind == PY_V_TENSOR && r->dev == PY_DEV_CPU && !(r->flags & PY_VF_PINNED) &&
         ev->nargs > 0 && py_is_gpu_tensor(&ev->args[0]))
         py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
                   "`%s` copies a CUDA tensor into pageable host memory during graph capture", expr(ctx, ev));
@@ -114,22 +114,22 @@ static void check_h2d(py_ctx *ctx, const py_event *ev)
         const char *t = py_text(ev->mod, d, &len);
         int cpu = memmem(t, len, "cpu", 3) != NULL;
         if (!cpu) {
-            if (ev->nargs > 0 && ev->args[0].kind == V_TENSOR) return; /* already a tensor: may be on GPU */
+            if (ev->nargs > 0 && ev->args[0].kind == PY_V_TENSOR) return; /* already a tensor: may be on GPU */
             py_report(ctx, ev->mod, ev->node, CG_R_CG103, NULL,
                       "`%s` copies host data to the GPU during graph capture; the copy is not replayed",
                       expr(ctx, ev));
         }
         return;
     }
-    if (ev->method && (cg_eq(ev->method, "cuda") || cg_eq(ev->method, "to")) && ev->recv.kind == V_TENSOR &&
-        ev->recv.dev == DEV_CPU) {
+    if (ev->method && (cg_eq(ev->method, "cuda") || cg_eq(ev->method, "to")) && ev->recv.kind == PY_V_TENSOR &&
+        ev->recv.dev == PY_DEV_CPU) {
         if (cg_eq(ev->method, "to")) {
             int cpu = ev->nargs > 0 && (py_text_eq(ev->mod, ev->argn[0], "\"cpu\"") ||
                                         py_text_eq(ev->mod, ev->argn[0], "'cpu'"));
-            int dtype_only = ev->nargs > 0 && ev->args[0].kind == V_EXT && cg_starts(ev->args[0].qual, "torch.");
+            int dtype_only = ev->nargs > 0 && ev->args[0].kind == PY_V_EXT && cg_starts(ev->args[0].qual, "torch.");
             if (cpu || dtype_only || (ev->nargs == 0 && py_ev_kw(ev, "device") < 0)) return;
         }
-        if ((ev->recv.flags & VF_PINNED) && kw_true(ev, "non_blocking")) return;
+        if ((ev->recv.flags & PY_VF_PINNED) && kw_true(ev, "non_blocking")) return;
         py_report(ctx, ev->mod, ev->node, CG_R_CG103, NULL,
                   "`%s` copies a host tensor to the GPU during graph capture; the copy is not replayed",
                   expr(ctx, ev));
@@ -148,7 +148,7 @@ static void check_sync(py_ctx *ctx, const py_event *ev)
         return;
     }
     if (ev->method && cg_eq(ev->method, "synchronize") &&
-        (ev->recv.kind == V_STREAM || ev->recv.kind == V_EVENT || ev->recv.kind == V_UNKNOWN))
+        (ev->recv.kind == PY_V_STREAM || ev->recv.kind == PY_V_EVENT || ev->recv.kind == PY_V_UNKNOWN))
         py_report(ctx, ev->mod, ev->node, CG_R_CG104, NULL,
                   "`%s` waits on the host for GPU work, which is not allowed during graph capture", expr(ctx, ev));
 }
@@ -156,10 +156,10 @@ static void check_sync(py_ctx *ctx, const py_event *ev)
 /* CG105: stream/event status queries */
 static void check_query(py_ctx *ctx, const py_event *ev)
 {
-    if (ev->method && cg_eq(ev->method, "query") && (ev->recv.kind == V_STREAM || ev->recv.kind == V_EVENT))
+    if (ev->method && cg_eq(ev->method, "query") && (ev->recv.kind == PY_V_STREAM || ev->recv.kind == PY_V_EVENT))
         py_report(ctx, ev->mod, ev->node, CG_R_CG105, NULL,
                   "`%s` queries a %s's status during graph capture, which capture does not allow",
-                  expr(ctx, ev), ev->recv.kind == V_STREAM ? "stream" : "event");
+                  expr(ctx, ev), ev->recv.kind == PY_V_STREAM ? "stream" : "event");
 }
 
 /* CG107 (calls): print/log/str/repr/format of a tensor */
@@ -169,10 +169,10 @@ static int is_log_call(const py_event *ev)
         "critical", "log", NULL };
     if (cg_starts(ev->qual, "logging.") && cg_one_of(ev->qual + 8, levels)) return 1;
     if (ev->method && cg_one_of(ev->method, levels)) {
-        if (ev->recv.flags & VF_LOGGER) return 1;
+        if (ev->recv.flags & PY_VF_LOGGER) return 1;
         /* logger objects of unknown origin, by their conventional names */
         size_t len;
-        const char *t = ev->recv.kind == V_UNKNOWN ? py_text(ev->mod, ev->recv_node, &len) : NULL;
+        const char *t = ev->recv.kind == PY_V_UNKNOWN ? py_text(ev->mod, ev->recv_node, &len) : NULL;
         if (t) {
             const char *dot = NULL;
             for (size_t i = 0; i < len; i++) if (t[i] == '.') dot = t + i + 1;
@@ -191,12 +191,12 @@ static int has_tensor_arg(const py_event *ev, int *fmt_only)
 {
     int t = 0, f = 0;
     for (int i = 0; i < ev->nargs; i++) {
-        if (ev->args[i].kind == V_TENSOR) t = 1;
-        if (ev->args[i].flags & VF_FMT_TENSOR) f = 1;
+        if (ev->args[i].kind == PY_V_TENSOR) t = 1;
+        if (ev->args[i].flags & PY_VF_FMT_TENSOR) f = 1;
     }
     for (int i = 0; i < ev->nkw; i++) {
-        if (ev->kw[i].kind == V_TENSOR) t = 1;
-        if (ev->kw[i].flags & VF_FMT_TENSOR) f = 1;
+        if (ev->kw[i].kind == PY_V_TENSOR) t = 1;
+        if (ev->kw[i].flags & PY_VF_FMT_TENSOR) f = 1;
     }
     *fmt_only = f;
     return t;
@@ -217,7 +217,7 @@ static void check_format_call(py_ctx *ctx, const py_event *ev)
         py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
                   "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
                   expr(ctx, ev));
-    if (ev->method && cg_eq(ev->method, "format") && ev->recv.kind == V_STR && has_tensor_arg(ev, &fmt))
+    if (ev->method && cg_eq(ev->method, "format") && ev->recv.kind == PY_V_STR && has_tensor_arg(ev, &fmt))
         py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
                   "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
                   expr(ctx, ev));
@@ -250,7 +250,7 @@ static void check_library_sync(py_ctx *ctx, const py_event *ev)
                         "synchronizes during graph capture");
         return;
     }
-    if (ev->method && (ev->recv.flags & VF_SCALER) && (cg_eq(ev->method, "step") || cg_eq(ev->method, "update")))
+    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && (cg_eq(ev->method, "step") || cg_eq(ev->method, "update")))
         py_report(ctx, ev->mod, ev->node, CG_R_CG108, NULL,
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));
@@ -289,17 +289,17 @@ static void check_dynamic_shape_call(py_ctx *ctx, const py_event *ev)
         "unique_consecutive", NULL };
     int hit = 0;
     if (!ev->method && cg_one_of(ev->qual, fns)) hit = 1;
-    else if (ev->method && cg_one_of(ev->method, methods) && tensorish(&ev->recv) && ev->recv.kind == V_TENSOR) hit = 1;
+    else if (ev->method && cg_one_of(ev->method, methods) && tensorish(&ev->recv) && ev->recv.kind == PY_V_TENSOR) hit = 1;
     else if (!ev->method && cg_eq(ev->qual, "torch.where") && ev->nargs == 1 && ev->nkw == 0) hit = 1;
     else if ((cg_eq(ev->qual, "torch.repeat_interleave") || (ev->method && cg_eq(ev->method, "repeat_interleave") &&
-                                                         ev->recv.kind == V_TENSOR)) &&
+                                                         ev->recv.kind == PY_V_TENSOR)) &&
              py_ev_kw(ev, "output_size") < 0) {
         /* the output size depends on data when repeats is a tensor (or the only argument) */
         int ri = ev->method ? 0 : 1;
-        if (ev->nargs > ri && ev->args[ri].kind == V_TENSOR) hit = 1;
+        if (ev->nargs > ri && ev->args[ri].kind == PY_V_TENSOR) hit = 1;
         else if (!ev->method && ev->nargs == 1) hit = 1;
         int k = py_ev_kw(ev, "repeats");
-        if (k >= 0 && ev->kw[k].kind == V_TENSOR) hit = 1;
+        if (k >= 0 && ev->kw[k].kind == PY_V_TENSOR) hit = 1;
     }
     if (hit)
         py_report(ctx, ev->mod, ev->node, CG_R_CG202, NULL,
@@ -309,7 +309,7 @@ static void check_dynamic_shape_call(py_ctx *ctx, const py_event *ev)
 
 static void check_mask_index(py_ctx *ctx, const py_event *ev)
 {
-    if (ev->recv.kind != V_TENSOR || ev->val.kind != V_TENSOR || !(ev->val.flags & VF_BOOL)) return;
+    if (ev->recv.kind != PY_V_TENSOR || ev->val.kind != PY_V_TENSOR || !(ev->val.flags & PY_VF_BOOL)) return;
     py_report(ctx, ev->mod, ev->node, CG_R_CG202,
               "use `torch.where(mask, x, 0)` or multiply by the mask to keep the shape static",
               "`%s` indexes with a boolean mask: the result's shape depends on tensor data",
@@ -336,7 +336,7 @@ static void check_host_io(py_ctx *ctx, const py_event *ev)
                   "`%s` does host I/O: it runs once while the graph is captured and never on replay", expr(ctx, ev));
         return;
     }
-    if (ev->method && (ev->recv.flags & VF_HOST_IO)) {
+    if (ev->method && (ev->recv.flags & PY_VF_HOST_IO)) {
         static const char *const m[] = { "write", "update", "set_postfix", "set_description", "add_scalar",
             "add_scalars", "add_histogram", "add_image", "add_text", "flush", "log", NULL };
         if (cg_one_of(ev->method, m))
@@ -365,7 +365,7 @@ static void check_host_random(py_ctx *ctx, const py_event *ev)
 static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
 {
     if (ev->target_kind == 0) {
-        if (ev->augmented && ev->target_is_global && ev->val.kind != V_TENSOR)
+        if (ev->augmented && ev->target_is_global && ev->val.kind != PY_V_TENSOR)
             py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
                       "global `%s` is updated on the host once at capture; replays leave it unchanged",
                       expr(ctx, ev));
@@ -373,7 +373,7 @@ static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
     }
     if (!ev->target_is_global) return;
     if (ev->target_kind == 1 && ev->augmented) {
-        if (ev->val.kind == V_TENSOR) return;   /* in-place tensor op: captured */
+        if (ev->val.kind == PY_V_TENSOR) return;   /* in-place tensor op: captured */
         py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
                   "`%s` is updated on the host once at capture; replays leave it unchanged", expr(ctx, ev));
         return;
@@ -382,8 +382,8 @@ static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
         /* counters and host values kept in a container; a cache filled with
          * objects or tensors at first use (fp8 metadata, workspaces) is not */
         const py_val *b = &ev->target_base;
-        int host_value = ev->augmented || ev->val.kind == V_NUMBER || ev->val.kind == V_STR;
-        if ((b->kind == V_DICT || b->kind == V_LIST || b->kind == V_SET) && host_value)
+        int host_value = ev->augmented || ev->val.kind == PY_V_NUMBER || ev->val.kind == PY_V_STR;
+        if ((b->kind == PY_V_DICT || b->kind == PY_V_LIST || b->kind == PY_V_SET) && host_value)
             py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
                       "`%s` stores into a host container once at capture; replays do not", expr(ctx, ev));
     }
@@ -396,18 +396,18 @@ static void check_bookkeeping_call(py_ctx *ctx, const py_event *ev)
     static const char *const containers[] = { "update", "add", "pop", "remove", "discard", NULL };
     if (!ev->method || py_is_null(ev->recv_node)) return;
     const py_val *r = &ev->recv;
-    int known = r->kind == V_LIST || r->kind == V_DICT || r->kind == V_SET;
-    if (!(cg_one_of(ev->method, always) && (known || r->kind == V_UNKNOWN)) && !(cg_one_of(ev->method, containers) && known))
+    int known = r->kind == PY_V_LIST || r->kind == PY_V_DICT || r->kind == PY_V_SET;
+    if (!(cg_one_of(ev->method, always) && (known || r->kind == PY_V_UNKNOWN)) && !(cg_one_of(ev->method, containers) && known))
         return;
     /* only state that outlives the capture: self attributes and module globals */
     TSNode rn = ev->recv_node;
     int outlives = 0;
     if (IS(rn, attribute)) {
         TSNode obj = py_field(rn, PY.f_object);
-        outlives = IS(obj, identifier) && (r->origin == O_SELF_ATTR || r->origin == O_GLOBAL ||
+        outlives = IS(obj, identifier) && (r->origin == PY_O_SELF_ATTR || r->origin == PY_O_GLOBAL ||
                                           py_text_eq(ev->mod, obj, "self"));
     } else if (IS(rn, identifier)) {
-        outlives = r->origin == O_GLOBAL;
+        outlives = r->origin == PY_O_GLOBAL;
     }
     if (outlives)
         py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
@@ -422,15 +422,15 @@ static void check_frozen_scalar(py_ctx *ctx, const py_event *ev)
     const char *where = "";
     if (!v->oname) return;
     size_t nl = strlen(v->oname);
-    if (v->origin == O_SELF_ATTR && v->ocls) {
+    if (v->origin == PY_O_SELF_ATTR && v->ocls) {
         py_attr *a = py_class_attr(ctx->p, v->ocls, v->oname);
         uintptr_t elsewhere = (uintptr_t)cg_map_get(&ctx->p->attr_assigns, v->oname, nl);
         if ((a && a->assigns_outside_init > 0) || elsewhere > 0) { reassigned = 1; where = "outside __init__"; }
-    } else if (v->origin == O_GLOBAL && v->omod) {
+    } else if (v->origin == PY_O_GLOBAL && v->omod) {
         uintptr_t n = (uintptr_t)cg_map_get(&v->omod->global_assigns, v->oname, nl);
         int local = v->omod->body ? py_count_local_assigns(v->omod->body, v->oname, nl) : 0;
         if (n > 1 || local > 1) { reassigned = 1; where = "elsewhere in the module"; }
-    } else if (v->origin == O_LOCAL && v->ofn) {
+    } else if (v->origin == PY_O_LOCAL && v->ofn) {
         if (py_count_local_assigns(v->ofn, v->oname, nl) > 1) { reassigned = 1; where = "later in the function"; }
     }
     if (!reassigned) return;
@@ -464,7 +464,7 @@ static void check_cpu_tensor(py_ctx *ctx, const py_event *ev)
 static const char *stream_id(py_ctx *ctx, const py_event *ev, int i)
 {
     const py_val *v = &ev->args[i];
-    if (v->kind == V_STREAM) return v->qual;
+    if (v->kind == PY_V_STREAM) return v->qual;
     return py_snip(ctx, ev->mod, ev->argn[i]);
 }
 
@@ -485,7 +485,7 @@ static void check_stream_calls(py_ctx *ctx, const py_event *ev)
 {
     py_region *r = ctx->region;
     if (!r || !ev->method) return;
-    const char *self_id = ev->recv.kind == V_STREAM ? ev->recv.qual
+    const char *self_id = ev->recv.kind == PY_V_STREAM ? ev->recv.qual
                           : py_is_null(ev->recv_node) ? NULL : py_snip(ctx, ev->mod, ev->recv_node);
     if ((cg_eq(ev->method, "wait_stream") || cg_eq(ev->method, "wait_event")) && ev->nargs > 0 && self_id) {
         const char *other = stream_id(ctx, ev, 0);
@@ -493,7 +493,7 @@ static void check_stream_calls(py_ctx *ctx, const py_event *ev)
             other = cg_streams_recorded_on(&r->streams, other);
             if (!other) return;
         }
-        if (ev->args[0].kind == V_STREAM && (ev->args[0].flags & VF_DEFAULT_STREAM)) {
+        if (ev->args[0].kind == PY_V_STREAM && (ev->args[0].flags & PY_VF_DEFAULT_STREAM)) {
             py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
                       "`%s` makes the capture wait on the legacy default stream, which capture forbids "
                       "(cudaErrorStreamCaptureIsolation)", expr(ctx, ev));
@@ -503,11 +503,11 @@ static void check_stream_calls(py_ctx *ctx, const py_event *ev)
         cg_streams_wait(&r->streams, self_id, other, loc, line_of(ctx, ev->mod, loc.line));
         return;
     }
-    if (cg_eq(ev->method, "record") && ev->recv.kind == V_EVENT) {
+    if (cg_eq(ev->method, "record") && ev->recv.kind == PY_V_EVENT) {
         cg_streams_record(&r->streams, ev->recv.qual, ev->nargs > 0 ? stream_id(ctx, ev, 0) : ctx->cur_stream);
         return;
     }
-    if (cg_eq(ev->method, "record_event") && self_id && ev->nargs > 0 && ev->args[0].kind == V_EVENT)
+    if (cg_eq(ev->method, "record_event") && self_id && ev->nargs > 0 && ev->args[0].kind == PY_V_EVENT)
         cg_streams_record(&r->streams, ev->args[0].qual, self_id);
 }
 
@@ -515,7 +515,7 @@ static void check_stream_calls(py_ctx *ctx, const py_event *ev)
 static void check_set_default_stream(py_ctx *ctx, const py_event *ev)
 {
     if (!ev->method && cg_eq(ev->qual, "torch.cuda.set_stream") && ev->nargs > 0 &&
-        ev->args[0].kind == V_STREAM && (ev->args[0].flags & VF_DEFAULT_STREAM))
+        ev->args[0].kind == PY_V_STREAM && (ev->args[0].flags & PY_VF_DEFAULT_STREAM))
         py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
                   "`%s` switches to the legacy default stream during capture", expr(ctx, ev));
 }
@@ -573,7 +573,7 @@ static void check_capture_stream(py_ctx *ctx, const py_event *ev)
 {
     const py_val *v = &ev->val;
     if (!cg_eq(ctx->region->kind, "torch.cuda.graph") && !cg_eq(ctx->region->kind, "capture_begin")) return;
-    if (v->kind == V_EXTOBJ && v->stream_default) {
+    if (v->kind == PY_V_EXTOBJ && v->stream_default) {
         py_report(ctx, ev->mod, ev->node, CG_R_CG404, "pass a stream you created: `stream=torch.cuda.Stream()`",
                   "the capture is begun on the legacy default stream, which CUDA refuses");
         return;
@@ -590,7 +590,7 @@ static void check_capture_stream(py_ctx *ctx, const py_event *ev)
 /* CG503: pinning host memory during capture */
 static void check_pin_memory(py_ctx *ctx, const py_event *ev)
 {
-    if ((ev->method && cg_eq(ev->method, "pin_memory") && ev->nargs == 0 && ev->recv.kind != V_EXTOBJ) ||
+    if ((ev->method && cg_eq(ev->method, "pin_memory") && ev->nargs == 0 && ev->recv.kind != PY_V_EXTOBJ) ||
         (!ev->method && cg_starts(ev->qual, "torch.") && kw_true(ev, "pin_memory")))
         py_report(ctx, ev->mod, ev->node, CG_R_CG503, NULL,
                   "`%s` pins host memory during capture: replays never see new host data "
@@ -622,8 +622,8 @@ static void check_output_kept(py_ctx *ctx, const py_event *ev)
     TSNode n = (TSNode){0};
     if (ev->kind == PY_EV_CALL && ev->method && cg_one_of(ev->method, keep)) {
         for (int i = 0; i < ev->nargs; i++)
-            if (IS(ev->argn[i], identifier) && (ev->args[i].flags & VF_OUTPUT)) n = ev->argn[i];
-    } else if (ev->kind == PY_EV_STORE && ev->target_kind == 2 && (ev->val.flags & VF_OUTPUT)) {
+            if (IS(ev->argn[i], identifier) && (ev->args[i].flags & PY_VF_OUTPUT)) n = ev->argn[i];
+    } else if (ev->kind == PY_EV_STORE && ev->target_kind == 2 && (ev->val.flags & PY_VF_OUTPUT)) {
         /* results[i] = static_out: the right-hand side is the output itself */
         n = ev->node;
     }
@@ -656,7 +656,7 @@ static void check_autocast_around(py_ctx *ctx, const py_event *ev)
 static void check_generator(py_ctx *ctx, const py_event *ev)
 {
     int k = py_ev_kw(ev, "generator");
-    if (k < 0 || !(ev->kw[k].flags & VF_CUDA_GEN)) return;
+    if (k < 0 || !(ev->kw[k].flags & PY_VF_CUDA_GEN)) return;
     py_region *r = ctx->region;
     if (r->mod && memmem(r->mod->src.text, r->mod->src.len, "register_generator_state", 24)) return;
     if (memmem(ev->mod->src.text, ev->mod->src.len, "register_generator_state", 24)) return;
@@ -694,7 +694,7 @@ static void check_optimizer(py_ctx *ctx, const py_event *ev)
 {
     if (!ev->method || !cg_eq(ev->method, "step")) return;
     const py_val *r = &ev->recv;
-    if (r->kind != V_EXTOBJ || !(r->flags & VF_OPTIMIZER) || (r->flags & VF_CAPTURABLE)) return;
+    if (r->kind != PY_V_EXTOBJ || !(r->flags & PY_VF_OPTIMIZER) || (r->flags & PY_VF_CAPTURABLE)) return;
     /* the fix goes where the optimizer is built, when that is in this file;
      * safe: capturable=True keeps the step's state on the GPU, same results */
     TSNode ctor = {0};
@@ -717,7 +717,7 @@ static void check_optimizer(py_ctx *ctx, const py_event *ev)
 static void check_lr_change_call(py_ctx *ctx, const py_event *ev)
 {
     if (!ctx->after || !ctx->after->steps_optimizer) return;
-    if (ev->method && cg_eq(ev->method, "step") && (ev->recv.flags & VF_SCHEDULER) && !(ev->recv.flags & VF_TENSOR_LR))
+    if (ev->method && cg_eq(ev->method, "step") && (ev->recv.flags & PY_VF_SCHEDULER) && !(ev->recv.flags & PY_VF_TENSOR_LR))
         py_report(ctx, ev->mod, ev->node, CG_R_CG606,
                   "keep lr in a GPU tensor (`lr=torch.tensor(...)`, `capturable=True`) and update it in place",
                   "`%s` changes the learning rate on the host, but the captured optimizer step keeps the "
@@ -863,7 +863,7 @@ static void check_graphed_callables(py_ctx *ctx, const py_event *ev)
 static void check_compiled_call(py_ctx *ctx, const py_event *ev)
 {
     py_region *r = ctx->region;
-    if (!manual_capture(r) || r->warm || !(ev->callee.flags & VF_COMPILED)) return;
+    if (!manual_capture(r) || r->warm || !(ev->callee.flags & PY_VF_COMPILED)) return;
     py_report(ctx, ev->mod, ev->node, CG_R_CG706, "call the compiled function a few times before capturing",
               "`%s` calls a torch.compile'd function inside a capture with no warm-up run: compilation "
               "and autotuning would happen during capture", expr(ctx, ev));
@@ -877,62 +877,62 @@ static void check_mutated_input(py_ctx *ctx, const py_event *ev)
     if (!py_region_is_compiled(ctx->region) || !ev->method || ctx->path.n != 1) return;
     size_t ml = strlen(ev->method);
     if (ml < 2 || ev->method[ml - 1] != '_' || ev->method[0] == '_') return;
-    if (!(ev->recv.flags & VF_PARAM)) return;
+    if (!(ev->recv.flags & PY_VF_PARAM)) return;
     py_report(ctx, ev->mod, ev->node, CG_R_CG902, "work on a copy, or return the new value",
               "`%s` mutates an input of this reduce-overhead function in place: inductor skips CUDA "
               "graphs (\"skipping cudagraphs due to mutated inputs\")", expr(ctx, ev));
 }
 
 /* ---- the table ------------------------------------------------------------------- */
-/* {rule, event, phase, checker}: PH_CAPTURE checks run on code that executes
- * during capture; PH_AFTER checks on the rest of the capturing function. */
+/* {rule, event, phase, checker}: PY_PH_CAPTURE checks run on code that executes
+ * during capture; PY_PH_AFTER checks on the rest of the capturing function. */
 const py_check py_checks[] = {
-    { CG_R_CG101, PY_EV_CALL, PH_CAPTURE, check_scalar_read },        /* and CG203 in size position */
-    { CG_R_CG102, PY_EV_CALL, PH_CAPTURE, check_d2h },
-    { CG_R_CG103, PY_EV_CALL, PH_CAPTURE, check_h2d },
-    { CG_R_CG104, PY_EV_CALL, PH_CAPTURE, check_sync },
-    { CG_R_CG105, PY_EV_CALL, PH_CAPTURE, check_query },
-    { CG_R_CG107, PY_EV_CALL, PH_CAPTURE, check_format_call },
-    { CG_R_CG107, PY_EV_FORMAT, PH_CAPTURE, check_format_fstring },
-    { CG_R_CG108, PY_EV_CALL, PH_CAPTURE, check_library_sync },
-    { CG_R_CG201, PY_EV_COND, PH_CAPTURE, check_condition },          /* and CG108 for t.any()/t.all() */
-    { CG_R_CG202, PY_EV_CALL, PH_CAPTURE, check_dynamic_shape_call },
-    { CG_R_CG202, PY_EV_SUBSCRIPT, PH_CAPTURE, check_mask_index },
-    { CG_R_CG203, PY_EV_SIZE_USE, PH_CAPTURE, check_size_use },
-    { CG_R_CG301, PY_EV_CALL, PH_CAPTURE, check_host_io },
-    { CG_R_CG302, PY_EV_CALL, PH_CAPTURE, check_host_random },
-    { CG_R_CG303, PY_EV_STORE, PH_CAPTURE, check_bookkeeping_store },
-    { CG_R_CG303, PY_EV_CALL, PH_CAPTURE, check_bookkeeping_call },
-    { CG_R_CG304, PY_EV_SCALAR_MATH, PH_CAPTURE, check_frozen_scalar },
-    { CG_R_CG305, PY_EV_CALL, PH_CAPTURE, check_cpu_tensor },
-    { CG_R_CG401, PY_EV_CALL, PH_CAPTURE, check_set_default_stream },
-    { CG_R_CG401, PY_EV_CALL, PH_CAPTURE, check_stream_calls },       /* waits on the default stream; forks/joins */
-    { CG_R_CG401, PY_EV_STREAM_CTX, PH_CAPTURE, check_stream_ctx },   /* and CG403 */
-    { CG_R_CG402, PY_EV_REGION_END, PH_CAPTURE, check_unjoined },
-    { CG_R_CG404, PY_EV_REGION_BEGIN, PH_CAPTURE, check_capture_stream },
-    { CG_R_CG503, PY_EV_CALL, PH_CAPTURE, check_pin_memory },
-    { CG_R_CG504, PY_EV_STORE, PH_AFTER, check_input_rebound },
-    { CG_R_CG505, PY_EV_CALL, PH_AFTER, check_output_kept },
-    { CG_R_CG505, PY_EV_STORE, PH_AFTER, check_output_kept },
-    { CG_R_CG601, PY_EV_REGION_BEGIN, PH_CAPTURE, check_autocast_around },
-    { CG_R_CG602, PY_EV_CALL, PH_CAPTURE, check_generator },
-    { CG_R_CG603, PY_EV_CALL, PH_CAPTURE, check_seed },
-    { CG_R_CG604, PY_EV_CALL, PH_CAPTURE, check_checkpoint },
-    { CG_R_CG605, PY_EV_CALL, PH_CAPTURE, check_optimizer },
-    { CG_R_CG606, PY_EV_CALL, PH_AFTER, check_lr_change_call },
-    { CG_R_CG606, PY_EV_STORE, PH_AFTER, check_lr_change_store },
-    { CG_R_CG701, PY_EV_REGION_BEGIN, PH_CAPTURE, check_capture_setup },   /* and CG705, CG708 */
-    { CG_R_CG702, PY_EV_REGION_END, PH_CAPTURE, check_eager_backward },
-    { CG_R_CG703, PY_EV_REGION_BEGIN, PH_CAPTURE, check_ddp_setup },
-    { CG_R_CG704, PY_EV_REGION_BEGIN, PH_CAPTURE, check_graphed_callables },
-    { CG_R_CG706, PY_EV_CALL, PH_CAPTURE, check_compiled_call },
-    { CG_R_CG902, PY_EV_CALL, PH_CAPTURE, check_mutated_input },
+    { CG_R_CG101, PY_EV_CALL, PY_PH_CAPTURE, check_scalar_read },        /* and CG203 in size position */
+    { CG_R_CG102, PY_EV_CALL, PY_PH_CAPTURE, check_d2h },
+    { CG_R_CG103, PY_EV_CALL, PY_PH_CAPTURE, check_h2d },
+    { CG_R_CG104, PY_EV_CALL, PY_PH_CAPTURE, check_sync },
+    { CG_R_CG105, PY_EV_CALL, PY_PH_CAPTURE, check_query },
+    { CG_R_CG107, PY_EV_CALL, PY_PH_CAPTURE, check_format_call },
+    { CG_R_CG107, PY_EV_FORMAT, PY_PH_CAPTURE, check_format_fstring },
+    { CG_R_CG108, PY_EV_CALL, PY_PH_CAPTURE, check_library_sync },
+    { CG_R_CG201, PY_EV_COND, PY_PH_CAPTURE, check_condition },          /* and CG108 for t.any()/t.all() */
+    { CG_R_CG202, PY_EV_CALL, PY_PH_CAPTURE, check_dynamic_shape_call },
+    { CG_R_CG202, PY_EV_SUBSCRIPT, PY_PH_CAPTURE, check_mask_index },
+    { CG_R_CG203, PY_EV_SIZE_USE, PY_PH_CAPTURE, check_size_use },
+    { CG_R_CG301, PY_EV_CALL, PY_PH_CAPTURE, check_host_io },
+    { CG_R_CG302, PY_EV_CALL, PY_PH_CAPTURE, check_host_random },
+    { CG_R_CG303, PY_EV_STORE, PY_PH_CAPTURE, check_bookkeeping_store },
+    { CG_R_CG303, PY_EV_CALL, PY_PH_CAPTURE, check_bookkeeping_call },
+    { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_frozen_scalar },
+    { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_tensor },
+    { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_set_default_stream },
+    { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_stream_calls },       /* waits on the default stream; forks/joins */
+    { CG_R_CG401, PY_EV_STREAM_CTX, PY_PH_CAPTURE, check_stream_ctx },   /* and CG403 */
+    { CG_R_CG402, PY_EV_REGION_END, PY_PH_CAPTURE, check_unjoined },
+    { CG_R_CG404, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_capture_stream },
+    { CG_R_CG503, PY_EV_CALL, PY_PH_CAPTURE, check_pin_memory },
+    { CG_R_CG504, PY_EV_STORE, PY_PH_AFTER, check_input_rebound },
+    { CG_R_CG505, PY_EV_CALL, PY_PH_AFTER, check_output_kept },
+    { CG_R_CG505, PY_EV_STORE, PY_PH_AFTER, check_output_kept },
+    { CG_R_CG601, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_autocast_around },
+    { CG_R_CG602, PY_EV_CALL, PY_PH_CAPTURE, check_generator },
+    { CG_R_CG603, PY_EV_CALL, PY_PH_CAPTURE, check_seed },
+    { CG_R_CG604, PY_EV_CALL, PY_PH_CAPTURE, check_checkpoint },
+    { CG_R_CG605, PY_EV_CALL, PY_PH_CAPTURE, check_optimizer },
+    { CG_R_CG606, PY_EV_CALL, PY_PH_AFTER, check_lr_change_call },
+    { CG_R_CG606, PY_EV_STORE, PY_PH_AFTER, check_lr_change_store },
+    { CG_R_CG701, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_capture_setup },   /* and CG705, CG708 */
+    { CG_R_CG702, PY_EV_REGION_END, PY_PH_CAPTURE, check_eager_backward },
+    { CG_R_CG703, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_ddp_setup },
+    { CG_R_CG704, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_graphed_callables },
+    { CG_R_CG706, PY_EV_CALL, PY_PH_CAPTURE, check_compiled_call },
+    { CG_R_CG902, PY_EV_CALL, PY_PH_CAPTURE, check_mutated_input },
 };
 const size_t py_check_count = sizeof py_checks / sizeof *py_checks;
 
 void py_dispatch(py_ctx *ctx, const py_event *ev)
 {
-    int phase = ctx->active ? PH_CAPTURE : ctx->phase;
+    int phase = ctx->active ? PY_PH_CAPTURE : ctx->phase;
     for (size_t i = 0; i < py_check_count; i++)
         if (py_checks[i].on == ev->kind && py_checks[i].phase == phase) py_checks[i].fn(ctx, ev);
 }

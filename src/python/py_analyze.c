@@ -21,7 +21,7 @@
  *   per combination of argument kinds (memo), recursion stops at the stack.
  *
  * Precision
- *   When the evaluator cannot tell what a value is it says V_UNKNOWN, and the
+ *   When the evaluator cannot tell what a value is it says PY_V_UNKNOWN, and the
  *   rules stay silent on unknowns except for methods only tensors have.  Code
  *   under `if not torch.cuda.is_current_stream_capturing():` is not walked in
  *   capture context; code under the positive guard is. */
@@ -38,7 +38,7 @@ typedef struct py_frame {
     py_module *mod;
     cg_map env;              /* name -> py_val* */
     cg_map globals_declared; /* names in `global` statements */
-    py_val self;             /* V_INSTANCE of the method's class, or unknown */
+    py_val self;             /* PY_V_INSTANCE of the method's class, or unknown */
     const char *self_name;
     size_t self_len;
     py_val ret;
@@ -59,15 +59,15 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
 
 /* ---- values ------------------------------------------------------------------ */
 static py_val vk(int kind) { py_val v; memset(&v, 0, sizeof v); v.kind = (uint8_t)kind; return v; }
-static py_val vtensor(int dev) { py_val v = vk(V_TENSOR); v.dev = (uint8_t)dev; return v; }
-static py_val vext(const char *q) { py_val v = vk(V_EXT); v.qual = q; return v; }
+static py_val vtensor(int dev) { py_val v = vk(PY_V_TENSOR); v.dev = (uint8_t)dev; return v; }
+static py_val vext(const char *q) { py_val v = vk(PY_V_EXT); v.qual = q; return v; }
 
-int py_is_gpu_tensor(const py_val *v) { return v->kind == V_TENSOR && v->dev != DEV_CPU; }
+int py_is_gpu_tensor(const py_val *v) { return v->kind == PY_V_TENSOR && v->dev != PY_DEV_CPU; }
 
 int py_is_non_tensor(const py_val *v)
 {
     switch (v->kind) {
-    case V_UNKNOWN: case V_TENSOR: case V_INSTANCE: case V_EXTOBJ: return 0;
+    case PY_V_UNKNOWN: case PY_V_TENSOR: case PY_V_INSTANCE: case PY_V_EXTOBJ: return 0;
     default: return 1;
     }
 }
@@ -165,7 +165,7 @@ static py_region *reporting_region(py_ctx *ctx)
 {
     if (ctx->quiet) return NULL;
     if (ctx->active) return ctx->region;
-    if (ctx->phase == PH_AFTER) return ctx->after;
+    if (ctx->phase == PY_PH_AFTER) return ctx->after;
     return NULL;
 }
 
@@ -296,7 +296,7 @@ int py_ev_kw(const py_event *ev, const char *name)
 static void emit(py_ctx *ctx, const py_event *ev)
 {
     if (ctx->quiet) return;
-    if (ctx->active || (ctx->phase == PH_AFTER && ctx->after)) py_dispatch(ctx, ev);
+    if (ctx->active || (ctx->phase == PY_PH_AFTER && ctx->after)) py_dispatch(ctx, ev);
 }
 
 /* ---- environment ------------------------------------------------------------------ */
@@ -309,28 +309,28 @@ static void bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val
     }
     /* A number bound to a name is read through that name: the name's own
      * assignments decide CG304, unless it is a single alias (`lr = self.lr`). */
-    if (v.kind == V_NUMBER && (v.origin == O_NONE || !fr->fn ||
+    if (v.kind == PY_V_NUMBER && (v.origin == PY_O_NONE || !fr->fn ||
                                py_count_local_assigns(fr->fn, name, len) > 1)) {
-        v.origin = fr->fn && fr->fn->is_module_body ? O_GLOBAL : O_LOCAL;
+        v.origin = fr->fn && fr->fn->is_module_body ? PY_O_GLOBAL : PY_O_LOCAL;
         v.oname = cg_arena_strndup(ctx->arena, name, len);
         v.ofn = fr->fn;
         v.omod = fr->mod;
     }
     /* a name bound inside the capture, in the capturing function: a graph output */
-    if (ctx->active && !ctx->quiet && ctx->region && fr->fn == ctx->region->fn && v.kind == V_TENSOR) {
-        slot->flags |= VF_OUTPUT;
+    if (ctx->active && !ctx->quiet && ctx->region && fr->fn == ctx->region->fn && v.kind == PY_V_TENSOR) {
+        slot->flags |= PY_VF_OUTPUT;
         char *k = cg_arena_strndup(ctx->arena, name, len);
         cg_map_put(&ctx->region->outputs, k, len, (void *)1);
     }
     *slot = v;
-    if (ctx->active && ctx->region && fr->fn == ctx->region->fn && v.kind == V_TENSOR) slot->flags |= VF_OUTPUT;
+    if (ctx->active && ctx->region && fr->fn == ctx->region->fn && v.kind == PY_V_TENSOR) slot->flags |= PY_VF_OUTPUT;
 }
 
 /* A tensor the capture reads in its own function: a static input (CG504). */
 static void note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
 {
-    if (!ctx->active || ctx->quiet || !ctx->region || fr->fn != ctx->region->fn || v->kind != V_TENSOR) return;
-    if (v->flags & VF_OUTPUT) return;
+    if (!ctx->active || ctx->quiet || !ctx->region || fr->fn != ctx->region->fn || v->kind != PY_V_TENSOR) return;
+    if (v->flags & PY_VF_OUTPUT) return;
     size_t len;
     const char *t = py_text(fr->mod, n, &len);
     if (!cg_map_get(&ctx->region->inputs, t, len))
@@ -387,9 +387,9 @@ static int device_of_node(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
     if (IS(n, string)) {
         size_t len;
         const char *t = py_text(fr->mod, n, &len);
-        if (len >= 5 && (memcmp(t + 1, "cuda", 4) == 0)) return DEV_CUDA;
-        if (len >= 4 && memcmp(t + 1, "cpu", 3) == 0) return DEV_CPU;
-        return DEV_UNKNOWN;
+        if (len >= 5 && (memcmp(t + 1, "cuda", 4) == 0)) return PY_DEV_CUDA;
+        if (len >= 4 && memcmp(t + 1, "cpu", 3) == 0) return PY_DEV_CPU;
+        return PY_DEV_UNKNOWN;
     }
     if (IS(n, call)) {
         /* torch.device("cuda") */
@@ -401,8 +401,8 @@ static int device_of_node(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
                 return device_of_node(ctx, fr, py_named_child(args, 0), v);
         }
     }
-    if (v && v->kind == V_TENSOR) return v->dev;  /* device=x.device style handled by caller */
-    return DEV_UNKNOWN;
+    if (v && v->kind == PY_V_TENSOR) return v->dev;  /* device=x.device style handled by caller */
+    return PY_DEV_UNKNOWN;
 }
 
 /* The identity of a stream or event: the name it is assigned to
@@ -427,147 +427,147 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         const char *b = q + 9;
         if (cg_eq(b, "len") || cg_eq(b, "isinstance") || cg_eq(b, "hasattr") || cg_eq(b, "callable") ||
             cg_eq(b, "round") || cg_eq(b, "id") || cg_eq(b, "hash") || cg_eq(b, "divmod"))
-            return vk(V_NUMBER);
+            return vk(PY_V_NUMBER);
         if (cg_eq(b, "int") || cg_eq(b, "float") || cg_eq(b, "bool") || cg_eq(b, "abs")) {
-            py_val r = vk(V_NUMBER);
-            if (ev->nargs > 0 && (ev->args[0].kind == V_TENSOR || (ev->args[0].flags & VF_HOSTSCALAR)))
-                r.flags |= VF_HOSTSCALAR;
-            if (ev->nargs > 0 && cg_eq(b, "abs") && ev->args[0].kind == V_TENSOR) return ev->args[0];
+            py_val r = vk(PY_V_NUMBER);
+            if (ev->nargs > 0 && (ev->args[0].kind == PY_V_TENSOR || (ev->args[0].flags & PY_VF_HOSTSCALAR)))
+                r.flags |= PY_VF_HOSTSCALAR;
+            if (ev->nargs > 0 && cg_eq(b, "abs") && ev->args[0].kind == PY_V_TENSOR) return ev->args[0];
             return r;
         }
         if (cg_eq(b, "str") || cg_eq(b, "repr") || cg_eq(b, "format")) {
-            py_val r = vk(V_STR);
-            for (int i = 0; i < ev->nargs; i++) if (ev->args[i].kind == V_TENSOR) r.flags |= VF_FMT_TENSOR;
+            py_val r = vk(PY_V_STR);
+            for (int i = 0; i < ev->nargs; i++) if (ev->args[i].kind == PY_V_TENSOR) r.flags |= PY_VF_FMT_TENSOR;
             return r;
         }
-        if (cg_eq(b, "list") || cg_eq(b, "sorted")) return vk(V_LIST);
-        if (cg_eq(b, "dict")) return vk(V_DICT);
-        if (cg_eq(b, "tuple")) return vk(V_TUPLE);
-        if (cg_eq(b, "set")) return vk(V_SET);
-        if (cg_eq(b, "print")) return vk(V_NONE);
+        if (cg_eq(b, "list") || cg_eq(b, "sorted")) return vk(PY_V_LIST);
+        if (cg_eq(b, "dict")) return vk(PY_V_DICT);
+        if (cg_eq(b, "tuple")) return vk(PY_V_TUPLE);
+        if (cg_eq(b, "set")) return vk(PY_V_SET);
+        if (cg_eq(b, "print")) return vk(PY_V_NONE);
         if (cg_eq(b, "enumerate") && ev->nargs > 0) {
             /* keep what is enumerated: `for i, layer in enumerate(self.layers)` */
             py_val r = ev->args[0];
-            r.flags |= VF_ENUMERATE;
+            r.flags |= PY_VF_ENUMERATE;
             return r;
         }
-        if (cg_eq(b, "open")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.file"; r.flags = VF_HOST_IO; return r; }
-        if (cg_eq(b, "range")) { py_val r = vk(V_EXTOBJ); r.qual = "builtins.range"; return r; }
+        if (cg_eq(b, "open")) { py_val r = vk(PY_V_EXTOBJ); r.qual = "builtins.file"; r.flags = PY_VF_HOST_IO; return r; }
+        if (cg_eq(b, "range")) { py_val r = vk(PY_V_EXTOBJ); r.qual = "builtins.range"; return r; }
         if (cg_eq(b, "min") || cg_eq(b, "max") || cg_eq(b, "sum")) {
             int num = ev->nargs > 0;
-            for (int i = 0; i < ev->nargs; i++) if (ev->args[i].kind != V_NUMBER) num = 0;
-            return num ? vk(V_NUMBER) : vk(V_UNKNOWN);
+            for (int i = 0; i < ev->nargs; i++) if (ev->args[i].kind != PY_V_NUMBER) num = 0;
+            return num ? vk(PY_V_NUMBER) : vk(PY_V_UNKNOWN);
         }
-        return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     }
     if (cg_eq(q, "torch.cuda.is_current_stream_capturing") || cg_eq(q, "torch.cuda.graphs.is_current_stream_capturing") ||
         cg_eq(q, "torch._C._cuda_isCurrentStreamCapturing")) {
-        py_val r = vk(V_GUARD);
+        py_val r = vk(PY_V_GUARD);
         return r;
     }
     if (cg_eq(q, "torch.cuda.graph") || cg_eq(q, "torch.cuda.graphs.graph")) {
-        py_val r = vk(V_EXTOBJ);
+        py_val r = vk(PY_V_EXTOBJ);
         r.qual = "torch.cuda.graph";
         int tk = py_ev_kw(ev, "capture_error_mode");
         if (tk >= 0 && !text_is(fr->mod, ev->kwn[tk], "\"global\"") && !text_is(fr->mod, ev->kwn[tk], "'global'"))
-            r.flags |= VF_THREAD_LOCAL;   /* thread_local or relaxed: other threads may use CUDA */
+            r.flags |= PY_VF_THREAD_LOCAL;   /* thread_local or relaxed: other threads may use CUDA */
         int k = py_ev_kw(ev, "stream");
         if (k >= 0) {
             const py_val *s = &ev->kw[k];
-            r.stream = s->kind == V_STREAM ? s->qual : py_snip(ctx, fr->mod, ev->kwn[k]);
-            r.stream_default = s->kind == V_STREAM && (s->flags & VF_DEFAULT_STREAM);
+            r.stream = s->kind == PY_V_STREAM ? s->qual : py_snip(ctx, fr->mod, ev->kwn[k]);
+            r.stream_default = s->kind == PY_V_STREAM && (s->flags & PY_VF_DEFAULT_STREAM);
         }
         return r;
     }
     if (cg_eq(q, "torch.cuda.stream") || cg_eq(q, "torch.cuda.StreamContext")) {
-        py_val r = vk(V_EXTOBJ);
+        py_val r = vk(PY_V_EXTOBJ);
         r.qual = "torch.cuda.stream";
         if (ev->nargs > 0) {
             const py_val *s = &ev->args[0];
-            r.stream = s->kind == V_STREAM ? s->qual : py_snip(ctx, fr->mod, ev->argn[0]);
-            r.stream_default = s->kind == V_STREAM && (s->flags & VF_DEFAULT_STREAM);
-            if (s->kind == V_NONE) r.stream = NULL;
+            r.stream = s->kind == PY_V_STREAM ? s->qual : py_snip(ctx, fr->mod, ev->argn[0]);
+            r.stream_default = s->kind == PY_V_STREAM && (s->flags & PY_VF_DEFAULT_STREAM);
+            if (s->kind == PY_V_NONE) r.stream = NULL;
         }
         return r;
     }
     if (cg_eq(q, "torch.cuda.CUDAGraph") || cg_eq(q, "torch.cuda.graphs.CUDAGraph")) {
-        py_val r = vk(V_EXTOBJ); r.qual = "torch.cuda.CUDAGraph"; r.flags = VF_GRAPH; return r;
+        py_val r = vk(PY_V_EXTOBJ); r.qual = "torch.cuda.CUDAGraph"; r.flags = PY_VF_GRAPH; return r;
     }
     if (cg_eq(q, "torch.cuda.Stream") || cg_eq(q, "torch.cuda.streams.Stream") || cg_eq(q, "torch.Stream")) {
-        py_val r = vk(V_STREAM);
+        py_val r = vk(PY_V_STREAM);
         r.qual = created_name(ctx, fr, call, "torch.cuda.Stream()");
         return r;
     }
     if (cg_eq(q, "torch.cuda.current_stream")) {
-        py_val r = vk(V_STREAM);
+        py_val r = vk(PY_V_STREAM);
         r.qual = ctx->cur_stream ? ctx->cur_stream : "<current>";
         if (!ctx->cur_stream) r.qual = "<default>", r.flags |= 0;
         return r;
     }
     if (cg_eq(q, "torch.cuda.default_stream")) {
-        py_val r = vk(V_STREAM); r.qual = "<default>"; r.flags = VF_DEFAULT_STREAM; return r;
+        py_val r = vk(PY_V_STREAM); r.qual = "<default>"; r.flags = PY_VF_DEFAULT_STREAM; return r;
     }
     if (cg_eq(q, "torch.cuda.Event") || cg_eq(q, "torch.cuda.streams.Event") || cg_eq(q, "torch.Event")) {
-        py_val r = vk(V_EVENT);
+        py_val r = vk(PY_V_EVENT);
         r.qual = created_name(ctx, fr, call, "torch.cuda.Event()");
         return r;
     }
     if (cg_eq(q, "torch.cuda.amp.GradScaler") || cg_eq(q, "torch.amp.GradScaler") || cg_eq(q, "torch.GradScaler") ||
         cg_eq(q, "torch.cuda.amp.grad_scaler.GradScaler") || cg_eq(q, "torch.amp.grad_scaler.GradScaler")) {
-        py_val r = vk(V_EXTOBJ); r.qual = "GradScaler"; r.flags = VF_SCALER; return r;
+        py_val r = vk(PY_V_EXTOBJ); r.qual = "GradScaler"; r.flags = PY_VF_SCALER; return r;
     }
     if (cg_eq(q, "logging.getLogger") || cg_eq(q, "logging.Logger")) {
-        py_val r = vk(V_EXTOBJ); r.qual = "logging.Logger"; r.flags = VF_LOGGER; return r;
+        py_val r = vk(PY_V_EXTOBJ); r.qual = "logging.Logger"; r.flags = PY_VF_LOGGER; return r;
     }
     if (cg_starts(q, "tqdm") || cg_starts(q, "torch.utils.tensorboard.SummaryWriter") ||
         cg_starts(q, "tensorboardX.SummaryWriter") || cg_eq(q, "torch.utils.tensorboard.writer.SummaryWriter")) {
-        py_val r = vk(V_EXTOBJ); r.qual = q; r.flags = VF_HOST_IO; return r;
+        py_val r = vk(PY_V_EXTOBJ); r.qual = q; r.flags = PY_VF_HOST_IO; return r;
     }
     if (cg_eq(q, "torch.nn.ModuleList") || cg_eq(q, "torch.nn.Sequential")) {
-        py_val r = vk(V_MODLIST);
+        py_val r = vk(PY_V_MODLIST);
         r.qual = q;
         /* element classes: from the call's arguments (instances, or a list of them) */
         for (int i = 0; i < ev->nargs; i++) {
             const py_val *a = &ev->args[i];
-            if (a->kind == V_INSTANCE && r.nelems < 4) r.elems[r.nelems++] = a->cls;
-            else if (a->kind == V_MODLIST)
+            if (a->kind == PY_V_INSTANCE && r.nelems < 4) r.elems[r.nelems++] = a->cls;
+            else if (a->kind == PY_V_MODLIST)
                 for (int k = 0; k < a->nelems && r.nelems < 4; k++) r.elems[r.nelems++] = a->elems[k];
         }
         return r;
     }
     if (cg_eq(q, "torch.autocast") || cg_eq(q, "torch.cuda.amp.autocast") || cg_eq(q, "torch.amp.autocast") ||
         cg_eq(q, "torch.cuda.amp.autocast_mode.autocast") || cg_eq(q, "torch.amp.autocast_mode.autocast")) {
-        py_val r = vk(V_EXTOBJ);
+        py_val r = vk(PY_V_EXTOBJ);
         r.qual = "torch.autocast";
         int k = py_ev_kw(ev, "cache_enabled");
         int cache = !(k >= 0 && text_is(fr->mod, ev->kwn[k], "False"));
         /* torch.autocast("cpu") does not touch CUDA graphs */
         int dk = py_ev_kw(ev, "device_type");
         TSNode dn = dk >= 0 ? ev->kwn[dk] : ev->nargs > 0 ? ev->argn[0] : (TSNode){0};
-        if (!py_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CPU) cache = 0;
-        if (cache) r.flags |= VF_AUTOCAST;
+        if (!py_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == PY_DEV_CPU) cache = 0;
+        if (cache) r.flags |= PY_VF_AUTOCAST;
         return r;
     }
     if (cg_eq(q, "torch.Generator")) {
-        py_val r = vk(V_EXTOBJ);
+        py_val r = vk(PY_V_EXTOBJ);
         r.qual = q;
         int k = py_ev_kw(ev, "device");
         TSNode dn = k >= 0 ? ev->kwn[k] : ev->nargs > 0 ? ev->argn[0] : (TSNode){0};
-        if (!py_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == DEV_CUDA) r.flags |= VF_CUDA_GEN;
+        if (!py_is_null(dn) && device_of_node(ctx, fr, dn, NULL) == PY_DEV_CUDA) r.flags |= PY_VF_CUDA_GEN;
         return r;
     }
     if (cg_eq(q, "torch.utils.data.DataLoader") || cg_eq(q, "torch.utils.data.dataloader.DataLoader")) {
-        py_val r = vk(V_EXTOBJ);
+        py_val r = vk(PY_V_EXTOBJ);
         r.qual = "torch.utils.data.DataLoader";
         int k = py_ev_kw(ev, "pin_memory");
-        if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= VF_PINNED;
+        if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= PY_VF_PINNED;
         return r;
     }
     if (cg_starts(q, "torch.optim.lr_scheduler.")) {
-        py_val r = vk(V_EXTOBJ); r.qual = q; r.flags = VF_SCHEDULER;
+        py_val r = vk(PY_V_EXTOBJ); r.qual = q; r.flags = PY_VF_SCHEDULER;
         /* a scheduler over a capturable optimizer with a tensor lr updates it in place */
-        if (ev->nargs > 0 && (ev->args[0].flags & VF_TENSOR_LR) && (ev->args[0].flags & VF_CAPTURABLE))
-            r.flags |= VF_TENSOR_LR;
+        if (ev->nargs > 0 && (ev->args[0].flags & PY_VF_TENSOR_LR) && (ev->args[0].flags & PY_VF_CAPTURABLE))
+            r.flags |= PY_VF_TENSOR_LR;
         return r;
     }
     if (cg_starts(q, "torch.optim.")) {
@@ -575,74 +575,74 @@ static py_val ext_call_result(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         static const char *const capt[] = { "Adam", "AdamW", "Adamax", "ASGD", "NAdam", "RAdam",
             "Adadelta", "Rprop", "RMSprop", NULL };
         const char *last = strrchr(q, '.') + 1;
-        py_val r = vk(V_EXTOBJ);
+        py_val r = vk(PY_V_EXTOBJ);
         r.qual = q;
-        for (int i = 0; capt[i]; i++) if (cg_eq(last, capt[i])) r.flags |= VF_OPTIMIZER;
+        for (int i = 0; capt[i]; i++) if (cg_eq(last, capt[i])) r.flags |= PY_VF_OPTIMIZER;
         /* where it is built, for CG605's fix */
         r.omod = fr->mod;
         r.cstart = py_start_byte(ev->node);
         r.cend = py_end_byte(ev->node);
         int k = py_ev_kw(ev, "capturable");
-        if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= VF_CAPTURABLE;
+        if (k >= 0 && text_is(fr->mod, ev->kwn[k], "True")) r.flags |= PY_VF_CAPTURABLE;
         k = py_ev_kw(ev, "lr");
-        if (k >= 0 && ev->kw[k].kind == V_TENSOR) r.flags |= VF_TENSOR_LR;
+        if (k >= 0 && ev->kw[k].kind == PY_V_TENSOR) r.flags |= PY_VF_TENSOR_LR;
         if (last[0] >= 'A' && last[0] <= 'Z') return r;
-        return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     }
     if (cg_starts(q, "math.") || cg_eq(q, "random.random") || cg_eq(q, "random.uniform") || cg_eq(q, "random.randint") ||
-        cg_starts(q, "time.")) return vk(V_NUMBER);
-    if (cg_starts(q, "numpy.") || cg_eq(q, "numpy")) return vk(V_NDARRAY);
-    if (cg_starts(q, "torch.nn.functional.")) return vtensor(DEV_UNKNOWN);
+        cg_starts(q, "time.")) return vk(PY_V_NUMBER);
+    if (cg_starts(q, "numpy.") || cg_eq(q, "numpy")) return vk(PY_V_NDARRAY);
+    if (cg_starts(q, "torch.nn.functional.")) return vtensor(PY_DEV_UNKNOWN);
     if (cg_starts(q, "torch.nn.") || cg_starts(q, "torch.optim.")) {
         const char *last = strrchr(q, '.');
-        if (last && last[1] >= 'A' && last[1] <= 'Z') { py_val r = vk(V_EXTOBJ); r.qual = q; return r; }
-        if (cg_starts(q, "torch.nn.utils.clip_grad")) return vtensor(DEV_UNKNOWN);
-        return vk(V_UNKNOWN);
+        if (last && last[1] >= 'A' && last[1] <= 'Z') { py_val r = vk(PY_V_EXTOBJ); r.qual = q; return r; }
+        if (cg_starts(q, "torch.nn.utils.clip_grad")) return vtensor(PY_DEV_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     }
     if (cg_starts(q, "torch.cuda.") || cg_starts(q, "torch.distributed.") || cg_starts(q, "torch.backends.") ||
         cg_starts(q, "torch.utils.") || cg_starts(q, "torch.autograd.") || cg_starts(q, "torch.compile") ||
         cg_starts(q, "torch.jit.") || cg_starts(q, "torch._dynamo."))
-        return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     if (cg_eq(q, "torch.equal") || cg_eq(q, "torch.allclose") || cg_eq(q, "torch.is_tensor") ||
         cg_eq(q, "torch.is_floating_point") || cg_eq(q, "torch.numel") || cg_eq(q, "torch.is_grad_enabled"))
-        return vk(V_NUMBER);
+        return vk(PY_V_NUMBER);
     if (cg_eq(q, "torch.device") || cg_eq(q, "torch.Size") || cg_eq(q, "torch.dtype") || cg_eq(q, "torch.Generator") ||
         cg_eq(q, "torch.no_grad") || cg_eq(q, "torch.inference_mode") || cg_eq(q, "torch.autocast") ||
         cg_eq(q, "torch.enable_grad") || cg_eq(q, "torch.manual_seed") || cg_eq(q, "torch.set_default_device") ||
         cg_eq(q, "torch.save") || cg_eq(q, "torch.load") || cg_eq(q, "torch.get_default_dtype"))
-        return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     if (cg_starts(q, "torch.") && !strchr(q + 6, '.') &&
         (cg_starts(q + 6, "is_") || cg_starts(q + 6, "get_") || cg_starts(q + 6, "are_") || cg_starts(q + 6, "has_") ||
          cg_starts(q + 6, "set_") || cg_starts(q + 6, "use_")))
-        return vk(V_NUMBER);   /* torch.is_autocast_enabled(), torch.get_default_dtype()...: host values */
+        return vk(PY_V_NUMBER);   /* torch.is_autocast_enabled(), torch.get_default_dtype()...: host values */
     if (cg_starts(q, "torch.") && !strchr(q + 6, '.')) {
         /* torch.<op>: a tensor; factories say where */
-        py_val r = vtensor(DEV_UNKNOWN);
+        py_val r = vtensor(PY_DEV_UNKNOWN);
         if (py_is_factory(q)) {
             int k = py_ev_kw(ev, "device");
             if (k >= 0) {
                 r.dev = (uint8_t)device_of_node(ctx, fr, ev->kwn[k], NULL);
-                if (r.dev == DEV_UNKNOWN && ev->kw[k].kind == V_STR) r.dev = DEV_UNKNOWN;
+                if (r.dev == PY_DEV_UNKNOWN && ev->kw[k].kind == PY_V_STR) r.dev = PY_DEV_UNKNOWN;
             } else if (cg_eq(q, "torch.from_numpy") || !ctx->p->default_device_set) {
-                r.dev = DEV_CPU;
+                r.dev = PY_DEV_CPU;
             }
-            if (cg_eq(q, "torch.from_numpy")) r.dev = DEV_CPU;
+            if (cg_eq(q, "torch.from_numpy")) r.dev = PY_DEV_CPU;
             int pk = py_ev_kw(ev, "pin_memory");
-            if (pk >= 0 && text_is(fr->mod, ev->kwn[pk], "True")) r.flags |= VF_PINNED;
+            if (pk >= 0 && text_is(fr->mod, ev->kwn[pk], "True")) r.flags |= PY_VF_PINNED;
             int dk = py_ev_kw(ev, "dtype");
-            if (dk >= 0 && text_is(fr->mod, ev->kwn[dk], "torch.bool")) r.flags |= VF_BOOL;
+            if (dk >= 0 && text_is(fr->mod, ev->kwn[dk], "torch.bool")) r.flags |= PY_VF_BOOL;
         } else {
             for (int i = 0; i < ev->nargs; i++)
-                if (ev->args[i].kind == V_TENSOR && ev->args[i].dev == DEV_CPU) r.dev = DEV_CPU;
+                if (ev->args[i].kind == PY_V_TENSOR && ev->args[i].dev == PY_DEV_CPU) r.dev = PY_DEV_CPU;
             if (cg_eq(q, "torch.isnan") || cg_eq(q, "torch.isinf") || cg_eq(q, "torch.isfinite") ||
                 cg_starts(q, "torch.logical_") || cg_eq(q, "torch.eq") || cg_eq(q, "torch.ne") ||
                 cg_eq(q, "torch.gt") || cg_eq(q, "torch.lt") || cg_eq(q, "torch.ge") || cg_eq(q, "torch.le") ||
                 cg_eq(q, "torch.isclose"))
-                r.flags |= VF_BOOL;
+                r.flags |= PY_VF_BOOL;
         }
         return r;
     }
-    return vk(V_UNKNOWN);
+    return vk(PY_V_UNKNOWN);
 }
 
 /* A method called on a tensor (or a value that may be one): its result. */
@@ -650,21 +650,21 @@ static py_val tensor_method_result(py_ctx *ctx, py_frame *fr, const py_event *ev
 {
     const char *m = ev->method;
     const py_val *r = &ev->recv;
-    int known = r->kind == V_TENSOR;
-    if (cg_eq(m, "item")) { py_val v = vk(V_NUMBER); if (r->kind != V_NDARRAY) v.flags = VF_HOSTSCALAR; return v; }
-    if (cg_eq(m, "tolist")) return vk(V_LIST);
-    if (cg_eq(m, "numpy")) return vk(V_NDARRAY);
-    if (r->kind == V_NDARRAY) return vk(V_NDARRAY);
+    int known = r->kind == PY_V_TENSOR;
+    if (cg_eq(m, "item")) { py_val v = vk(PY_V_NUMBER); if (r->kind != PY_V_NDARRAY) v.flags = PY_VF_HOSTSCALAR; return v; }
+    if (cg_eq(m, "tolist")) return vk(PY_V_LIST);
+    if (cg_eq(m, "numpy")) return vk(PY_V_NDARRAY);
+    if (r->kind == PY_V_NDARRAY) return vk(PY_V_NDARRAY);
     if (cg_eq(m, "dim") || cg_eq(m, "ndimension") || cg_eq(m, "numel") || cg_eq(m, "nelement") ||
         cg_eq(m, "element_size") || cg_eq(m, "data_ptr") || cg_eq(m, "get_device") || cg_eq(m, "is_contiguous") ||
         cg_eq(m, "is_floating_point") || cg_eq(m, "stride"))
-        return vk(V_NUMBER);
-    if (cg_eq(m, "size")) return ev->nargs ? vk(V_NUMBER) : vk(V_TUPLE);
-    if (cg_eq(m, "cpu")) return vtensor(DEV_CPU);
-    if (cg_eq(m, "cuda")) return vtensor(DEV_CUDA);
-    if (cg_eq(m, "pin_memory")) { py_val v = vtensor(DEV_CPU); v.flags |= VF_PINNED; return v; }
+        return vk(PY_V_NUMBER);
+    if (cg_eq(m, "size")) return ev->nargs ? vk(PY_V_NUMBER) : vk(PY_V_TUPLE);
+    if (cg_eq(m, "cpu")) return vtensor(PY_DEV_CPU);
+    if (cg_eq(m, "cuda")) return vtensor(PY_DEV_CUDA);
+    if (cg_eq(m, "pin_memory")) { py_val v = vtensor(PY_DEV_CPU); v.flags |= PY_VF_PINNED; return v; }
     if (cg_eq(m, "to")) {
-        py_val v = vtensor(known ? r->dev : DEV_UNKNOWN);
+        py_val v = vtensor(known ? r->dev : PY_DEV_UNKNOWN);
         if (ev->nargs > 0) {
             int d = device_of_node(ctx, fr, ev->argn[0], &ev->args[0]);
             if (d) v.dev = (uint8_t)d;
@@ -673,13 +673,13 @@ static py_val tensor_method_result(py_ctx *ctx, py_frame *fr, const py_event *ev
         if (k >= 0) { int d = device_of_node(ctx, fr, ev->kwn[k], NULL); if (d) v.dev = (uint8_t)d; }
         return v;
     }
-    if (!known) return vk(V_UNKNOWN);
+    if (!known) return vk(PY_V_UNKNOWN);
     py_val v = vtensor(r->dev);
     if (cg_eq(m, "bool") || cg_eq(m, "isnan") || cg_eq(m, "isinf") || cg_eq(m, "isfinite") || cg_eq(m, "eq") ||
         cg_eq(m, "ne") || cg_eq(m, "gt") || cg_eq(m, "lt") || cg_eq(m, "ge") || cg_eq(m, "le") ||
         cg_starts(m, "logical_") || cg_eq(m, "any") || cg_eq(m, "all"))
-        v.flags |= VF_BOOL;
-    if (cg_eq(m, "chunk") || cg_eq(m, "split") || cg_eq(m, "unbind") || cg_eq(m, "tensor_split")) v = vk(V_TUPLE);
+        v.flags |= PY_VF_BOOL;
+    if (cg_eq(m, "chunk") || cg_eq(m, "split") || cg_eq(m, "unbind") || cg_eq(m, "tensor_split")) v = vk(PY_V_TUPLE);
     return v;
 }
 
@@ -729,16 +729,16 @@ static py_val val_of_sym(py_ctx *ctx, py_sym s, const char *name, size_t len)
 {
     switch (s.kind) {
     case PY_SYM_FUNC: {
-        py_val v = vk(V_FUNC);
+        py_val v = vk(PY_V_FUNC);
         v.fn = s.func;
-        if (func_is_compiled(s.func)) v.flags |= VF_COMPILED;
+        if (func_is_compiled(s.func)) v.flags |= PY_VF_COMPILED;
         return v;
     }
-    case PY_SYM_CLASS: { py_val v = vk(V_CLASS); v.cls = s.cls; return v; }
-    case PY_SYM_MODULE: { py_val v = vk(V_MODULE); v.mod = s.mod; return v; }
+    case PY_SYM_CLASS: { py_val v = vk(PY_V_CLASS); v.cls = s.cls; return v; }
+    case PY_SYM_MODULE: { py_val v = vk(PY_V_MODULE); v.mod = s.mod; return v; }
     case PY_SYM_EXTERNAL: return vext(s.qual);
     case PY_SYM_GLOBAL: return val_of_global(ctx, s.mod, name, len);
-    default: return vk(V_UNKNOWN);
+    default: return vk(PY_V_UNKNOWN);
     }
     (void)sym_qual;
 }
@@ -754,7 +754,7 @@ static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t 
     char key[256];
     int kl = snprintf(key, sizeof key, "%p/%.*s", (void *)m, (int)(len < 200 ? len : 200), name);
     py_val *memo = cg_map_get(&ctx->globals, key, (size_t)kl);
-    py_val v = vk(V_UNKNOWN);
+    py_val v = vk(PY_V_UNKNOWN);
     if (memo && memo != &in_progress) return *memo;
     TSNode *rhs = cg_map_get(&m->global_values, name, len);
     if (!memo && rhs && ctx->depth < MAX_CALL_DEPTH) {
@@ -770,8 +770,8 @@ static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t 
         ctx->quiet = q;
         ctx->active = a;
         frame_free(&fr);
-        if (v.kind == V_NUMBER || v.kind == V_UNKNOWN) {
-            v.origin = O_GLOBAL;
+        if (v.kind == PY_V_NUMBER || v.kind == PY_V_UNKNOWN) {
+            v.origin = PY_O_GLOBAL;
             v.oname = cg_arena_strndup(ctx->arena, name, len);
             v.omod = m;
         }
@@ -780,8 +780,8 @@ static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t 
         cg_map_put(&ctx->globals, k, (size_t)kl, save);
         return v;
     }
-    if (v.kind == V_NUMBER || v.kind == V_UNKNOWN) {
-        v.origin = O_GLOBAL;
+    if (v.kind == PY_V_NUMBER || v.kind == PY_V_UNKNOWN) {
+        v.origin = PY_O_GLOBAL;
         v.oname = cg_arena_strndup(ctx->arena, name, len);
         v.omod = m;
     }
@@ -792,7 +792,7 @@ static py_val val_of_global(py_ctx *ctx, py_module *m, const char *name, size_t 
 static py_val val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name)
 {
     py_attr *a = py_class_attr(ctx->p, c, name);
-    py_val v = vk(V_UNKNOWN);
+    py_val v = vk(PY_V_UNKNOWN);
     if (a && !py_is_null(a->value) && ctx->depth < MAX_CALL_DEPTH) {
         py_frame fr;
         frame_init(&fr, a->value_fn, a->value_fn ? a->value_fn->mod : c->mod);
@@ -815,7 +815,7 @@ static py_val val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const ch
                     if (IS(dn, integer) || IS(dn, float_)) {
                         size_t l;
                         const char *t = py_text(fr.mod, nn, &l);
-                        bind(ctx, &fr, t, l, vk(V_NUMBER));
+                        bind(ctx, &fr, t, l, vk(PY_V_NUMBER));
                     }
                 }
             }
@@ -828,8 +828,8 @@ static py_val val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const ch
         ctx->quiet = q;
         frame_free(&fr);
     }
-    if (v.kind == V_NUMBER || v.kind == V_UNKNOWN) {
-        v.origin = O_SELF_ATTR;
+    if (v.kind == PY_V_NUMBER || v.kind == PY_V_UNKNOWN) {
+        v.origin = PY_O_SELF_ATTR;
         v.oname = cg_arena_strdup(ctx->arena, name);
         v.ocls = c;
     }
@@ -844,7 +844,7 @@ static py_val call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c,
     if (!py_class_lookup_method_owner(ctx->p, c, "__call__", &f))
         py_class_lookup_method_owner(ctx->p, c, "forward", &f);
     if (f) return call_function(ctx, fr, call, f, self, args, nargs, strcmp(f->name, "forward") == 0);
-    return c->is_nn_module ? vtensor(DEV_UNKNOWN) : vk(V_UNKNOWN);
+    return c->is_nn_module ? vtensor(PY_DEV_UNKNOWN) : vk(PY_V_UNKNOWN);
 }
 
 static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kind, const char *stream);
@@ -864,15 +864,15 @@ static int is_warmup_call(const py_event *ev, const py_val *callee)
         "append", "extend", "update", "items", "keys", "values", "get", "format", "join", "split",
         "register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
         "load_state_dict", "state_dict", "fill_", "copy_", "zero_", "normal_", "uniform_", NULL };
-    if (callee->kind == V_INSTANCE || callee->kind == V_FUNC || callee->kind == V_MODLIST)
+    if (callee->kind == PY_V_INSTANCE || callee->kind == PY_V_FUNC || callee->kind == PY_V_MODLIST)
         return 1;
-    if (callee->kind == V_EXTOBJ) return cg_starts(callee->qual, "torch.nn.");
+    if (callee->kind == PY_V_EXTOBJ) return cg_starts(callee->qual, "torch.nn.");
     if (ev->method) {
         for (int i = 0; config[i]; i++) if (cg_eq(ev->method, config[i])) return 0;
-        return ev->recv.kind == V_UNKNOWN || ev->recv.kind == V_INSTANCE || ev->recv.kind == V_EXTOBJ ||
-               ev->recv.kind == V_EXT || ev->recv.kind == V_MODULE;
+        return ev->recv.kind == PY_V_UNKNOWN || ev->recv.kind == PY_V_INSTANCE || ev->recv.kind == PY_V_EXTOBJ ||
+               ev->recv.kind == PY_V_EXT || ev->recv.kind == PY_V_MODULE;
     }
-    if (callee->kind == V_EXT && callee->qual) {
+    if (callee->kind == PY_V_EXT && callee->qual) {
         const char *q = callee->qual, *last = strrchr(q, '.');
         if (cg_starts(q, "builtins.") || cg_starts(q, "torch.cuda.") || cg_starts(q, "logging.") ||
             cg_starts(q, "typing.") || cg_starts(q, "os.") || cg_starts(q, "sys.") || py_is_factory(q))
@@ -897,50 +897,50 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     ev.node = call;
     TSNode fn = py_unparen(py_field(call, PY.f_function));
     TSNode args = py_field(call, PY.f_arguments);
-    py_val callee = vk(V_UNKNOWN);
+    py_val callee = vk(PY_V_UNKNOWN);
     if (IS(fn, attribute)) {
         TSNode obj = py_field(fn, PY.f_object), attr = py_field(fn, PY.f_attribute);
         py_val recv = eval(ctx, fr, obj);
         const char *mname = py_text_dup(fr->mod, attr);
-        if (recv.kind == V_EXT) {
+        if (recv.kind == PY_V_EXT) {
             callee = vext(cg_arena_printf(ctx->arena, "%s.%s", recv.qual, mname));
-        } else if (recv.kind == V_MODULE) {
+        } else if (recv.kind == PY_V_MODULE) {
             if (py_module_ensure(ctx->p, recv.mod) == 0)
                 callee = val_of_sym(ctx, py_resolve_member(ctx->p, recv.mod, mname, strlen(mname)), mname, strlen(mname));
             else
-                callee = vk(V_UNKNOWN);
-        } else if (recv.kind == V_INSTANCE) {
+                callee = vk(PY_V_UNKNOWN);
+        } else if (recv.kind == PY_V_INSTANCE) {
             py_func *m = NULL;
             if (py_class_lookup_method_owner(ctx->p, recv.cls, mname, &m)) {
-                callee = vk(V_FUNC);
+                callee = vk(PY_V_FUNC);
                 callee.fn = m;
                 callee.cls = recv.cls;
             } else {
                 py_val av = val_of_attr(ctx, recv.cls, &recv, mname);
-                if (av.kind != V_UNKNOWN) callee = av;
+                if (av.kind != PY_V_UNKNOWN) callee = av;
                 else { ev.method = mname; ev.recv = recv; ev.recv_node = obj; }
             }
-        } else if (recv.kind == V_CLASS && cg_eq(mname, "__init__")) {
-            callee = vk(V_UNKNOWN);
+        } else if (recv.kind == PY_V_CLASS && cg_eq(mname, "__init__")) {
+            callee = vk(PY_V_UNKNOWN);
         } else {
             ev.method = mname;
             ev.recv = recv;
             ev.recv_node = obj;
         }
-        if (callee.kind == V_FUNC && !callee.cls && recv.kind == V_INSTANCE) callee.cls = recv.cls;
+        if (callee.kind == PY_V_FUNC && !callee.cls && recv.kind == PY_V_INSTANCE) callee.cls = recv.cls;
     } else if (IS(fn, identifier) && text_is(fr->mod, fn, "super")) {
         /* super().method(...): an instance of the first project base */
-        py_val v = vk(V_UNKNOWN);
-        if (fr->self.kind == V_INSTANCE) {
+        py_val v = vk(PY_V_UNKNOWN);
+        if (fr->self.kind == PY_V_INSTANCE) {
             py_class_resolve_bases(ctx->p, fr->fn && fr->fn->cls ? fr->fn->cls : fr->self.cls);
             py_class *c = fr->fn && fr->fn->cls ? fr->fn->cls : fr->self.cls;
-            if (c && c->nbase > 0) { v = vk(V_INSTANCE); v.cls = c->base[0]; }
+            if (c && c->nbase > 0) { v = vk(PY_V_INSTANCE); v.cls = c->base[0]; }
         }
         return v;
     } else {
         callee = eval(ctx, fr, fn);
     }
-    if (callee.kind == V_EXT) ev.qual = callee.qual;
+    if (callee.kind == PY_V_EXT) ev.qual = callee.qual;
     ev.callee = callee;
 
     /* arguments */
@@ -973,7 +973,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
             }
             if (ctx->size_arg && ctx->active && !ctx->quiet) {
                 py_val *last = IS(a, keyword_argument) ? &ev.kw[ev.nkw - 1] : &ev.args[ev.nargs - 1];
-                if ((last->flags & VF_HOSTSCALAR) && IS(py_unparen(IS(a, keyword_argument) ? py_field(a, PY.f_value) : a), identifier)) {
+                if ((last->flags & PY_VF_HOSTSCALAR) && IS(py_unparen(IS(a, keyword_argument) ? py_field(a, PY.f_value) : a), identifier)) {
                     py_event se;
                     memset(&se, 0, sizeof se);
                     se.kind = PY_EV_SIZE_USE;
@@ -999,8 +999,8 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
      * methods (in-place `p.add_(g, alpha=-lr)` too, on values of unknown kind) */
     if ((ev.qual && cg_starts(ev.qual, "torch.") && !cg_starts(ev.qual, "torch.cuda.") &&
          !cg_starts(ev.qual, "torch.distributed.") && !py_is_factory(ev.qual) && !cg_starts(ev.qual, "torch.nn.Module")) ||
-        (ev.method && (ev.recv.kind == V_TENSOR ||
-                       (ev.recv.kind == V_UNKNOWN && ev.method[0] && ev.method[strlen(ev.method) - 1] == '_' &&
+        (ev.method && (ev.recv.kind == PY_V_TENSOR ||
+                       (ev.recv.kind == PY_V_UNKNOWN && ev.method[0] && ev.method[strlen(ev.method) - 1] == '_' &&
                         ev.method[0] != '_')))) {
         for (int i = 0; i < ev.nargs; i++) scalar_math(ctx, fr, ev.argn[i], &ev.args[i]);
         for (int i = 0; i < ev.nkw; i++) scalar_math(ctx, fr, ev.kwn[i], &ev.kw[i]);
@@ -1027,7 +1027,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
 
     /* region boundaries */
     if (ev.method && (cg_eq(ev.method, "capture_begin") &&
-                      (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH)))) {
+                      (ev.recv.kind == PY_V_UNKNOWN || (ev.recv.flags & PY_VF_GRAPH)))) {
         if (!ctx->active && !ctx->quiet) {
             emit(ctx, &ev);
             start_region(ctx, fr, call, "capture_begin", NULL);
@@ -1058,43 +1058,43 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
             }
             emit(ctx, &rb);
         }
-        return vk(V_NONE);
+        return vk(PY_V_NONE);
     }
-    if (ev.method && cg_eq(ev.method, "capture_end") && (ev.recv.kind == V_UNKNOWN || (ev.recv.flags & VF_GRAPH))) {
+    if (ev.method && cg_eq(ev.method, "capture_end") && (ev.recv.kind == PY_V_UNKNOWN || (ev.recv.flags & PY_VF_GRAPH))) {
         if (ctx->active && !ctx->quiet && ctx->region && cg_eq(ctx->region->kind, "capture_begin")) end_region(ctx);
-        return vk(V_NONE);
+        return vk(PY_V_NONE);
     }
     /* torch.compile: mode="reduce-overhead" (or options={"triton.cudagraphs": True})
      * captures the compiled function with CUDA graphs */
     if (ev.qual && (cg_eq(ev.qual, "torch.compile") || cg_eq(ev.qual, "torch._dynamo.optimize"))) {
-        py_val target = ev.nargs > 0 ? ev.args[0] : vk(V_UNKNOWN);
+        py_val target = ev.nargs > 0 ? ev.args[0] : vk(PY_V_UNKNOWN);
         int mk = py_ev_kw(&ev, "mode"), ok = py_ev_kw(&ev, "options");
         size_t ml = 0, ol = 0;
         const char *mt = mk >= 0 ? py_text(fr->mod, ev.kwn[mk], &ml) : "";
         const char *ot = ok >= 0 ? py_text(fr->mod, ev.kwn[ok], &ol) : "";
         int cudagraphs = memmem(mt, ml, "reduce-overhead", 15) ||
                          (memmem(ot, ol, "triton.cudagraphs", 17) && memmem(ot, ol, "True", 4));
-        if (cudagraphs && !ctx->active && !ctx->quiet && (target.kind == V_FUNC || target.kind == V_INSTANCE)) {
+        if (cudagraphs && !ctx->active && !ctx->quiet && (target.kind == PY_V_FUNC || target.kind == PY_V_INSTANCE)) {
             start_region(ctx, fr, call, "reduce-overhead", NULL);
-            py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
-            if (target.kind == V_INSTANCE) call_instance(ctx, fr, call, target.cls, &target, targs, 4);
+            py_val targs[4] = { vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA) };
+            if (target.kind == PY_V_INSTANCE) call_instance(ctx, fr, call, target.cls, &target, targs, 4);
             else call_function(ctx, fr, call, target.fn, NULL, targs, 4, 1);
             end_region(ctx);
-            ctx->phase = PH_OUTSIDE;
+            ctx->phase = PY_PH_OUTSIDE;
         }
-        target.flags |= VF_COMPILED;
+        target.flags |= PY_VF_COMPILED;
         return target;
     }
     /* Megatron-LM's FullCudaGraphWrapper(fn, ...) captures fn */
     if (ev.qual && cg_ends_with(ev.qual, ".FullCudaGraphWrapper") && !ctx->active && !ctx->quiet && ev.nargs > 0 &&
-        (ev.args[0].kind == V_FUNC || ev.args[0].kind == V_INSTANCE)) {
+        (ev.args[0].kind == PY_V_FUNC || ev.args[0].kind == PY_V_INSTANCE)) {
         start_region(ctx, fr, call, "FullCudaGraphWrapper", NULL);
-        py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
-        if (ev.args[0].kind == V_INSTANCE) call_instance(ctx, fr, call, ev.args[0].cls, &ev.args[0], targs, 4);
+        py_val targs[4] = { vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA) };
+        if (ev.args[0].kind == PY_V_INSTANCE) call_instance(ctx, fr, call, ev.args[0].cls, &ev.args[0], targs, 4);
         else call_function(ctx, fr, call, ev.args[0].fn, NULL, targs, 4, 1);
         end_region(ctx);
-        ctx->phase = PH_OUTSIDE;
-        return vk(V_UNKNOWN);
+        ctx->phase = PY_PH_OUTSIDE;
+        return vk(PY_V_UNKNOWN);
     }
     if (ev.qual && (cg_eq(ev.qual, "torch.cuda.make_graphed_callables") ||
                     cg_eq(ev.qual, "torch.cuda.graphs.make_graphed_callables") ||
@@ -1104,7 +1104,7 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
             py_val c = ev.args[0];
             py_val items[8];
             int n = 0;
-            if (c.kind == V_TUPLE || c.kind == V_LIST) {
+            if (c.kind == PY_V_TUPLE || c.kind == PY_V_LIST) {
                 /* a tuple of callables: evaluate each element */
                 TSNode tn = py_unparen(ev.argn[0]);
                 uint32_t k = py_named_child_count(tn);
@@ -1125,14 +1125,14 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
                     mc.val = items[0];
                     emit(ctx, &mc);
                 }
-                py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
-                if (items[i].kind == V_INSTANCE) call_instance(ctx, fr, call, items[i].cls, &items[i], targs, 4);
-                else if (items[i].kind == V_FUNC) call_function(ctx, fr, call, items[i].fn, NULL, targs, 4, 1);
+                py_val targs[4] = { vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA) };
+                if (items[i].kind == PY_V_INSTANCE) call_instance(ctx, fr, call, items[i].cls, &items[i], targs, 4);
+                else if (items[i].kind == PY_V_FUNC) call_function(ctx, fr, call, items[i].fn, NULL, targs, 4, 1);
                 end_region(ctx);
-                ctx->phase = PH_OUTSIDE;
+                ctx->phase = PY_PH_OUTSIDE;
             }
         }
-        return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     }
 
     emit(ctx, &ev);
@@ -1151,62 +1151,62 @@ static py_val eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     }
     if (ctx->active && ctx->region) {
         if (ev.method && cg_eq(ev.method, "backward")) ctx->region->has_backward = 1;
-        if (ev.method && cg_eq(ev.method, "step") && (ev.recv.kind == V_EXTOBJ && cg_starts(ev.recv.qual, "torch.optim.")))
+        if (ev.method && cg_eq(ev.method, "step") && (ev.recv.kind == PY_V_EXTOBJ && cg_starts(ev.recv.qual, "torch.optim.")))
             ctx->region->steps_optimizer = 1;
-        if (ev.method && cg_eq(ev.method, "step") && (ev.recv.flags & VF_SCALER)) ctx->region->steps_optimizer = 1;
+        if (ev.method && cg_eq(ev.method, "step") && (ev.recv.flags & PY_VF_SCALER)) ctx->region->steps_optimizer = 1;
     }
     /* checkpoint(fn, *args) runs fn: follow it */
     if (ev.qual && (cg_eq(ev.qual, "torch.utils.checkpoint.checkpoint") || cg_eq(ev.qual, "torch.utils.checkpoint")) &&
         ev.nargs > 0 && ctx->active) {
-        if (ev.args[0].kind == V_FUNC) call_function(ctx, fr, call, ev.args[0].fn, NULL, ev.args + 1, ev.nargs - 1, 0);
-        else if (ev.args[0].kind == V_INSTANCE) call_instance(ctx, fr, call, ev.args[0].cls, &ev.args[0], ev.args + 1, ev.nargs - 1);
-        return vtensor(DEV_UNKNOWN);
+        if (ev.args[0].kind == PY_V_FUNC) call_function(ctx, fr, call, ev.args[0].fn, NULL, ev.args + 1, ev.nargs - 1, 0);
+        else if (ev.args[0].kind == PY_V_INSTANCE) call_instance(ctx, fr, call, ev.args[0].cls, &ev.args[0], ev.args + 1, ev.nargs - 1);
+        return vtensor(PY_DEV_UNKNOWN);
     }
 
     /* the call's result, following project code in capture context */
     switch (callee.kind) {
-    case V_EXT: return ext_call_result(ctx, fr, &ev, call);
-    case V_FUNC: {
-        py_val self = vk(V_UNKNOWN);
-        if (callee.cls) { self = vk(V_INSTANCE); self.cls = callee.cls; }
+    case PY_V_EXT: return ext_call_result(ctx, fr, &ev, call);
+    case PY_V_FUNC: {
+        py_val self = vk(PY_V_UNKNOWN);
+        if (callee.cls) { self = vk(PY_V_INSTANCE); self.cls = callee.cls; }
         return call_function(ctx, fr, call, callee.fn, callee.cls ? &self : NULL, ev.args, ev.nargs, 0);
     }
-    case V_CLASS: {
-        py_val inst = vk(V_INSTANCE);
+    case PY_V_CLASS: {
+        py_val inst = vk(PY_V_INSTANCE);
         inst.cls = callee.cls;
         py_func *init = NULL;
         if (ctx->active && py_class_lookup_method_owner(ctx->p, callee.cls, "__init__", &init))
             call_function(ctx, fr, call, init, &inst, ev.args, ev.nargs, 0);
         return inst;
     }
-    case V_INSTANCE: return call_instance(ctx, fr, call, callee.cls, &callee, ev.args, ev.nargs);
-    case V_MODLIST: {
+    case PY_V_INSTANCE: return call_instance(ctx, fr, call, callee.cls, &callee, ev.args, ev.nargs);
+    case PY_V_MODLIST: {
         for (int i = 0; i < callee.nelems; i++) {
-            py_val inst = vk(V_INSTANCE);
+            py_val inst = vk(PY_V_INSTANCE);
             inst.cls = callee.elems[i];
             call_instance(ctx, fr, call, callee.elems[i], &inst, ev.args, ev.nargs);
         }
-        return vtensor(DEV_UNKNOWN);
+        return vtensor(PY_DEV_UNKNOWN);
     }
-    case V_EXTOBJ:
-        if (cg_starts(callee.qual, "torch.nn.")) return vtensor(DEV_UNKNOWN);
-        return vk(V_UNKNOWN);
+    case PY_V_EXTOBJ:
+        if (cg_starts(callee.qual, "torch.nn.")) return vtensor(PY_DEV_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     default: break;
     }
     if (ev.method) {
         const py_val *r = &ev.recv;
-        if (r->kind == V_TENSOR || r->kind == V_UNKNOWN || r->kind == V_NDARRAY) return tensor_method_result(ctx, fr, &ev);
-        if (r->kind == V_INSTANCE || r->kind == V_MODLIST || (r->kind == V_EXTOBJ && cg_starts(r->qual, "torch.nn."))) {
+        if (r->kind == PY_V_TENSOR || r->kind == PY_V_UNKNOWN || r->kind == PY_V_NDARRAY) return tensor_method_result(ctx, fr, &ev);
+        if (r->kind == PY_V_INSTANCE || r->kind == PY_V_MODLIST || (r->kind == PY_V_EXTOBJ && cg_starts(r->qual, "torch.nn."))) {
             if (cg_eq(ev.method, "cuda") || cg_eq(ev.method, "to") || cg_eq(ev.method, "eval") || cg_eq(ev.method, "train") ||
                 cg_eq(ev.method, "half") || cg_eq(ev.method, "float") || cg_eq(ev.method, "bfloat16") ||
                 cg_eq(ev.method, "requires_grad_") || cg_eq(ev.method, "cpu"))
                 return *r;
         }
-        if (r->kind == V_STREAM && cg_eq(ev.method, "wait_stream")) return vk(V_NONE);
-        if (r->kind == V_DICT && (cg_eq(ev.method, "items") || cg_eq(ev.method, "keys") || cg_eq(ev.method, "values")))
-            return vk(V_LIST);
+        if (r->kind == PY_V_STREAM && cg_eq(ev.method, "wait_stream")) return vk(PY_V_NONE);
+        if (r->kind == PY_V_DICT && (cg_eq(ev.method, "items") || cg_eq(ev.method, "keys") || cg_eq(ev.method, "values")))
+            return vk(PY_V_LIST);
     }
-    return vk(V_UNKNOWN);
+    return vk(PY_V_UNKNOWN);
 }
 
 /* Analyse f called with `args` in the current context; returns its result. */
@@ -1216,13 +1216,13 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     /* Outside capture a call is followed only quietly, for the type of its
      * result (`lr = lr_at(0)` is a float), and only a few levels deep. */
     int quiet_call = !ctx->active || ctx->quiet;
-    if (quiet_call && ctx->depth > 6) return vk(V_UNKNOWN);
+    if (quiet_call && ctx->depth > 6) return vk(PY_V_UNKNOWN);
     int saved_quiet = ctx->quiet;
     if (f->analyzing || ctx->depth >= MAX_CALL_DEPTH || cg_callpath_full(&ctx->path))
-        return vk(V_UNKNOWN);
-    if (py_module_ensure(ctx->p, f->mod) != 0) return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
+    if (py_module_ensure(ctx->p, f->mod) != 0) return vk(PY_V_UNKNOWN);
     /* torch.compile does not trace a function it is told to skip */
-    if (ctx->active && py_region_is_compiled(ctx->region) && func_skipped_by_dynamo(f)) return vk(V_UNKNOWN);
+    if (ctx->active && py_region_is_compiled(ctx->region) && func_skipped_by_dynamo(f)) return vk(PY_V_UNKNOWN);
 
     /* memo: one analysis per (function, argument kinds, region) */
     char key[64];
@@ -1247,7 +1247,7 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
         size_t nl;
         const char *nt = py_text(f->mod, name, &nl);
         if (i == 0 && f->cls) {
-            py_val sv = self ? *self : vk(V_INSTANCE);
+            py_val sv = self ? *self : vk(PY_V_INSTANCE);
             if (!self) sv.cls = f->cls;
             fr.self = sv;
             fr.self_name = nt;
@@ -1259,20 +1259,20 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
          * forward() and graphed callables, a tensor only when nothing says
          * otherwise (no default, no annotation or a Tensor one).  `mask=None`,
          * `kwargs: dict = None`, `flag: bool` are not tensors. */
-        py_val v = vk(V_UNKNOWN);
+        py_val v = vk(PY_V_UNKNOWN);
         int has_def = !py_is_null(def), has_type = !py_is_null(type);
         size_t tl = 0;
         const char *tt = has_type ? py_text(f->mod, type, &tl) : "";
         int ann_tensor = has_type && memmem(tt, tl, "Tensor", 6) != NULL;
         int tensor_shaped = !has_def && (!has_type || ann_tensor);
         if (ai < nargs) v = args[ai];
-        else if (params_are_tensors && tensor_shaped) v = vtensor(DEV_UNKNOWN);
-        if (ai >= nargs && has_def && (IS(def, integer) || IS(def, float_))) v = vk(V_NUMBER);
-        if (v.kind == V_UNKNOWN && ann_tensor) v = vtensor(DEV_UNKNOWN);
-        if (params_are_tensors && v.kind == V_UNKNOWN && ai < nargs && tensor_shaped) v = vtensor(DEV_UNKNOWN);
+        else if (params_are_tensors && tensor_shaped) v = vtensor(PY_DEV_UNKNOWN);
+        if (ai >= nargs && has_def && (IS(def, integer) || IS(def, float_))) v = vk(PY_V_NUMBER);
+        if (v.kind == PY_V_UNKNOWN && ann_tensor) v = vtensor(PY_DEV_UNKNOWN);
+        if (params_are_tensors && v.kind == PY_V_UNKNOWN && ai < nargs && tensor_shaped) v = vtensor(PY_DEV_UNKNOWN);
         /* the tensors a reduce-overhead function is given (CG902: mutated inputs) */
-        if (ctx->active && ctx->path.n == 0 && py_region_is_compiled(ctx->region) && v.kind == V_TENSOR)
-            v.flags |= VF_PARAM;
+        if (ctx->active && ctx->path.n == 0 && py_region_is_compiled(ctx->region) && v.kind == PY_V_TENSOR)
+            v.flags |= PY_VF_PARAM;
         bind(ctx, &fr, nt, nl, v);
         ai++;
     }
@@ -1292,7 +1292,7 @@ static py_val call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_f
     ctx->depth--;
     f->analyzing = 0;
     cg_callpath_pop(&ctx->path);
-    py_val ret = fr.has_ret ? fr.ret : vk(V_NONE);
+    py_val ret = fr.has_ret ? fr.ret : vk(PY_V_NONE);
     frame_free(&fr);
     py_val *save = cg_arena_alloc(ctx->arena, sizeof *save);
     *save = ret;
@@ -1318,7 +1318,7 @@ static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kin
     cg_streams_init(&r->streams, capturing);
     ctx->region = r;
     ctx->active = 1;
-    ctx->phase = PH_CAPTURE;
+    ctx->phase = PY_PH_CAPTURE;
     ctx->cur_stream = r->streams.capture;
     /* every region's maps, freed with the analysis */
     if (ctx->nregions == ctx->capregions) {
@@ -1366,7 +1366,7 @@ static void end_region(py_ctx *ctx)
     ctx->active = 0;
     /* the rest of the capturing function is its aftermath: the replay loop */
     ctx->after = ctx->region;
-    ctx->phase = PH_AFTER;
+    ctx->phase = PY_PH_AFTER;
     ctx->region = NULL;
     ctx->cur_stream = NULL;
 }
@@ -1392,17 +1392,17 @@ static int guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
         ctx->quiet = q;
         /* torch.compiler.is_compiling(): true under reduce-overhead, false in a manual capture */
         if (IS(c, call) && ctx->region &&
-            ((v.kind == V_EXT && (cg_eq(v.qual, "torch.compiler.is_compiling") || cg_eq(v.qual, "torch._dynamo.is_compiling") ||
+            ((v.kind == PY_V_EXT && (cg_eq(v.qual, "torch.compiler.is_compiling") || cg_eq(v.qual, "torch._dynamo.is_compiling") ||
                                   cg_eq(v.qual, "torch.compiler.is_dynamo_compiling") ||
                                   cg_ends_with(v.qual, ".is_torchdynamo_compiling"))) ||
-             (v.kind == V_FUNC && (cg_eq(v.fn->name, "is_torchdynamo_compiling") || cg_eq(v.fn->name, "is_compiling")))))
+             (v.kind == PY_V_FUNC && (cg_eq(v.fn->name, "is_torchdynamo_compiling") || cg_eq(v.fn->name, "is_compiling")))))
             return py_region_is_compiled(ctx->region) ? 1 : -1;
-        if (IS(c, call) && v.kind == V_EXT &&
+        if (IS(c, call) && v.kind == PY_V_EXT &&
             (cg_eq(v.qual, "torch.cuda.is_current_stream_capturing") ||
              cg_eq(v.qual, "torch.cuda.graphs.is_current_stream_capturing") ||
              cg_eq(v.qual, "torch._C._cuda_isCurrentStreamCapturing")))
             return 1;
-        if (IS(c, identifier) && v.kind == V_GUARD) return 1;
+        if (IS(c, identifier) && v.kind == PY_V_GUARD) return 1;
     }
     if (IS(c, comparison_operator) && py_named_child_count(c) == 2) {
         /* capturing == False / is False */
@@ -1438,11 +1438,11 @@ static py_val eval_cond(py_ctx *ctx, py_frame *fr, TSNode n)
     if (IS(u, boolean_operator)) {
         eval_cond(ctx, fr, py_field(u, PY.f_left));
         eval_cond(ctx, fr, py_field(u, PY.f_right));
-        return vk(V_NUMBER);
+        return vk(PY_V_NUMBER);
     }
     if (IS(u, not_operator)) {
         eval_cond(ctx, fr, py_field(u, PY.f_argument));
-        return vk(V_NUMBER);
+        return vk(PY_V_NUMBER);
     }
     py_val v = eval(ctx, fr, u);
     cond_event(ctx, fr, u, v);
@@ -1451,7 +1451,7 @@ static py_val eval_cond(py_ctx *ctx, py_frame *fr, TSNode n)
 
 static void scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v)
 {
-    if (v->kind != V_NUMBER || v->origin == O_NONE || (v->flags & VF_HOSTSCALAR)) return;
+    if (v->kind != PY_V_NUMBER || v->origin == PY_O_NONE || (v->flags & PY_VF_HOSTSCALAR)) return;
     py_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = PY_EV_SCALAR_MATH;
@@ -1465,36 +1465,36 @@ static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
 {
     TSNode l = py_field(n, PY.f_left), r = py_field(n, PY.f_right);
     py_val a = eval(ctx, fr, l), b = eval(ctx, fr, r);
-    if (a.kind == V_TENSOR || b.kind == V_TENSOR) {
-        if (a.kind == V_TENSOR) scalar_math(ctx, fr, r, &b);
-        if (b.kind == V_TENSOR) scalar_math(ctx, fr, l, &a);
-        py_val t = a.kind == V_TENSOR ? a : b;
+    if (a.kind == PY_V_TENSOR || b.kind == PY_V_TENSOR) {
+        if (a.kind == PY_V_TENSOR) scalar_math(ctx, fr, r, &b);
+        if (b.kind == PY_V_TENSOR) scalar_math(ctx, fr, l, &a);
+        py_val t = a.kind == PY_V_TENSOR ? a : b;
         py_val out = vtensor(t.dev);
         TSNode op = py_field(n, PY.f_operator);
         if ((text_is(fr->mod, op, "&") || text_is(fr->mod, op, "|") || text_is(fr->mod, op, "^")) &&
-            ((a.flags & VF_BOOL) || (b.flags & VF_BOOL)))
-            out.flags |= VF_BOOL;
+            ((a.flags & PY_VF_BOOL) || (b.flags & PY_VF_BOOL)))
+            out.flags |= PY_VF_BOOL;
         return out;
     }
-    if (a.kind == V_NDARRAY || b.kind == V_NDARRAY) return vk(V_NDARRAY);
-    if (a.kind == V_NUMBER && b.kind == V_NUMBER) {
-        py_val out = vk(V_NUMBER);
-        out.flags = (a.flags | b.flags) & VF_HOSTSCALAR;
+    if (a.kind == PY_V_NDARRAY || b.kind == PY_V_NDARRAY) return vk(PY_V_NDARRAY);
+    if (a.kind == PY_V_NUMBER && b.kind == PY_V_NUMBER) {
+        py_val out = vk(PY_V_NUMBER);
+        out.flags = (a.flags | b.flags) & PY_VF_HOSTSCALAR;
         /* keep an origin so `lr * 0.5` still names lr */
         if (a.origin) { out.origin = a.origin; out.oname = a.oname; out.ofn = a.ofn; out.ocls = a.ocls; out.omod = a.omod; }
         else if (b.origin) { out.origin = b.origin; out.oname = b.oname; out.ofn = b.ofn; out.ocls = b.ocls; out.omod = b.omod; }
         return out;
     }
-    if (a.kind == V_STR || b.kind == V_STR) {
+    if (a.kind == PY_V_STR || b.kind == PY_V_STR) {
         /* "%s" % t formats a tensor */
-        py_val out = vk(V_STR);
+        py_val out = vk(PY_V_STR);
         TSNode op = py_field(n, PY.f_operator);
-        if (a.kind == V_STR && text_is(fr->mod, op, "%") && (b.kind == V_TENSOR)) out.flags |= VF_FMT_TENSOR;
+        if (a.kind == PY_V_STR && text_is(fr->mod, op, "%") && (b.kind == PY_V_TENSOR)) out.flags |= PY_VF_FMT_TENSOR;
         return out;
     }
-    if (a.kind == V_LIST && b.kind == V_LIST) return vk(V_LIST);
-    py_val out = vk(V_UNKNOWN);
-    out.flags = (a.flags | b.flags) & VF_HOSTSCALAR;
+    if (a.kind == PY_V_LIST && b.kind == PY_V_LIST) return vk(PY_V_LIST);
+    py_val out = vk(PY_V_UNKNOWN);
+    out.flags = (a.flags | b.flags) & PY_VF_HOSTSCALAR;
     return out;
 }
 
@@ -1505,29 +1505,29 @@ static py_val eval_attribute(py_ctx *ctx, py_frame *fr, TSNode n)
     size_t al;
     const char *a = py_text(fr->mod, attr, &al);
     switch (o.kind) {
-    case V_EXT: return vext(cg_arena_printf(ctx->arena, "%s.%.*s", o.qual, (int)al, a));
-    case V_MODULE:
-        if (py_module_ensure(ctx->p, o.mod) != 0) return vk(V_UNKNOWN);
+    case PY_V_EXT: return vext(cg_arena_printf(ctx->arena, "%s.%.*s", o.qual, (int)al, a));
+    case PY_V_MODULE:
+        if (py_module_ensure(ctx->p, o.mod) != 0) return vk(PY_V_UNKNOWN);
         return val_of_sym(ctx, py_resolve_member(ctx->p, o.mod, a, al), a, al);
-    case V_INSTANCE: {
+    case PY_V_INSTANCE: {
         char *name = cg_arena_strndup(ctx->arena, a, al);
         py_func *m = NULL;
         if (py_class_lookup_method_owner(ctx->p, o.cls, name, &m)) {
-            py_val v = vk(V_FUNC); v.fn = m; v.cls = o.cls; return v;
+            py_val v = vk(PY_V_FUNC); v.fn = m; v.cls = o.cls; return v;
         }
         py_val av = val_of_attr(ctx, o.cls, &o, name);
         if (IS(obj, identifier) && fr->self_name && text_is(fr->mod, obj, "self")) note_input(ctx, fr, n, &av);
         return av;
     }
-    case V_TENSOR:
+    case PY_V_TENSOR:
         if ((al == 1 && a[0] == 'T') || (al == 2 && memcmp(a, "mT", 2) == 0) ||
             (al == 4 && (memcmp(a, "data", 4) == 0 || memcmp(a, "grad", 4) == 0 || memcmp(a, "real", 4) == 0 ||
                          memcmp(a, "imag", 4) == 0)))
             return vtensor(o.dev);
-        if (al == 5 && memcmp(a, "shape", 5) == 0) return vk(V_TUPLE);
-        return vk(V_NUMBER);   /* dtype, device, ndim, is_cuda, requires_grad... host metadata */
-    case V_NDARRAY: return vk(V_NDARRAY);
-    default: return vk(V_UNKNOWN);
+        if (al == 5 && memcmp(a, "shape", 5) == 0) return vk(PY_V_TUPLE);
+        return vk(PY_V_NUMBER);   /* dtype, device, ndim, is_cuda, requires_grad... host metadata */
+    case PY_V_NDARRAY: return vk(PY_V_NDARRAY);
+    default: return vk(PY_V_UNKNOWN);
     }
 }
 
@@ -1541,20 +1541,20 @@ static py_val eval_comprehension(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
         TSNode c = py_named_child(n, i);
         if (IS(c, for_in_clause)) {
             py_val it = eval(ctx, fr, py_field(c, PY.f_right));
-            py_val el = vk(V_UNKNOWN);
-            if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
-            else if (it.kind == V_EXTOBJ && cg_eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
-            else if (it.kind == V_TENSOR) el = vtensor(it.dev);
+            py_val el = vk(PY_V_UNKNOWN);
+            if (it.kind == PY_V_MODLIST && it.nelems == 1) { el = vk(PY_V_INSTANCE); el.cls = it.elems[0]; }
+            else if (it.kind == PY_V_EXTOBJ && cg_eq(it.qual, "builtins.range")) el = vk(PY_V_NUMBER);
+            else if (it.kind == PY_V_TENSOR) el = vtensor(it.dev);
             bind_target(ctx, fr, py_field(c, PY.f_left), el);
         } else if (IS(c, if_clause)) {
             if (py_named_child_count(c)) eval_cond(ctx, fr, py_named_child(c, 0));
         }
     }
     TSNode body = py_field(n, PY.f_body);
-    py_val b = py_is_null(body) ? vk(V_UNKNOWN) : eval(ctx, fr, body);
-    if (kind == V_LIST && b.kind == V_INSTANCE) {
+    py_val b = py_is_null(body) ? vk(PY_V_UNKNOWN) : eval(ctx, fr, body);
+    if (kind == PY_V_LIST && b.kind == PY_V_INSTANCE) {
         /* [Block() for _ in range(n)]: remember the element class for ModuleList */
-        py_val l = vk(V_MODLIST);
+        py_val l = vk(PY_V_MODLIST);
         l.elems[0] = b.cls;
         l.nelems = 1;
         return l;
@@ -1568,7 +1568,7 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n);
  * not exhaust the stack.  Past the bound the value is unknown (silence). */
 static py_val eval(py_ctx *ctx, py_frame *fr, TSNode n)
 {
-    if (py_is_null(n) || ctx->edepth >= 300) return vk(V_UNKNOWN);
+    if (py_is_null(n) || ctx->edepth >= 300) return vk(PY_V_UNKNOWN);
     ctx->edepth++;
     py_val v = eval_node(ctx, fr, n);
     ctx->edepth--;
@@ -1577,7 +1577,7 @@ static py_val eval(py_ctx *ctx, py_frame *fr, TSNode n)
 
 static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
 {
-    if (ctx->depth > 200) return vk(V_UNKNOWN);
+    if (ctx->depth > 200) return vk(PY_V_UNKNOWN);
     TSSymbol s = py_symbol(n);
     if (s == PY.identifier) {
         size_t len;
@@ -1589,20 +1589,20 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     }
     if (s == PY.call) return eval_call(ctx, fr, n);
     if (s == PY.attribute) return eval_attribute(ctx, fr, n);
-    if (s == PY.integer || s == PY.float_ || s == PY.true_ || s == PY.false_) return vk(V_NUMBER);
-    if (s == PY.none) return vk(V_NONE);
+    if (s == PY.integer || s == PY.float_ || s == PY.true_ || s == PY.false_) return vk(PY_V_NUMBER);
+    if (s == PY.none) return vk(PY_V_NONE);
     if (s == PY.string || s == PY.concatenated_string) {
-        py_val out = vk(V_STR);
+        py_val out = vk(PY_V_STR);
         /* f-string interpolations */
         uint32_t k = py_named_child_count(n);
         for (uint32_t i = 0; i < k; i++) {
             TSNode c = py_named_child(n, i);
-            if (IS(c, string)) { py_val sv = eval(ctx, fr, c); out.flags |= sv.flags & VF_FMT_TENSOR; continue; }
+            if (IS(c, string)) { py_val sv = eval(ctx, fr, c); out.flags |= sv.flags & PY_VF_FMT_TENSOR; continue; }
             if (!IS(c, interpolation)) continue;
             TSNode e = py_field(c, PY.f_expression);
             py_val v = eval(ctx, fr, e);
-            if (v.kind == V_TENSOR) {
-                out.flags |= VF_FMT_TENSOR;
+            if (v.kind == PY_V_TENSOR) {
+                out.flags |= PY_VF_FMT_TENSOR;
                 py_event ev;
                 memset(&ev, 0, sizeof ev);
                 ev.kind = PY_EV_FORMAT;
@@ -1617,13 +1617,13 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     }
     if (s == PY.parenthesized_expression) {
         if (py_named_child_count(n) == 1) return eval(ctx, fr, py_named_child(n, 0));
-        return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     }
     if (s == PY.binary_operator) return eval_binary(ctx, fr, n);
     if (s == PY.unary_operator) return eval(ctx, fr, py_field(n, PY.f_argument));
     if (s == PY.comparison_operator) {
         uint32_t k = py_named_child_count(n);
-        int tensor = 0, dev = DEV_UNKNOWN;
+        int tensor = 0, dev = PY_DEV_UNKNOWN;
         py_val vals[8];
         TSNode nodes[8];
         int nv = 0;
@@ -1631,30 +1631,30 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
             TSNode c = py_named_child(n, i);
             py_val v = eval(ctx, fr, c);
             if (nv < 8) { vals[nv] = v; nodes[nv] = c; nv++; }
-            if (v.kind == V_TENSOR) { tensor = 1; dev = v.dev; }
+            if (v.kind == PY_V_TENSOR) { tensor = 1; dev = v.dev; }
         }
         if (tensor) {
             /* `x is None` compares identities, no tensor made */
             size_t len;
             const char *t = py_text(fr->mod, n, &len);
-            if (memmem(t, len, " is ", 4) || memmem(t, len, " in ", 4)) return vk(V_NUMBER);
-            for (int i = 0; i < nv; i++) if (vals[i].kind != V_TENSOR) scalar_math(ctx, fr, nodes[i], &vals[i]);
+            if (memmem(t, len, " is ", 4) || memmem(t, len, " in ", 4)) return vk(PY_V_NUMBER);
+            for (int i = 0; i < nv; i++) if (vals[i].kind != PY_V_TENSOR) scalar_math(ctx, fr, nodes[i], &vals[i]);
             py_val out = vtensor(dev);
-            out.flags |= VF_BOOL;
+            out.flags |= PY_VF_BOOL;
             return out;
         }
-        return vk(V_NUMBER);
+        return vk(PY_V_NUMBER);
     }
     if (s == PY.boolean_operator) {
         /* as an expression: the left operand is converted to bool */
         py_val l = eval(ctx, fr, py_field(n, PY.f_left));
         cond_event(ctx, fr, py_unparen(py_field(n, PY.f_left)), l);
         py_val r = eval(ctx, fr, py_field(n, PY.f_right));
-        return l.kind == r.kind ? r : vk(V_UNKNOWN);
+        return l.kind == r.kind ? r : vk(PY_V_UNKNOWN);
     }
     if (s == PY.not_operator) {
         eval_cond(ctx, fr, py_field(n, PY.f_argument));
-        return vk(V_NUMBER);
+        return vk(PY_V_NUMBER);
     }
     if (s == PY.conditional_expression) {
         uint32_t k = py_named_child_count(n);
@@ -1662,15 +1662,15 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
             py_val a = eval(ctx, fr, py_named_child(n, 0));
             eval_cond(ctx, fr, py_named_child(n, 1));
             py_val b = eval(ctx, fr, py_named_child(n, 2));
-            return a.kind == b.kind ? a : vk(V_UNKNOWN);
+            return a.kind == b.kind ? a : vk(PY_V_UNKNOWN);
         }
-        return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     }
     if (s == PY.subscript) {
         TSNode val = py_field(n, PY.f_value);
         py_val o = eval(ctx, fr, val);
         uint32_t k = py_named_child_count(n);
-        py_val idx = vk(V_UNKNOWN);
+        py_val idx = vk(PY_V_UNKNOWN);
         TSNode idxn = {0};
         for (uint32_t i = 0; i < k; i++) {
             TSNode c = py_named_child(n, i);
@@ -1679,10 +1679,10 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
                 uint32_t sk = py_named_child_count(c);
                 for (uint32_t j = 0; j < sk; j++) {
                     int old = ctx->size_arg;
-                    ctx->size_arg = o.kind == V_TENSOR || o.kind == V_UNKNOWN;
+                    ctx->size_arg = o.kind == PY_V_TENSOR || o.kind == PY_V_UNKNOWN;
                     TSNode b = py_named_child(c, j);
                     py_val bv = eval(ctx, fr, b);
-                    if (ctx->size_arg && (bv.flags & VF_HOSTSCALAR) && IS(py_unparen(b), identifier)) {
+                    if (ctx->size_arg && (bv.flags & PY_VF_HOSTSCALAR) && IS(py_unparen(b), identifier)) {
                         py_event se;
                         memset(&se, 0, sizeof se);
                         se.kind = PY_EV_SIZE_USE;
@@ -1717,31 +1717,31 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
             ev.argn[0] = idxn;
             emit(ctx, &ev);
         }
-        if (o.kind == V_TENSOR) return vtensor(o.dev);
-        if (o.kind == V_NDARRAY) return vk(V_NDARRAY);
-        if (o.kind == V_MODLIST && o.nelems == 1) { py_val v = vk(V_INSTANCE); v.cls = o.elems[0]; return v; }
-        if (o.kind == V_MODLIST) return o;
-        return vk(V_UNKNOWN);
+        if (o.kind == PY_V_TENSOR) return vtensor(o.dev);
+        if (o.kind == PY_V_NDARRAY) return vk(PY_V_NDARRAY);
+        if (o.kind == PY_V_MODLIST && o.nelems == 1) { py_val v = vk(PY_V_INSTANCE); v.cls = o.elems[0]; return v; }
+        if (o.kind == PY_V_MODLIST) return o;
+        return vk(PY_V_UNKNOWN);
     }
     if (s == PY.list) {
         uint32_t k = py_named_child_count(n);
-        py_val out = vk(V_LIST);
+        py_val out = vk(PY_V_LIST);
         for (uint32_t i = 0; i < k; i++) {
             py_val v = eval(ctx, fr, py_named_child(n, i));
-            if (v.kind == V_INSTANCE && out.nelems < 4) out.elems[out.nelems++] = v.cls;
+            if (v.kind == PY_V_INSTANCE && out.nelems < 4) out.elems[out.nelems++] = v.cls;
         }
-        if (out.nelems) out.kind = V_MODLIST;   /* [Block(), Block()]: for nn.ModuleList */
+        if (out.nelems) out.kind = PY_V_MODLIST;   /* [Block(), Block()]: for nn.ModuleList */
         return out;
     }
     if (s == PY.tuple || s == PY.expression_list || s == PY.set || s == PY.dictionary) {
         uint32_t k = py_named_child_count(n);
         for (uint32_t i = 0; i < k; i++) eval(ctx, fr, py_named_child(n, i));
-        return vk(s == PY.dictionary ? V_DICT : s == PY.set ? V_SET : V_TUPLE);
+        return vk(s == PY.dictionary ? PY_V_DICT : s == PY.set ? PY_V_SET : PY_V_TUPLE);
     }
-    if (s == PY.list_comprehension) return eval_comprehension(ctx, fr, n, V_LIST);
-    if (s == PY.set_comprehension) return eval_comprehension(ctx, fr, n, V_SET);
-    if (s == PY.dictionary_comprehension) return eval_comprehension(ctx, fr, n, V_DICT);
-    if (s == PY.generator_expression) return eval_comprehension(ctx, fr, n, V_UNKNOWN);
+    if (s == PY.list_comprehension) return eval_comprehension(ctx, fr, n, PY_V_LIST);
+    if (s == PY.set_comprehension) return eval_comprehension(ctx, fr, n, PY_V_SET);
+    if (s == PY.dictionary_comprehension) return eval_comprehension(ctx, fr, n, PY_V_DICT);
+    if (s == PY.generator_expression) return eval_comprehension(ctx, fr, n, PY_V_UNKNOWN);
     if (s == PY.named_expression) {
         py_val v = eval(ctx, fr, py_field(n, PY.f_value));
         bind_target(ctx, fr, py_field(n, PY.f_name), v);
@@ -1750,13 +1750,13 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     if (s == PY.keyword_argument) return eval(ctx, fr, py_field(n, PY.f_value));
     if (s == PY.list_splat || s == PY.dictionary_splat || s == PY.await_) {
         if (py_named_child_count(n)) eval(ctx, fr, py_named_child(n, 0));
-        return vk(V_UNKNOWN);
+        return vk(PY_V_UNKNOWN);
     }
-    if (s == PY.lambda) return vk(V_UNKNOWN);
+    if (s == PY.lambda) return vk(PY_V_UNKNOWN);
     /* anything else: evaluate children for their events */
     uint32_t k = py_named_child_count(n);
     for (uint32_t i = 0; i < k; i++) eval(ctx, fr, py_named_child(n, i));
-    return vk(V_UNKNOWN);
+    return vk(PY_V_UNKNOWN);
 }
 
 /* ---- statements -------------------------------------------------------------------------- */
@@ -1805,7 +1805,7 @@ static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int 
             py_val *local = cg_map_get(&fr->env, t, len);
             int is_self = fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0;
             ev.target_is_global = is_self ? 2 : (!local || is_global_name(fr, t, len)) ? 1 : 0;
-            if (local && local->kind == V_INSTANCE && !is_self) ev.target_is_global = 0;
+            if (local && local->kind == PY_V_INSTANCE && !is_self) ev.target_is_global = 0;
         }
         if (IS(target, subscript)) {
             /* evaluate the index for its events (a mask store is fine) */
@@ -1830,18 +1830,18 @@ static void bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
     } else if (IS(t, pattern_list) || IS(t, tuple_pattern) || IS(t, expression_list) || IS(t, tuple) ||
                IS(t, list)) {
         uint32_t k = py_named_child_count(t);
-        py_val e = v.kind == V_TENSOR || v.kind == V_TUPLE ? (v.kind == V_TENSOR ? vtensor(v.dev) : vk(V_UNKNOWN)) : vk(V_UNKNOWN);
+        py_val e = v.kind == PY_V_TENSOR || v.kind == PY_V_TUPLE ? (v.kind == PY_V_TENSOR ? vtensor(v.dev) : vk(PY_V_UNKNOWN)) : vk(PY_V_UNKNOWN);
         for (uint32_t i = 0; i < k; i++) bind_target(ctx, fr, py_named_child(t, i), e);
     } else if (IS(t, list_splat_pattern) || IS(t, list_splat)) {
-        if (py_named_child_count(t)) bind_target(ctx, fr, py_named_child(t, 0), vk(V_LIST));
+        if (py_named_child_count(t)) bind_target(ctx, fr, py_named_child(t, 0), vk(PY_V_LIST));
     }
 }
 
 static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug, int many)
 {
     if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
-    else if (IS(t, identifier) && (ctx->active || ctx->phase == PH_AFTER)) store_event(ctx, fr, t, v, 0);
-    if (!aug) bind_target(ctx, fr, t, many ? (v.kind == V_TENSOR ? vtensor(v.dev) : vk(V_UNKNOWN)) : v);
+    else if (IS(t, identifier) && (ctx->active || ctx->phase == PY_PH_AFTER)) store_event(ctx, fr, t, v, 0);
+    if (!aug) bind_target(ctx, fr, t, many ? (v.kind == PY_V_TENSOR ? vtensor(v.dev) : vk(PY_V_UNKNOWN)) : v);
 }
 
 /* `left = right`, `left += right`, `a = b = ... = right` (tree-sitter nests a
@@ -1852,11 +1852,11 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
     int aug = IS(e, augmented_assignment);
     TSNode right = py_field(e, PY.f_right);
     while (!aug && IS(right, assignment)) right = py_field(right, PY.f_right);
-    py_val v = py_is_null(right) ? vk(V_UNKNOWN) : eval(ctx, fr, right);
+    py_val v = py_is_null(right) ? vk(PY_V_UNKNOWN) : eval(ctx, fr, right);
     /* a model built here, before any capture: it needs warm-up here too (CG701) */
     if (!ctx->active && !ctx->quiet && !fr->warm &&
-        (v.kind == V_INSTANCE || v.kind == V_MODLIST ||
-         (v.kind == V_EXTOBJ && cg_starts(v.qual, "torch.nn.") && !(v.flags & VF_OPTIMIZER))) &&
+        (v.kind == PY_V_INSTANCE || v.kind == PY_V_MODLIST ||
+         (v.kind == PY_V_EXTOBJ && cg_starts(v.qual, "torch.nn.") && !(v.flags & PY_VF_OPTIMIZER))) &&
         IS(py_unparen(right), call))
         fr->built_module = 1;
     for (TSNode a = e;;) {
@@ -1864,7 +1864,7 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
         if (aug) {
             /* x += y reads x too */
             py_val old = eval(ctx, fr, left);
-            if (old.kind == V_TENSOR) { scalar_math(ctx, fr, right, &v); v = old; }
+            if (old.kind == PY_V_TENSOR) { scalar_math(ctx, fr, right, &v); v = old; }
         }
         if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
             uint32_t k = py_named_child_count(left);
@@ -1904,9 +1904,9 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
             if (!py_is_null(alias) && strcmp(py_type(alias), "as_pattern_target") == 0 &&
                 py_named_child_count(alias))
                 bind_target(ctx, fr, py_named_child(alias, 0), v);
-            if (v.kind == V_EXTOBJ && cg_eq(v.qual, "torch.cuda.graph") && !ctx->active && !ctx->quiet) {
+            if (v.kind == PY_V_EXTOBJ && cg_eq(v.qual, "torch.cuda.graph") && !ctx->active && !ctx->quiet) {
                 start_region(ctx, fr, st, "torch.cuda.graph", v.stream);
-                if (v.flags & VF_THREAD_LOCAL) ctx->region->thread_local = 1;
+                if (v.flags & PY_VF_THREAD_LOCAL) ctx->region->thread_local = 1;
                 region_begin_context(ctx, fr);
                 began = 1;
                 py_event rb;
@@ -1917,7 +1917,7 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
                 rb.val = v;
                 rb.augmented = 1;   /* torch.cuda.graph picks its own side stream */
                 emit(ctx, &rb);
-            } else if (v.kind == V_EXTOBJ && (v.flags & VF_AUTOCAST)) {
+            } else if (v.kind == PY_V_EXTOBJ && (v.flags & PY_VF_AUTOCAST)) {
                 if (!ctx->autocast) {
                     ctx->autocast_loc = py_loc(fr->mod, item);
                     ctx->autocast_mod = fr->mod;
@@ -1935,7 +1935,7 @@ static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
                 we.node = item;
                 we.val = v;
                 emit(ctx, &we);
-            } else if (v.kind == V_EXTOBJ && cg_eq(v.qual, "torch.cuda.stream")) {
+            } else if (v.kind == PY_V_EXTOBJ && cg_eq(v.qual, "torch.cuda.stream")) {
                 fr->warm = 1;  /* a side stream before the capture: the usual warm-up */
                 stream_ctx = 1;
                 fr->stream_ctx++;
@@ -2038,24 +2038,24 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         exec_with(ctx, fr, st, terminated);
     } else if (s == PY.for_statement) {
         py_val it = eval(ctx, fr, py_field(st, PY.f_right));
-        py_val el = vk(V_UNKNOWN);
+        py_val el = vk(PY_V_UNKNOWN);
         TSNode left = py_field(st, PY.f_left);
-        int enumerated = (it.flags & VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
+        int enumerated = (it.flags & PY_VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
                          py_named_child_count(left) == 2;
-        it.flags &= ~(uint32_t)VF_ENUMERATE;
-        if (it.kind == V_MODLIST && it.nelems == 1) { el = vk(V_INSTANCE); el.cls = it.elems[0]; }
-        else if (it.kind == V_MODLIST) el = it;   /* several classes: a call reaches each */
-        else if (it.kind == V_EXTOBJ && cg_eq(it.qual, "builtins.range")) el = vk(V_NUMBER);
-        else if (it.kind == V_TENSOR) el = vtensor(it.dev);
+        it.flags &= ~(uint32_t)PY_VF_ENUMERATE;
+        if (it.kind == PY_V_MODLIST && it.nelems == 1) { el = vk(PY_V_INSTANCE); el.cls = it.elems[0]; }
+        else if (it.kind == PY_V_MODLIST) el = it;   /* several classes: a call reaches each */
+        else if (it.kind == PY_V_EXTOBJ && cg_eq(it.qual, "builtins.range")) el = vk(PY_V_NUMBER);
+        else if (it.kind == PY_V_TENSOR) el = vtensor(it.dev);
         if (enumerated) {
-            bind_target(ctx, fr, py_named_child(left, 0), vk(V_NUMBER));
+            bind_target(ctx, fr, py_named_child(left, 0), vk(PY_V_NUMBER));
             bind_target(ctx, fr, py_named_child(left, 1), el);
         } else {
             bind_target(ctx, fr, left, el);
         }
         TSNode body = py_field(st, PY.f_body);
         int saved_conds = ctx->conds_in_loop, saved_pin = fr->pin_loader_loop;
-        if (it.kind == V_EXTOBJ && cg_eq(it.qual, "torch.utils.data.DataLoader") && (it.flags & VF_PINNED))
+        if (it.kind == PY_V_EXTOBJ && cg_eq(it.qual, "torch.utils.data.DataLoader") && (it.flags & PY_VF_PINNED))
             fr->pin_loader_loop = 1;
         TSNode saved_loop = ctx->loop_node;
         ctx->loop_node = st;
@@ -2094,9 +2094,9 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
             }
         }
     } else if (s == PY.return_statement) {
-        py_val v = py_named_child_count(st) ? eval(ctx, fr, py_named_child(st, 0)) : vk(V_NONE);
+        py_val v = py_named_child_count(st) ? eval(ctx, fr, py_named_child(st, 0)) : vk(PY_V_NONE);
         if (!fr->has_ret) fr->ret = v;
-        else if (fr->ret.kind != v.kind) fr->ret = vk(V_UNKNOWN);
+        else if (fr->ret.kind != v.kind) fr->ret = vk(PY_V_UNKNOWN);
         fr->has_ret = 1;
         *terminated = 1;
     } else if (s == PY.raise_statement) {
@@ -2115,7 +2115,7 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         if (!py_is_null(def) && IS(def, function_definition)) {
             py_func *f = func_for_node(fr->mod, def);
             if (f) {
-                py_val v = vk(V_FUNC);
+                py_val v = vk(PY_V_FUNC);
                 v.fn = f;
                 size_t len;
                 const char *t = py_text(fr->mod, py_field(def, PY.f_name), &len);
@@ -2172,7 +2172,7 @@ static void scan_function(py_ctx *ctx, py_func *f)
     py_frame fr;
     frame_init(&fr, f, f->mod);
     if (f->cls) {
-        fr.self = vk(V_INSTANCE);
+        fr.self = vk(PY_V_INSTANCE);
         fr.self.cls = f->cls;
         const char *sn;
         size_t sl;
@@ -2187,7 +2187,7 @@ static void scan_function(py_ctx *ctx, py_func *f)
     ctx->active = 0;
     ctx->region = NULL;
     ctx->after = NULL;
-    ctx->phase = PH_OUTSIDE;
+    ctx->phase = PY_PH_OUTSIDE;
     ctx->cur_stream = NULL;
     cg_callpath_clear(&ctx->path);
     ctx->depth = 0;
@@ -2195,7 +2195,7 @@ static void scan_function(py_ctx *ctx, py_func *f)
     if (!py_is_null(f->body)) exec_block(ctx, &fr, f->body);
     if (ctx->active) end_region(ctx);   /* capture_begin with no capture_end in this function */
     ctx->after = NULL;
-    ctx->phase = PH_OUTSIDE;
+    ctx->phase = PY_PH_OUTSIDE;
     frame_free(&fr);
 }
 
@@ -2209,17 +2209,17 @@ static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const 
     ctx->active = 0;
     ctx->region = NULL;
     ctx->after = NULL;
-    ctx->phase = PH_OUTSIDE;
+    ctx->phase = PY_PH_OUTSIDE;
     cg_callpath_clear(&ctx->path);
     ctx->depth = 0;
     start_region(ctx, &fr, site, kind, NULL);
-    py_val self = vk(V_INSTANCE);
+    py_val self = vk(PY_V_INSTANCE);
     self.cls = f->cls;
-    py_val targs[4] = { vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA), vtensor(DEV_CUDA) };
+    py_val targs[4] = { vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA), vtensor(PY_DEV_CUDA) };
     call_function(ctx, &fr, site, f, f->cls ? &self : NULL, targs, 4, 1);
     end_region(ctx);
     ctx->after = NULL;
-    ctx->phase = PH_OUTSIDE;
+    ctx->phase = PY_PH_OUTSIDE;
     frame_free(&fr);
 }
 

@@ -11,49 +11,49 @@
 #include "core/streams.h"
 
 typedef enum {
-    V_UNKNOWN = 0,
-    V_TENSOR,     /* torch.Tensor; dev says where if known */
-    V_NUMBER,     /* Python int/float/bool */
-    V_STR, V_NONE, V_LIST, V_DICT, V_TUPLE, V_SET,
-    V_NDARRAY,    /* numpy array or scalar */
-    V_INSTANCE,   /* instance of project class cls */
-    V_CLASS,      /* project class cls itself */
-    V_FUNC,       /* project function fn (bound to an instance of cls when set) */
-    V_MODULE,     /* project module mod */
-    V_EXT,        /* external module/function/class: qual */
-    V_EXTOBJ,     /* instance of external class qual ("torch.nn.Linear") */
-    V_STREAM,     /* CUDA stream; qual is its identity */
-    V_EVENT,      /* CUDA event; qual is its identity */
-    V_GUARD,      /* result of torch.cuda.is_current_stream_capturing() */
-    V_MODLIST,    /* nn.ModuleList / nn.Sequential of project classes elems[] */
+    PY_V_UNKNOWN = 0,
+    PY_V_TENSOR,     /* torch.Tensor; dev says where if known */
+    PY_V_NUMBER,     /* Python int/float/bool */
+    PY_V_STR, PY_V_NONE, PY_V_LIST, PY_V_DICT, PY_V_TUPLE, PY_V_SET,
+    PY_V_NDARRAY,    /* numpy array or scalar */
+    PY_V_INSTANCE,   /* instance of project class cls */
+    PY_V_CLASS,      /* project class cls itself */
+    PY_V_FUNC,       /* project function fn (bound to an instance of cls when set) */
+    PY_V_MODULE,     /* project module mod */
+    PY_V_EXT,        /* external module/function/class: qual */
+    PY_V_EXTOBJ,     /* instance of external class qual ("torch.nn.Linear") */
+    PY_V_STREAM,     /* CUDA stream; qual is its identity */
+    PY_V_EVENT,      /* CUDA event; qual is its identity */
+    PY_V_GUARD,      /* result of torch.cuda.is_current_stream_capturing() */
+    PY_V_MODLIST,    /* nn.ModuleList / nn.Sequential of project classes elems[] */
 } py_vkind;
 
-enum { DEV_UNKNOWN = 0, DEV_CUDA = 1, DEV_CPU = 2 };
+enum { PY_DEV_UNKNOWN = 0, PY_DEV_CUDA = 1, PY_DEV_CPU = 2 };
 
 enum {
-    VF_BOOL = 1 << 0,         /* a boolean tensor (a mask) */
-    VF_PINNED = 1 << 1,       /* pinned host memory */
-    VF_HOSTSCALAR = 1 << 2,   /* a Python number read from a tensor (.item(), int(t)) */
-    VF_FMT_TENSOR = 1 << 3,   /* a string made by formatting a tensor */
-    VF_DEFAULT_STREAM = 1 << 4,
-    VF_SCALER = 1 << 5,       /* torch GradScaler */
-    VF_LOGGER = 1 << 6,       /* logging.Logger and look-alikes */
-    VF_HOST_IO = 1 << 7,      /* file, progress bar, metric writer */
-    VF_GRAPH = 1 << 8,        /* torch.cuda.CUDAGraph */
-    VF_ENUMERATE = 1 << 9,    /* enumerate(x): iterating gives (int, element of x) */
-    VF_OPTIMIZER = 1 << 10,   /* a torch.optim optimizer that has a `capturable` flag */
-    VF_CAPTURABLE = 1 << 11,  /* ... built with capturable=True */
-    VF_SCHEDULER = 1 << 12,   /* a torch.optim.lr_scheduler */
-    VF_CUDA_GEN = 1 << 13,    /* torch.Generator(device="cuda") */
-    VF_COMPILED = 1 << 14,    /* made by torch.compile */
-    VF_AUTOCAST = 1 << 15,    /* an autocast context with its cast cache enabled */
-    VF_TENSOR_LR = 1 << 16,   /* optimizer built with lr=<tensor> */
-    VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
-    VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
-    VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
+    PY_VF_BOOL = 1 << 0,         /* a boolean tensor (a mask) */
+    PY_VF_PINNED = 1 << 1,       /* pinned host memory */
+    PY_VF_HOSTSCALAR = 1 << 2,   /* a Python number read from a tensor (.item(), int(t)) */
+    PY_VF_FMT_TENSOR = 1 << 3,   /* a string made by formatting a tensor */
+    PY_VF_DEFAULT_STREAM = 1 << 4,
+    PY_VF_SCALER = 1 << 5,       /* torch GradScaler */
+    PY_VF_LOGGER = 1 << 6,       /* logging.Logger and look-alikes */
+    PY_VF_HOST_IO = 1 << 7,      /* file, progress bar, metric writer */
+    PY_VF_GRAPH = 1 << 8,        /* torch.cuda.CUDAGraph */
+    PY_VF_ENUMERATE = 1 << 9,    /* enumerate(x): iterating gives (int, element of x) */
+    PY_VF_OPTIMIZER = 1 << 10,   /* a torch.optim optimizer that has a `capturable` flag */
+    PY_VF_CAPTURABLE = 1 << 11,  /* ... built with capturable=True */
+    PY_VF_SCHEDULER = 1 << 12,   /* a torch.optim.lr_scheduler */
+    PY_VF_CUDA_GEN = 1 << 13,    /* torch.Generator(device="cuda") */
+    PY_VF_COMPILED = 1 << 14,    /* made by torch.compile */
+    PY_VF_AUTOCAST = 1 << 15,    /* an autocast context with its cast cache enabled */
+    PY_VF_TENSOR_LR = 1 << 16,   /* optimizer built with lr=<tensor> */
+    PY_VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
+    PY_VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
+    PY_VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
 };
 
-enum { O_NONE = 0, O_LOCAL, O_SELF_ATTR, O_GLOBAL };
+enum { PY_O_NONE = 0, PY_O_LOCAL, PY_O_SELF_ATTR, PY_O_GLOBAL };
 
 typedef struct py_val {
     uint8_t kind, dev, origin, nelems;
@@ -102,15 +102,15 @@ typedef struct py_region {
     cg_streams streams;         /* forks, joins and event records of the capture */
 } py_region;
 
-enum { PH_OUTSIDE = 0, PH_CAPTURE = 1, PH_AFTER = 2 };
+enum { PY_PH_OUTSIDE = 0, PY_PH_CAPTURE = 1, PY_PH_AFTER = 2 };
 
 typedef struct py_ctx {
     py_project *p;
     cg_arena *arena;
     py_region *region;     /* the capture being analysed, or NULL */
     int active;            /* code being walked runs during capture */
-    int phase;             /* PH_AFTER: the rest of a function after its capture */
-    py_region *after;      /* the capture whose aftermath is walked (PH_AFTER) */
+    int phase;             /* PY_PH_AFTER: the rest of a function after its capture */
+    py_region *after;      /* the capture whose aftermath is walked (PY_PH_AFTER) */
     int loops;             /* for/while bodies around the statement, in this function */
     int conds;             /* if bodies around the statement, in this function */
     int autocast;          /* enclosing `with autocast(...)` contexts that cache casts */
@@ -215,7 +215,7 @@ int py_is_non_tensor(const py_val *v);
 
 /* ---- checks.c ---------------------------------------------------------------- */
 typedef void (*py_check_fn)(py_ctx *ctx, const py_event *ev);
-/* `phase`: PH_CAPTURE for code that runs during capture, PH_AFTER for the
+/* `phase`: PY_PH_CAPTURE for code that runs during capture, PY_PH_AFTER for the
  * rest of the capturing function (the replay loop). */
 typedef struct py_check { int rule; py_event_kind on; int phase; py_check_fn fn; } py_check;
 extern const py_check py_checks[];
