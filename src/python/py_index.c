@@ -293,8 +293,25 @@ static void count_global_stmts(py_module *m, TSNode n, int depth)
     for (uint32_t i = 0; i < c; i++) count_global_stmts(m, py_named_child(n, i), depth + 1);
 }
 
+/* What the file says anywhere (PY_MT_*): searched once here so that no rule
+ * searches source text. */
+static unsigned text_facts(const py_module *m)
+{
+    const char *t = m->src.text;
+    size_t n = m->src.len;
+    unsigned f = 0;
+    if (memmem(t, n, "capture_scalar_outputs = True", 29) || memmem(t, n, "capture_scalar_outputs=True", 27))
+        f |= PY_MT_SCALAR_OUTPUTS;
+    if (memmem(t, n, "register_generator_state", 24)) f |= PY_MT_REGISTERS_GENERATOR;
+    /* built here, not merely named (a mock.patch target string is not DDP) */
+    if (memmem(t, n, "DistributedDataParallel(", 24) || memmem(t, n, "DDP(", 4)) f |= PY_MT_BUILDS_DDP;
+    if (memmem(t, n, "NCCL_ASYNC_ERROR_HANDLING", 25)) f |= PY_MT_NCCL_ASYNC;
+    return f;
+}
+
 static void index_module(py_project *p, py_module *m)
 {
+    m->text_facts = text_facts(m);
     cg_map_init(&m->imports);
     cg_map_init(&m->funcs);
     cg_map_init(&m->classes);

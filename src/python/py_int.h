@@ -124,6 +124,15 @@ struct py_class {
     int is_nn_module;       /* some base is torch.nn.Module (directly or through a project base) */
 };
 
+/* What a module's text says anywhere, found once when it is indexed, for
+ * rules that depend on code elsewhere in the file. */
+enum {
+    PY_MT_SCALAR_OUTPUTS = 1 << 0,      /* capture_scalar_outputs=True: Dynamo traces .item() (CG101/CG901) */
+    PY_MT_REGISTERS_GENERATOR = 1 << 1, /* register_generator_state(...) (CG602) */
+    PY_MT_BUILDS_DDP = 1 << 2,          /* DistributedDataParallel(...) or DDP(...) built here (CG703) */
+    PY_MT_NCCL_ASYNC = 1 << 3,          /* NCCL_ASYNC_ERROR_HANDLING set (CG703) */
+};
+
 typedef struct py_import {
     const char *target;     /* absolute dotted name: "torch.cuda.graph", "app.layers.Block" */
 } py_import;
@@ -148,6 +157,7 @@ struct py_module {
     py_func *body;          /* the module body as a pseudo-function */
     py_func **all_funcs;    /* every def in the file, methods and nested too */
     size_t nall_funcs, capall_funcs;
+    unsigned text_facts;    /* PY_MT_*: what the file's text says anywhere */
     py_module *next_same_name;
 };
 
@@ -197,6 +207,6 @@ py_sym py_resolve_name(py_project *p, py_module *m, const char *name, size_t len
 py_sym py_resolve_member(py_project *p, py_module *m, const char *name, size_t len);
 py_sym py_resolve_dotted(py_project *p, const char *dotted, const py_module *near, int depth);
 
-/* ---- py_analyze.c ---------------------------------------------------------- */
+/* ---- py_analyze.c (and the evaluator behind it: py_eval.h) ---------------- */
 void py_analyze_project(py_project *p);
 #endif

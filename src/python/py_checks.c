@@ -1,22 +1,22 @@
-/* checks.c - every Python rule, one function each, and the table that says
- * which event each one listens to.
+/* py_checks.c - every Python rule, one function each, and the table that
+ * says which event each one listens to.
  *
  * To add a rule: write rules/CGnnn.md (its id, docs and default severity),
  * write its checker below, add one row to py_checks[], and add
- * tests/fixtures/py/CGnnn/{positive,negative}.py.  Checkers read the event
- * (py_eval.h) and call py_report(); they never walk the tree.  Reporting is
- * already limited to capture context by the evaluator.
+ * tests/fixtures/py/CGnnn/{positive,negative}.py.  A checker gets a const
+ * context: it reads the event, the region's facts (py_region) and the
+ * index, and calls py_report(); it changes nothing, walks no tree and
+ * searches no source text.  A fact it lacks is gathered by the evaluator or
+ * the index, not here.  Reporting is already limited to capture context.
  *
- * A rule whose hazard is a keyword argument with a mechanical fix reports
- * with py_report_kwfix() instead of py_report(): that one call carries the
- * edit to --fix, --diff and SARIF `fixes`: CG108's error_if_nonfinite=False,
- * CG604's preserve_rng_state=False; py_report_at_kwfix() does the same for
- * a finding placed elsewhere than the call it fixes (CG601's
- * cache_enabled=False, CG605's capturable=True). */
-#include "py_eval.h"
-#include <stdlib.h>
+ * A finding with a mechanical fix says so in its py_finding (`.kw`,
+ * `.kw_value`, `.kw_call`): that carries the edit to --fix, --diff and SARIF
+ * `fixes`: CG108's error_if_nonfinite=False, CG604's preserve_rng_state=False,
+ * CG601's cache_enabled=False (on the autocast call, away from the finding's
+ * place), CG605's capturable=True (on the optimizer's constructor). */
+#include "py_check.h"
+#include <stdio.h>
 #include <string.h>
-
 
 /* A receiver a tensor-only method may be called on: a tensor not known to be
  * on the CPU, or a value of unknown kind (prefer the finding: these method
@@ -26,7 +26,7 @@ static int tensorish(const py_val *v)
     return (v->kind == PY_V_TENSOR && v->dev != PY_DEV_CPU) || v->kind == PY_V_UNKNOWN;
 }
 
-static const char *expr(py_ctx *ctx, const py_event *ev) { return py_snip(ctx, ev->mod, ev->node); }
+static const char *expr(const py_ctx *ctx, const py_event *ev) { return py_snip(ctx, ev->mod, ev->node); }
 
 static int kw_true(const py_event *ev, const char *name)
 {
@@ -37,7 +37,7 @@ static int kw_true(const py_event *ev, const char *name)
 /* ---- 1 sync ---------------------------------------------------------------- */
 
 /* CG101 / CG203: .item() .tolist() float(t) int(t) bool(t) */
-static void check_scalar_read(py_ctx *ctx, const py_event *ev)
+static void check_scalar_read(const py_ctx *ctx, const py_event *ev)
 {
     int hit = 0;
     const char *what = NULL;
@@ -53,33 +53,33 @@ static void check_scalar_read(py_ctx *ctx, const py_event *ev)
     }
     if (!hit) return;
     if (ev->size_arg) {
-        py_report(ctx, ev->mod, ev->node, CG_R_CG203, NULL,
+        py_report(ctx, PY_AT(CG_R_CG203, ev->mod, ev->node),
                   "`%s` uses a tensor's value as a size: it synchronizes during capture, and the "
                   "size would be frozen into the graph", expr(ctx, ev));
         return;
     }
-    py_report(ctx, ev->mod, ev->node, CG_R_CG101, NULL,
+    py_report(ctx, PY_AT(CG_R_CG101, ev->mod, ev->node),
               "`%s` copies a CUDA tensor's value to the host (%s), which synchronizes during graph capture",
               expr(ctx, ev), what);
 }
 
 /* CG203: a variable holding a value read from a tensor, used as a size */
-static void check_size_use(py_ctx *ctx, const py_event *ev)
+static void check_size_use(const py_ctx *ctx, const py_event *ev)
 {
-    py_report(ctx, ev->mod, ev->node, CG_R_CG203, NULL,
+    py_report(ctx, PY_AT(CG_R_CG203, ev->mod, ev->node),
               "`%s` was read from a tensor and is used as a size: the shape is frozen at capture",
               expr(ctx, ev));
 }
 
 /* CG102: device-to-host copies */
-static void check_d2h(py_ctx *ctx, const py_event *ev)
+static void check_d2h(const py_ctx *ctx, const py_event *ev)
 {
     if (!ev->method) return;
     const py_val *r = &ev->recv;
     if (cg_eq(ev->method, "cpu") || cg_eq(ev->method, "numpy")) {
         if (!tensorish(r) || ev->nargs) return;
         if (cg_eq(ev->method, "cpu") && r->kind == PY_V_TENSOR && r->dev == PY_DEV_CPU) return;
-        py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
+        py_report(ctx, PY_AT(CG_R_CG102, ev->mod, ev->node),
                   "`%s` copies a CUDA tensor to host memory during graph capture", expr(ctx, ev));
         return;
     }
@@ -93,18 +93,18 @@ static void check_d2h(py_ctx *ctx, const py_event *ev)
         int k = py_ev_kw(ev, "device");
         if (k >= 0) cpu = py_text_eq(ev->mod, ev->kwn[k], "\"cpu\"") || py_text_eq(ev->mod, ev->kwn[k], "'cpu'");
         if (cpu && !kw_true(ev, "non_blocking"))
-            py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
+            py_report(ctx, PY_AT(CG_R_CG102, ev->mod, ev->node),
                       "`%s` is a blocking copy to pageable host memory during graph capture", expr(ctx, ev));
         return;
     }
     if (cg_eq(ev->method, "copy_") && r->kind == PY_V_TENSOR && r->dev == PY_DEV_CPU && !(r->flags & PY_VF_PINNED) &&
         ev->nargs > 0 && py_is_gpu_tensor(&ev->args[0]))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG102, NULL,
+        py_report(ctx, PY_AT(CG_R_CG102, ev->mod, ev->node),
                   "`%s` copies a CUDA tensor into pageable host memory during graph capture", expr(ctx, ev));
 }
 
 /* CG103: host-to-device copies from pageable memory */
-static void check_h2d(py_ctx *ctx, const py_event *ev)
+static void check_h2d(const py_ctx *ctx, const py_event *ev)
 {
     if (!ev->method && (cg_eq(ev->qual, "torch.tensor") || cg_eq(ev->qual, "torch.as_tensor"))) {
         int k = py_ev_kw(ev, "device");
@@ -115,7 +115,7 @@ static void check_h2d(py_ctx *ctx, const py_event *ev)
         int cpu = memmem(t, len, "cpu", 3) != NULL;
         if (!cpu) {
             if (ev->nargs > 0 && ev->args[0].kind == PY_V_TENSOR) return; /* already a tensor: may be on GPU */
-            py_report(ctx, ev->mod, ev->node, CG_R_CG103, NULL,
+            py_report(ctx, PY_AT(CG_R_CG103, ev->mod, ev->node),
                       "`%s` copies host data to the GPU during graph capture; the copy is not replayed",
                       expr(ctx, ev));
         }
@@ -130,34 +130,34 @@ static void check_h2d(py_ctx *ctx, const py_event *ev)
             if (cpu || dtype_only || (ev->nargs == 0 && py_ev_kw(ev, "device") < 0)) return;
         }
         if ((ev->recv.flags & PY_VF_PINNED) && kw_true(ev, "non_blocking")) return;
-        py_report(ctx, ev->mod, ev->node, CG_R_CG103, NULL,
+        py_report(ctx, PY_AT(CG_R_CG103, ev->mod, ev->node),
                   "`%s` copies a host tensor to the GPU during graph capture; the copy is not replayed",
                   expr(ctx, ev));
     }
 }
 
 /* CG104: explicit synchronization */
-static void check_sync(py_ctx *ctx, const py_event *ev)
+static void check_sync(const py_ctx *ctx, const py_event *ev)
 {
     static const char *const fns[] = { "torch.cuda.synchronize", "torch.distributed.barrier",
         "torch.cuda.streams.Stream.synchronize", "torch.cuda.Stream.synchronize",
         "torch.cuda.Event.synchronize", "torch.accelerator.synchronize", NULL };
     if (!ev->method && cg_one_of(ev->qual, fns)) {
-        py_report(ctx, ev->mod, ev->node, CG_R_CG104, NULL,
+        py_report(ctx, PY_AT(CG_R_CG104, ev->mod, ev->node),
                   "`%s` waits on the host for GPU work, which is not allowed during graph capture", expr(ctx, ev));
         return;
     }
     if (ev->method && cg_eq(ev->method, "synchronize") &&
         (ev->recv.kind == PY_V_STREAM || ev->recv.kind == PY_V_EVENT || ev->recv.kind == PY_V_UNKNOWN))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG104, NULL,
+        py_report(ctx, PY_AT(CG_R_CG104, ev->mod, ev->node),
                   "`%s` waits on the host for GPU work, which is not allowed during graph capture", expr(ctx, ev));
 }
 
 /* CG105: stream/event status queries */
-static void check_query(py_ctx *ctx, const py_event *ev)
+static void check_query(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->method && cg_eq(ev->method, "query") && (ev->recv.kind == PY_V_STREAM || ev->recv.kind == PY_V_EVENT))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG105, NULL,
+        py_report(ctx, PY_AT(CG_R_CG105, ev->mod, ev->node),
                   "`%s` queries a %s's status during graph capture, which capture does not allow",
                   expr(ctx, ev), ev->recv.kind == PY_V_STREAM ? "stream" : "event");
 }
@@ -202,41 +202,41 @@ static int has_tensor_arg(const py_event *ev, int *fmt_only)
     return t;
 }
 
-static void check_format_call(py_ctx *ctx, const py_event *ev)
+static void check_format_call(const py_ctx *ctx, const py_event *ev)
 {
     int fmt;
     if (cg_eq(ev->qual, "builtins.print") || is_log_call(ev)) {
         if (has_tensor_arg(ev, &fmt))
-            py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
+            py_report(ctx, PY_AT(CG_R_CG107, ev->mod, ev->node),
                       "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
                       expr(ctx, ev));
         return;
     }
     if ((cg_eq(ev->qual, "builtins.str") || cg_eq(ev->qual, "builtins.repr") || cg_eq(ev->qual, "builtins.format")) &&
         ev->nargs > 0 && py_is_gpu_tensor(&ev->args[0]))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
+        py_report(ctx, PY_AT(CG_R_CG107, ev->mod, ev->node),
                   "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
                   expr(ctx, ev));
     if (ev->method && cg_eq(ev->method, "format") && ev->recv.kind == PY_V_STR && has_tensor_arg(ev, &fmt))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
+        py_report(ctx, PY_AT(CG_R_CG107, ev->mod, ev->node),
                   "`%s` formats a CUDA tensor, which reads its values on the host during graph capture",
                   expr(ctx, ev));
 }
 
 /* CG107 (f-strings) */
-static void check_format_fstring(py_ctx *ctx, const py_event *ev)
+static void check_format_fstring(const py_ctx *ctx, const py_event *ev)
 {
     if (!py_is_gpu_tensor(&ev->val)) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG107, NULL,
+    py_report(ctx, PY_AT(CG_R_CG107, ev->mod, ev->node),
               "f-string `%s` formats a CUDA tensor, which reads its values on the host during graph capture",
               py_snip(ctx, ev->mod, ev->node));
 }
 
 /* CG108: synchronization hidden in library calls */
-static void check_library_sync(py_ctx *ctx, const py_event *ev)
+static void check_library_sync(const py_ctx *ctx, const py_event *ev)
 {
     if (!ev->method && (cg_eq(ev->qual, "torch.equal") || cg_eq(ev->qual, "torch.allclose"))) {
-        py_report(ctx, ev->mod, ev->node, CG_R_CG108, NULL,
+        py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node),
                   "`%s` returns a Python bool, so it reads the comparison on the host during graph capture",
                   expr(ctx, ev));
         return;
@@ -244,14 +244,16 @@ static void check_library_sync(py_ctx *ctx, const py_event *ev)
     if (((!ev->method && ev->qual && strstr(ev->qual, "clip_grad_norm_")) ||
          (ev->method && cg_eq(ev->method, "clip_grad_norm_"))) && kw_true(ev, "error_if_nonfinite")) {
         /* the mechanical fix: the default, which was captured without error */
-        py_report_kwfix(ctx, ev, CG_R_CG108, "error_if_nonfinite", "False", 1,
-                        "pass `error_if_nonfinite=False` (the default) inside the capture",
-                        "`clip_grad_norm_(..., error_if_nonfinite=True)` checks the norm on the host, which "
-                        "synchronizes during graph capture");
+        py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node,
+                  .fix = "pass `error_if_nonfinite=False` (the default) inside the capture",
+                  .kw = "error_if_nonfinite", .kw_value = "False", .kw_mod = ev->mod, .kw_call = ev->node,
+                  .kw_safe = 1),
+                  "`clip_grad_norm_(..., error_if_nonfinite=True)` checks the norm on the host, which "
+                  "synchronizes during graph capture");
         return;
     }
     if (ev->method && (ev->recv.flags & PY_VF_SCALER) && (cg_eq(ev->method, "step") || cg_eq(ev->method, "update")))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG108, NULL,
+        py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node),
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));
 }
@@ -259,7 +261,7 @@ static void check_library_sync(py_ctx *ctx, const py_event *ev)
 /* ---- 2 dynamic --------------------------------------------------------------- */
 
 /* CG201 / CG108: a tensor used as a Python condition */
-static void check_condition(py_ctx *ctx, const py_event *ev)
+static void check_condition(const py_ctx *ctx, const py_event *ev)
 {
     if (!py_is_gpu_tensor(&ev->val)) return;
     TSNode n = ev->node;
@@ -268,20 +270,20 @@ static void check_condition(py_ctx *ctx, const py_event *ev)
         if (IS(fn, attribute)) {
             TSNode a = py_field(fn, PY.f_attribute);
             if (py_text_eq(ev->mod, a, "any") || py_text_eq(ev->mod, a, "all")) {
-                py_report(ctx, ev->mod, n, CG_R_CG108, "keep the result as a tensor: `torch.where(t.any(), a, b)`",
+                py_report(ctx, PY_AT(CG_R_CG108, ev->mod, n, .fix = "keep the result as a tensor: `torch.where(t.any(), a, b)`"),
                           "`%s` is used as a Python bool, which reads it on the host during graph capture",
                           py_snip(ctx, ev->mod, n));
                 return;
             }
         }
     }
-    py_report(ctx, ev->mod, n, CG_R_CG201, NULL,
+    py_report(ctx, PY_AT(CG_R_CG201, ev->mod, n),
               "the condition `%s` is a tensor: Python reads its value on the host, which synchronizes "
               "during graph capture and freezes the branch", py_snip(ctx, ev->mod, n));
 }
 
 /* CG202: data-dependent output shapes */
-static void check_dynamic_shape_call(py_ctx *ctx, const py_event *ev)
+static void check_dynamic_shape_call(const py_ctx *ctx, const py_event *ev)
 {
     static const char *const fns[] = { "torch.nonzero", "torch.argwhere", "torch.masked_select",
         "torch.unique", "torch.unique_consecutive", NULL };
@@ -302,16 +304,16 @@ static void check_dynamic_shape_call(py_ctx *ctx, const py_event *ev)
         if (k >= 0 && ev->kw[k].kind == PY_V_TENSOR) hit = 1;
     }
     if (hit)
-        py_report(ctx, ev->mod, ev->node, CG_R_CG202, NULL,
+        py_report(ctx, PY_AT(CG_R_CG202, ev->mod, ev->node),
                   "`%s` has an output shape that depends on tensor data, which graph capture cannot record",
                   expr(ctx, ev));
 }
 
-static void check_mask_index(py_ctx *ctx, const py_event *ev)
+static void check_mask_index(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->recv.kind != PY_V_TENSOR || ev->val.kind != PY_V_TENSOR || !(ev->val.flags & PY_VF_BOOL)) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG202,
-              "use `torch.where(mask, x, 0)` or multiply by the mask to keep the shape static",
+    py_report(ctx, PY_AT(CG_R_CG202, ev->mod, ev->node,
+              .fix = "use `torch.where(mask, x, 0)` or multiply by the mask to keep the shape static"),
               "`%s` indexes with a boolean mask: the result's shape depends on tensor data",
               expr(ctx, ev));
 }
@@ -319,12 +321,12 @@ static void check_mask_index(py_ctx *ctx, const py_event *ev)
 /* ---- 3 cpu --------------------------------------------------------------------- */
 
 /* CG301: host I/O and logging */
-static void check_host_io(py_ctx *ctx, const py_event *ev)
+static void check_host_io(const py_ctx *ctx, const py_event *ev)
 {
     int fmt = 0;
     if (cg_eq(ev->qual, "builtins.print") || is_log_call(ev)) {
         if (has_tensor_arg(ev, &fmt) || fmt) return;   /* CG107 says more */
-        py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
+        py_report(ctx, PY_AT(CG_R_CG301, ev->mod, ev->node),
                   "`%s` runs once while the graph is captured and never on replay", expr(ctx, ev));
         return;
     }
@@ -332,7 +334,7 @@ static void check_host_io(py_ctx *ctx, const py_event *ev)
         "wandb.log", "json.dump", "pickle.dump", "numpy.save", "numpy.savez", "sys.stdout.write",
         "sys.stderr.write", "mlflow.log_metric", "mlflow.log_metrics", NULL };
     if (!ev->method && cg_one_of(ev->qual, fns)) {
-        py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
+        py_report(ctx, PY_AT(CG_R_CG301, ev->mod, ev->node),
                   "`%s` does host I/O: it runs once while the graph is captured and never on replay", expr(ctx, ev));
         return;
     }
@@ -340,14 +342,14 @@ static void check_host_io(py_ctx *ctx, const py_event *ev)
         static const char *const m[] = { "write", "update", "set_postfix", "set_description", "add_scalar",
             "add_scalars", "add_histogram", "add_image", "add_text", "flush", "log", NULL };
         if (cg_one_of(ev->method, m))
-            py_report(ctx, ev->mod, ev->node, CG_R_CG301, NULL,
+            py_report(ctx, PY_AT(CG_R_CG301, ev->mod, ev->node),
                       "`%s` does host I/O: it runs once while the graph is captured and never on replay",
                       expr(ctx, ev));
     }
 }
 
 /* CG302: host randomness and clocks */
-static void check_host_random(py_ctx *ctx, const py_event *ev)
+static void check_host_random(const py_ctx *ctx, const py_event *ev)
 {
     static const char *const clocks[] = { "time.time", "time.time_ns", "time.perf_counter",
         "time.perf_counter_ns", "time.monotonic", "time.monotonic_ns", "time.process_time",
@@ -356,17 +358,17 @@ static void check_host_random(py_ctx *ctx, const py_event *ev)
     int rnd = cg_starts(ev->qual, "random.") || cg_starts(ev->qual, "numpy.random.") || cg_starts(ev->qual, "secrets.");
     if (rnd && (cg_eq(ev->qual, "random.Random") || cg_eq(ev->qual, "numpy.random.default_rng"))) rnd = 0;
     if (rnd || cg_one_of(ev->qual, clocks))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG302, NULL,
+        py_report(ctx, PY_AT(CG_R_CG302, ev->mod, ev->node),
                   "`%s` is evaluated once on the host at capture: every replay reuses the same %s",
                   expr(ctx, ev), rnd ? "random value" : "time");
 }
 
 /* CG303: host state that outlives the region */
-static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
+static void check_bookkeeping_store(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->target_kind == 0) {
         if (ev->augmented && ev->target_is_global && ev->val.kind != PY_V_TENSOR)
-            py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
+            py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
                       "global `%s` is updated on the host once at capture; replays leave it unchanged",
                       expr(ctx, ev));
         return;
@@ -374,7 +376,7 @@ static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
     if (!ev->target_is_global) return;
     if (ev->target_kind == 1 && ev->augmented) {
         if (ev->val.kind == PY_V_TENSOR) return;   /* in-place tensor op: captured */
-        py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
+        py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
                   "`%s` is updated on the host once at capture; replays leave it unchanged", expr(ctx, ev));
         return;
     }
@@ -384,12 +386,12 @@ static void check_bookkeeping_store(py_ctx *ctx, const py_event *ev)
         const py_val *b = &ev->target_base;
         int host_value = ev->augmented || ev->val.kind == PY_V_NUMBER || ev->val.kind == PY_V_STR;
         if ((b->kind == PY_V_DICT || b->kind == PY_V_LIST || b->kind == PY_V_SET) && host_value)
-            py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
+            py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
                       "`%s` stores into a host container once at capture; replays do not", expr(ctx, ev));
     }
 }
 
-static void check_bookkeeping_call(py_ctx *ctx, const py_event *ev)
+static void check_bookkeeping_call(const py_ctx *ctx, const py_event *ev)
 {
     /* setdefault is get-or-insert: a memo filled at capture, read by the graph */
     static const char *const always[] = { "append", "extend", "insert", "appendleft", NULL };
@@ -410,12 +412,12 @@ static void check_bookkeeping_call(py_ctx *ctx, const py_event *ev)
         outlives = r->origin == PY_O_GLOBAL;
     }
     if (outlives)
-        py_report(ctx, ev->mod, ev->node, CG_R_CG303, NULL,
+        py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
                   "`%s` changes host state once at capture; replays do not", expr(ctx, ev));
 }
 
 /* CG304: a Python number that is reassigned elsewhere, baked into the graph */
-static void check_frozen_scalar(py_ctx *ctx, const py_event *ev)
+static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
 {
     const py_val *v = &ev->val;
     int reassigned = 0;
@@ -434,16 +436,15 @@ static void check_frozen_scalar(py_ctx *ctx, const py_event *ev)
         if (py_count_local_assigns(v->ofn, v->oname, nl) > 1) { reassigned = 1; where = "later in the function"; }
     }
     if (!reassigned) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG304, NULL,
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
               "Python number `%s` is baked into the graph at capture, but it is reassigned %s: "
               "replays keep the captured value", v->oname, where);
 }
 
 /* CG305: CPU tensors created inside the region */
-static void check_cpu_tensor(py_ctx *ctx, const py_event *ev)
+static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
 {
-    extern int py_is_factory(const char *q);
-    if (ev->method || !py_is_factory(ev->qual) || ev->chained_to_device) return;
+    if (ev->method || !py_api_is_factory(ev->qual) || ev->chained_to_device) return;
     if (kw_true(ev, "pin_memory")) return;   /* CG503 says more */
     if (ctx->p->default_device_set && !cg_eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
@@ -455,132 +456,96 @@ static void check_cpu_tensor(py_ctx *ctx, const py_event *ev)
         const char *t = py_text(ev->mod, ev->kwn[k], &len);
         if (!(memmem(t, len, "\"cpu\"", 5) || memmem(t, len, "'cpu'", 5))) return;
     }
-    py_report(ctx, ev->mod, ev->node, CG_R_CG305, NULL,
+    py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
               "`%s` creates a CPU tensor inside the capture: it is computed once and not part of the graph",
               expr(ctx, ev));
 }
 
 /* ---- 4 stream ------------------------------------------------------------------- */
-static const char *stream_id(py_ctx *ctx, const py_event *ev, int i)
-{
-    const py_val *v = &ev->args[i];
-    if (v->kind == PY_V_STREAM) return v->qual;
-    return py_snip(ctx, ev->mod, ev->argn[i]);
-}
+/* The evaluator keeps each capture's fork/join ledger (region->streams); the
+ * stream rules read it. */
 
-static int in_capture(py_ctx *ctx, const char *id)
+/* CG401 (waits): `s.wait_stream(torch.cuda.default_stream())` and a wait on
+ * an event recorded there */
+static void check_wait_default_stream(const py_ctx *ctx, const py_event *ev)
 {
-    return cg_streams_in_capture(&ctx->region->streams, id);
-}
-
-static char *line_of(py_ctx *ctx, py_module *m, uint32_t line)
-{
-    size_t ll;
-    const char *t = cg_source_line(&m->src, line, &ll);
-    return cg_arena_strndup(ctx->arena, t, ll);
-}
-
-/* CG401 (waits), CG402 bookkeeping: forks and joins */
-static void check_stream_calls(py_ctx *ctx, const py_event *ev)
-{
-    py_region *r = ctx->region;
-    if (!r || !ev->method) return;
-    const char *self_id = ev->recv.kind == PY_V_STREAM ? ev->recv.qual
-                          : py_is_null(ev->recv_node) ? NULL : py_snip(ctx, ev->mod, ev->recv_node);
-    if ((cg_eq(ev->method, "wait_stream") || cg_eq(ev->method, "wait_event")) && ev->nargs > 0 && self_id) {
-        const char *other = stream_id(ctx, ev, 0);
-        if (cg_eq(ev->method, "wait_event")) {
-            other = cg_streams_recorded_on(&r->streams, other);
-            if (!other) return;
-        }
-        if (ev->args[0].kind == PY_V_STREAM && (ev->args[0].flags & PY_VF_DEFAULT_STREAM)) {
-            py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
-                      "`%s` makes the capture wait on the legacy default stream, which capture forbids "
-                      "(cudaErrorStreamCaptureIsolation)", expr(ctx, ev));
-            return;
-        }
-        cg_loc loc = py_loc(ev->mod, ev->node);
-        cg_streams_wait(&r->streams, self_id, other, loc, line_of(ctx, ev->mod, loc.line));
-        return;
+    const py_region *r = ctx->region;
+    if (!r || !ev->method || ev->nargs == 0) return;
+    if (!cg_eq(ev->method, "wait_stream") && !cg_eq(ev->method, "wait_event")) return;
+    /* who waits must be known */
+    if (ev->recv.kind == PY_V_STREAM ? !ev->recv.qual : py_is_null(ev->recv_node)) return;
+    /* a wait on an event recorded nowhere we saw does not count */
+    if (cg_eq(ev->method, "wait_event")) {
+        const char *evid = ev->args[0].kind == PY_V_STREAM ? ev->args[0].qual : py_snip(ctx, ev->mod, ev->argn[0]);
+        if (!cg_streams_recorded_on(&r->streams, evid)) return;
     }
-    if (cg_eq(ev->method, "record") && ev->recv.kind == PY_V_EVENT) {
-        cg_streams_record(&r->streams, ev->recv.qual, ev->nargs > 0 ? stream_id(ctx, ev, 0) : ctx->cur_stream);
-        return;
-    }
-    if (cg_eq(ev->method, "record_event") && self_id && ev->nargs > 0 && ev->args[0].kind == PY_V_EVENT)
-        cg_streams_record(&r->streams, ev->args[0].qual, self_id);
+    if (ev->args[0].kind == PY_V_STREAM && (ev->args[0].flags & PY_VF_DEFAULT_STREAM))
+        py_report(ctx, PY_AT(CG_R_CG401, ev->mod, ev->node),
+                  "`%s` makes the capture wait on the legacy default stream, which capture forbids "
+                  "(cudaErrorStreamCaptureIsolation)", expr(ctx, ev));
 }
 
 /* CG401 (set_stream) */
-static void check_set_default_stream(py_ctx *ctx, const py_event *ev)
+static void check_set_default_stream(const py_ctx *ctx, const py_event *ev)
 {
     if (!ev->method && cg_eq(ev->qual, "torch.cuda.set_stream") && ev->nargs > 0 &&
         ev->args[0].kind == PY_V_STREAM && (ev->args[0].flags & PY_VF_DEFAULT_STREAM))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
+        py_report(ctx, PY_AT(CG_R_CG401, ev->mod, ev->node),
                   "`%s` switches to the legacy default stream during capture", expr(ctx, ev));
 }
 
-/* CG401 / CG403 and CG402's place: `with torch.cuda.stream(s):` */
-static void check_stream_ctx(py_ctx *ctx, const py_event *ev)
+/* CG401 / CG403: `with torch.cuda.stream(s):` on the default stream, or on
+ * one the capture never forked */
+static void check_stream_ctx(const py_ctx *ctx, const py_event *ev)
 {
-    py_region *r = ctx->region;
+    const py_region *r = ctx->region;
     const py_val *v = &ev->val;
     if (!r || !v->stream) return;
     if (v->stream_default) {
-        py_report(ctx, ev->mod, ev->node, CG_R_CG401, NULL,
+        py_report(ctx, PY_AT(CG_R_CG401, ev->mod, ev->node),
                   "`%s` issues work on the legacy default stream during capture: it is not captured "
                   "(or the capture fails with cudaErrorStreamCaptureImplicit)", py_snip(ctx, ev->mod, ev->node));
         return;
     }
-    if (in_capture(ctx, v->stream)) {
-        cg_loc loc = py_loc(ev->mod, ev->node);
-        cg_streams_use(&r->streams, v->stream, loc, line_of(ctx, ev->mod, loc.line));
-        return;
-    }
-    py_report(ctx, ev->mod, ev->node, CG_R_CG403,
-              "fork first: `s.wait_stream(torch.cuda.current_stream())` inside the capture, and join before it ends",
+    if (cg_streams_in_capture(&r->streams, v->stream)) return;
+    py_report(ctx, PY_AT(CG_R_CG403, ev->mod, ev->node,
+              .fix = "fork first: `s.wait_stream(torch.cuda.current_stream())` inside the capture, and join before it ends"),
               "work on stream `%s` is not part of the capture (it was never forked from the capturing "
               "stream): it runs once, eagerly, and is missing from the graph", v->stream);
 }
 
-static void check_unjoined(py_ctx *ctx, const py_event *ev)
+/* CG402: a side stream forked and never joined, at its first use (or its fork) */
+static void check_unjoined(const py_ctx *ctx, const py_event *ev)
 {
-    py_region *r = ctx->region;
+    (void)ev;
+    const py_region *r = ctx->region;
     if (!r) return;
     for (size_t i = 0; i < r->streams.nstreams; i++) {
         const cg_stream *s = &r->streams.streams[i];
         if (!s->forked || s->joined) continue;
-        cg_finding f;
-        memset(&f, 0, sizeof f);
+        /* the message as it has always been cut: at 512 bytes */
         char msg[512];
         snprintf(msg, sizeof msg,
                  "side stream `%s` is forked from the capture but never joined back before the capture ends "
                  "(cudaErrorStreamCaptureUnjoined)", s->id);
-        f.rule = CG_R_CG402;
-        f.level = cg_rules[CG_R_CG402].severity;
-        f.loc = s->used ? s->use_loc : s->fork_loc;
-        f.line_text = (char *)(s->used ? s->use_line : s->fork_line);
-        f.message = msg;
-        f.has_capture = 1;
-        f.capture = r->site;
-        f.capture_kind = (char *)r->kind;
-        cg_report_add(ctx->p->report, &f);
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG402, .loc = s->used ? &s->use_loc : &s->fork_loc,
+                  .line = s->used ? s->use_line : s->fork_line, .region_level = 1 }, "%s", msg);
     }
 }
 
 /* CG404: capture begun on the default stream */
-static void check_capture_stream(py_ctx *ctx, const py_event *ev)
+static void check_capture_stream(const py_ctx *ctx, const py_event *ev)
 {
     const py_val *v = &ev->val;
     if (!cg_eq(ctx->region->kind, "torch.cuda.graph") && !cg_eq(ctx->region->kind, "capture_begin")) return;
     if (v->kind == PY_V_EXTOBJ && v->stream_default) {
-        py_report(ctx, ev->mod, ev->node, CG_R_CG404, "pass a stream you created: `stream=torch.cuda.Stream()`",
+        py_report(ctx, PY_AT(CG_R_CG404, ev->mod, ev->node, .fix = "pass a stream you created: `stream=torch.cuda.Stream()`"),
                   "the capture is begun on the legacy default stream, which CUDA refuses");
         return;
     }
-    if (!ev->augmented)
-        py_report(ctx, ev->mod, ev->node, CG_R_CG404,
-                  "wrap it in `with torch.cuda.stream(s):` with `s = torch.cuda.Stream()`, or use `torch.cuda.graph(g)`",
+    if (!ctx->region->side_stream)
+        py_report(ctx, PY_AT(CG_R_CG404, ev->mod, ev->node,
+                  .fix = "wrap it in `with torch.cuda.stream(s):` with `s = torch.cuda.Stream()`, or use `torch.cuda.graph(g)`"),
                   "`capture_begin()` is not under `torch.cuda.stream(...)` here, so it begins on the default "
                   "stream: \"CUDA graphs must be captured on a non-default stream\"");
 }
@@ -588,35 +553,35 @@ static void check_capture_stream(py_ctx *ctx, const py_event *ev)
 /* ---- 5 memory ---------------------------------------------------------------------- */
 
 /* CG503: pinning host memory during capture */
-static void check_pin_memory(py_ctx *ctx, const py_event *ev)
+static void check_pin_memory(const py_ctx *ctx, const py_event *ev)
 {
     if ((ev->method && cg_eq(ev->method, "pin_memory") && ev->nargs == 0 && ev->recv.kind != PY_V_EXTOBJ) ||
         (!ev->method && cg_starts(ev->qual, "torch.") && kw_true(ev, "pin_memory")))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG503, NULL,
+        py_report(ctx, PY_AT(CG_R_CG503, ev->mod, ev->node),
                   "`%s` pins host memory during capture: replays never see new host data "
                   "(older PyTorch: the capture fails)", expr(ctx, ev));
 }
 
 /* CG504: a static input rebound after the capture */
-static void check_input_rebound(py_ctx *ctx, const py_event *ev)
+static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
 {
-    py_region *r = ctx->after;
+    const py_region *r = ctx->after;
     if (!r || ev->augmented || ev->target_kind == 2) return;
     if (ev->target_kind == 1 && !(IS(ev->target_base_node, identifier) && py_text_eq(ev->mod, ev->target_base_node, "self")))
         return;
     size_t len;
     const char *t = py_text(ev->mod, ev->node, &len);
     if (!cg_map_get(&r->inputs, t, len)) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG504,
-              "copy into the captured tensor instead: `static_x.copy_(new)`",
+    py_report(ctx, PY_AT(CG_R_CG504, ev->mod, ev->node,
+              .fix = "copy into the captured tensor instead: `static_x.copy_(new)`"),
               "`%.*s` is a static input the graph read at capture; rebinding it does not change what "
               "replay reads (the old storage)", (int)len, t);
 }
 
 /* CG505: a graph output kept across replays */
-static void check_output_kept(py_ctx *ctx, const py_event *ev)
+static void check_output_kept(const py_ctx *ctx, const py_event *ev)
 {
-    py_region *r = ctx->after;
+    const py_region *r = ctx->after;
     if (!r || ctx->loops == 0) return;
     static const char *const keep[] = { "append", "extend", "insert", "appendleft", "add", NULL };
     TSNode n = (TSNode){0};
@@ -628,11 +593,8 @@ static void check_output_kept(py_ctx *ctx, const py_event *ev)
         n = ev->node;
     }
     if (py_is_null(n)) return;
-    size_t len;
-    const char *t = py_text(ev->mod, ev->kind == PY_EV_CALL ? n : ev->node, &len);
-    (void)t;
-    py_report(ctx, ev->mod, ev->kind == PY_EV_CALL ? ev->node : ev->node, CG_R_CG505,
-              "keep a copy: `.clone()` the output before the next replay",
+    py_report(ctx, PY_AT(CG_R_CG505, ev->mod, ev->node,
+              .fix = "keep a copy: `.clone()` the output before the next replay"),
               "`%s` keeps a graph output across replays: the next `replay()` overwrites it in place",
               expr(ctx, ev));
 }
@@ -641,97 +603,92 @@ static void check_output_kept(py_ctx *ctx, const py_event *ev)
 
 /* CG601: autocast's cast cache around a capture.  An autocast opened and
  * closed inside the capture records its casts in the graph: not flagged. */
-static void check_autocast_around(py_ctx *ctx, const py_event *ev)
+static void check_autocast_around(const py_ctx *ctx, const py_event *ev)
 {
-    py_region *r = ctx->region;
+    const py_region *r = ctx->region;
     if (!r->autocast || py_region_is_compiled(r)) return;
     /* safe: without the cache the casts are recomputed, to the same values */
-    py_report_at_kwfix(ctx, r->autocast_loc, r->autocast_line, CG_R_CG601, r->autocast_mod, r->autocast_node,
-                       "cache_enabled", "False", 1, "pass `cache_enabled=False`",
-                       "this autocast context caches casts of the weights and encloses the capture at line %u: "
-                       "replays keep using stale casts after the weights change", r->site.line);
+    py_report(ctx, &(py_finding){ .rule = CG_R_CG601, .loc = &r->autocast_loc, .line = r->autocast_line,
+              .fix = "pass `cache_enabled=False`",
+              .kw = "cache_enabled", .kw_value = "False", .kw_mod = r->autocast_mod, .kw_call = r->autocast_node,
+              .kw_safe = 1 },
+              "this autocast context caches casts of the weights and encloses the capture at line %u: "
+              "replays keep using stale casts after the weights change", r->site.line);
 }
 
 /* CG602: a CUDA generator used in capture but never registered with the graph */
-static void check_generator(py_ctx *ctx, const py_event *ev)
+static void check_generator(const py_ctx *ctx, const py_event *ev)
 {
     int k = py_ev_kw(ev, "generator");
     if (k < 0 || !(ev->kw[k].flags & PY_VF_CUDA_GEN)) return;
-    py_region *r = ctx->region;
-    if (r->mod && memmem(r->mod->src.text, r->mod->src.len, "register_generator_state", 24)) return;
-    if (memmem(ev->mod->src.text, ev->mod->src.len, "register_generator_state", 24)) return;
-    py_report(ctx, ev->mod, ev->kwn[k], CG_R_CG602, "call `g.register_generator_state(gen)` before capturing",
+    const py_region *r = ctx->region;
+    if (r->mod && (r->mod->text_facts & PY_MT_REGISTERS_GENERATOR)) return;
+    if (ev->mod->text_facts & PY_MT_REGISTERS_GENERATOR) return;
+    py_report(ctx, PY_AT(CG_R_CG602, ev->mod, ev->kwn[k], .fix = "call `g.register_generator_state(gen)` before capturing"),
               "CUDA generator `%s` is used during capture but not registered with the graph",
               py_snip(ctx, ev->mod, ev->kwn[k]));
 }
 
 /* CG603: seeding inside the capture */
-static void check_seed(py_ctx *ctx, const py_event *ev)
+static void check_seed(const py_ctx *ctx, const py_event *ev)
 {
     static const char *const fns[] = { "torch.manual_seed", "torch.cuda.manual_seed", "torch.cuda.manual_seed_all",
         "torch.random.manual_seed", "torch.cuda.random.manual_seed", "torch.cuda.random.manual_seed_all", NULL };
     if (!ev->method && cg_one_of(ev->qual, fns))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG603, NULL,
+        py_report(ctx, PY_AT(CG_R_CG603, ev->mod, ev->node),
                   "`%s` runs once, at capture: replays are not reseeded", expr(ctx, ev));
 }
 
 /* CG604: activation checkpointing that saves and restores RNG state */
-static void check_checkpoint(py_ctx *ctx, const py_event *ev)
+static void check_checkpoint(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->method || !(cg_eq(ev->qual, "torch.utils.checkpoint.checkpoint") || cg_eq(ev->qual, "torch.utils.checkpoint")))
         return;
     int k = py_ev_kw(ev, "preserve_rng_state");
     if (k >= 0 && py_text_eq(ev->mod, ev->kwn[k], "False")) return;
     /* unsafe: recomputation may then draw different dropout masks */
-    py_report_kwfix(ctx, ev, CG_R_CG604, "preserve_rng_state", "False", 0,
-                    "pass `preserve_rng_state=False` inside the capture",
-                    "`checkpoint(...)` saves and restores the CUDA RNG state on the host, which a captured "
-                    "graph cannot replay");
+    py_report(ctx, PY_AT(CG_R_CG604, ev->mod, ev->node,
+              .fix = "pass `preserve_rng_state=False` inside the capture",
+              .kw = "preserve_rng_state", .kw_value = "False", .kw_mod = ev->mod, .kw_call = ev->node),
+              "`checkpoint(...)` saves and restores the CUDA RNG state on the host, which a captured "
+              "graph cannot replay");
 }
 
 /* CG605: an optimizer step captured without capturable=True */
-static void check_optimizer(py_ctx *ctx, const py_event *ev)
+static void check_optimizer(const py_ctx *ctx, const py_event *ev)
 {
     if (!ev->method || !cg_eq(ev->method, "step")) return;
     const py_val *r = &ev->recv;
     if (r->kind != PY_V_EXTOBJ || !(r->flags & PY_VF_OPTIMIZER) || (r->flags & PY_VF_CAPTURABLE)) return;
     /* the fix goes where the optimizer is built, when that is in this file;
      * safe: capturable=True keeps the step's state on the GPU, same results */
-    TSNode ctor = {0};
-    if (r->omod == ev->mod && r->omod->tree && r->cend > r->cstart) {
-        ctor = py_descendant_for_byte_range(ts_tree_root_node(r->omod->tree), r->cstart, r->cend);
-        while (!py_is_null(ctor) && !(IS(ctor, call) && py_start_byte(ctor) == r->cstart &&
-                                             py_end_byte(ctor) == r->cend))
-            ctor = py_parent(ctor);
-    }
-    size_t ll;
-    cg_loc loc = py_loc(ev->mod, ev->node);
-    const char *lt = cg_source_line(&ev->mod->src, loc.line, &ll);
-    py_report_at_kwfix(ctx, loc, cg_arena_strndup(ctx->arena, lt, ll), CG_R_CG605, ev->mod, ctor,
-                       "capturable", "True", 1, "build the optimizer with `capturable=True`",
-                       "`%s` steps %s, built without `capturable=True`: PyTorch refuses to capture it",
-                       expr(ctx, ev), strrchr(r->qual, '.') + 1);
+    TSNode ctor = r->omod == ev->mod ? r->ctor : (TSNode){0};
+    py_report(ctx, PY_AT(CG_R_CG605, ev->mod, ev->node,
+              .fix = "build the optimizer with `capturable=True`",
+              .kw = "capturable", .kw_value = "True", .kw_mod = ev->mod, .kw_call = ctor, .kw_safe = 1),
+              "`%s` steps %s, built without `capturable=True`: PyTorch refuses to capture it",
+              expr(ctx, ev), strrchr(r->qual, '.') + 1);
 }
 
 /* CG606: the learning rate changed on the host after its step was captured */
-static void check_lr_change_call(py_ctx *ctx, const py_event *ev)
+static void check_lr_change_call(const py_ctx *ctx, const py_event *ev)
 {
     if (!ctx->after || !ctx->after->steps_optimizer) return;
     if (ev->method && cg_eq(ev->method, "step") && (ev->recv.flags & PY_VF_SCHEDULER) && !(ev->recv.flags & PY_VF_TENSOR_LR))
-        py_report(ctx, ev->mod, ev->node, CG_R_CG606,
-                  "keep lr in a GPU tensor (`lr=torch.tensor(...)`, `capturable=True`) and update it in place",
+        py_report(ctx, PY_AT(CG_R_CG606, ev->mod, ev->node,
+                  .fix = "keep lr in a GPU tensor (`lr=torch.tensor(...)`, `capturable=True`) and update it in place"),
                   "`%s` changes the learning rate on the host, but the captured optimizer step keeps the "
                   "value it saw at capture", expr(ctx, ev));
 }
 
-static void check_lr_change_store(py_ctx *ctx, const py_event *ev)
+static void check_lr_change_store(const py_ctx *ctx, const py_event *ev)
 {
     if (!ctx->after || !ctx->after->steps_optimizer || ev->target_kind != 2 || ev->augmented > 1) return;
     size_t len;
     const char *t = py_text(ev->mod, ev->node, &len);
     if (!(memmem(t, len, "[\"lr\"]", 6) || memmem(t, len, "['lr']", 6))) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG606,
-              "keep lr in a GPU tensor and update it with `fill_`",
+    py_report(ctx, PY_AT(CG_R_CG606, ev->mod, ev->node,
+              .fix = "keep lr in a GPU tensor and update it with `fill_`"),
               "`%.*s` changes the learning rate as a Python float, but the captured optimizer step keeps "
               "the value it saw at capture", (int)len, t);
 }
@@ -743,128 +700,83 @@ static int manual_capture(const py_region *r)
 }
 
 /* CG701 (no warm-up), CG705 (recapture in a loop), CG708 (pin-memory thread) */
-static void check_capture_setup(py_ctx *ctx, const py_event *ev)
+static void check_capture_setup(const py_ctx *ctx, const py_event *ev)
 {
-    py_region *r = ctx->region;
+    const py_region *r = ctx->region;
     if (!manual_capture(r) || ev->kind != PY_EV_REGION_BEGIN) return;
     if (!r->warm)
-        py_report_at(ctx, r->site, NULL, CG_R_CG701,
-                     "run 2-3 eager iterations on a side stream first, then join it",
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG701, .loc = &r->site,
+                     .fix = "run 2-3 eager iterations on a side stream first, then join it" },
                      "the model is built here and captured with no warm-up run before it: cuBLAS/cuDNN "
                      "handles and autograd state are created during capture, which fails");
     if (r->in_loop)
-        py_report_at(ctx, r->site, NULL, CG_R_CG705, "capture once before the loop and `replay()` inside it",
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG705, .loc = &r->site, .fix = "capture once before the loop and `replay()` inside it" },
                      "this capture sits in a loop and runs every iteration: re-capturing costs more than "
                      "running eagerly");
     if (r->pin_loader_loop && !r->thread_local)   /* thread_local and relaxed both avoid it */
-        py_report_at(ctx, r->site, NULL, CG_R_CG708, "pass `capture_error_mode=\"thread_local\"`",
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG708, .loc = &r->site, .fix = "pass `capture_error_mode=\"thread_local\"`" },
                      "a global-mode capture while a DataLoader(pin_memory=True) is being iterated: its "
                      "pin-memory thread does CUDA work during the capture, which invalidates it");
 }
 
 /* CG702: eager backward or DDP on the default stream before a captured backward */
-static void check_eager_backward(py_ctx *ctx, const py_event *ev)
+static void check_eager_backward(const py_ctx *ctx, const py_event *ev)
 {
-    py_region *r = ctx->region;
+    const py_region *r = ctx->region;
     if (!manual_capture(r) || !r->has_backward || !r->eager_backward) return;
-    py_report_at(ctx, r->eager_loc, r->eager_line, CG_R_CG702,
-                 "warm up (and build DDP) under `with torch.cuda.stream(side):`",
+    py_report(ctx, &(py_finding){ .rule = CG_R_CG702, .loc = &r->eager_loc, .line = r->eager_line,
+                 .fix = "warm up (and build DDP) under `with torch.cuda.stream(side):`" },
                  "this runs on the default stream before the capture at line %u, binding autograd's "
                  "AccumulateGrad nodes to it: the captured backward then fails", r->site.line);
 }
 
 /* CG703: DDP capture setup */
-static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int depth)
+static void check_ddp_setup(const py_ctx *ctx, const py_event *ev)
 {
-    if (depth > 60 || py_start_byte(n) >= before) return 0;
-    if (IS(n, for_statement)) {
-        TSNode right = py_field(n, PY.f_right);
-        if (IS(right, call) && py_text_eq(m, py_field(right, PY.f_function), "range")) {
-            TSNode args = py_field(right, PY.f_arguments);
-            if (py_named_child_count(args) == 1 && IS(py_named_child(args, 0), integer)) {
-                size_t len;
-                const char *t = py_text(m, py_named_child(args, 0), &len);
-                *iters = atoi(cg_arena_strndup(m->arena, t, len));
-                if (*iters < 11) return 1;
-            }
-        }
-    }
-    uint32_t k = py_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++)
-        if (small_warmup(m, py_named_child(n, i), before, iters, depth + 1)) return 1;
-    return 0;
-}
-
-static void check_ddp_setup(py_ctx *ctx, const py_event *ev)
-{
-    py_region *r = ctx->region;
-    if (!manual_capture(r) || !r->mod) return;
-    const char *t = r->mod->src.text;
-    size_t n = r->mod->src.len;
-    /* built here, not merely named (a mock.patch target string is not DDP) */
-    if (!memmem(t, n, "DistributedDataParallel(", 24) && !memmem(t, n, "DDP(", 4)) return;
-    if (!memmem(t, n, "NCCL_ASYNC_ERROR_HANDLING", 25))
-        py_report_at(ctx, r->site, NULL, CG_R_CG703, "set `os.environ[\"TORCH_NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"` before init_process_group",
+    (void)ev;
+    const py_region *r = ctx->region;
+    if (!manual_capture(r) || !r->mod || !(r->mod->text_facts & PY_MT_BUILDS_DDP)) return;
+    if (!(r->mod->text_facts & PY_MT_NCCL_ASYNC))
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG703, .loc = &r->site, .fix = "set `os.environ[\"TORCH_NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"` before init_process_group" },
                      "DDP capture without TORCH_NCCL_ASYNC_ERROR_HANDLING=0: NCCL's watchdog queries "
                      "events during capture");
-    int iters = 0;
-    if (r->fn && !r->fn->is_module_body && small_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), &iters, 0))
-        py_report_at(ctx, r->site, NULL, CG_R_CG703, "run at least 11 warm-up iterations before capturing under DDP",
-                     "only %d warm-up iterations before a DDP capture: DDP needs 11 to settle its buckets", iters);
+    if (r->small_warmup)
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG703, .loc = &r->site, .fix = "run at least 11 warm-up iterations before capturing under DDP" },
+                     "only %d warm-up iterations before a DDP capture: DDP needs 11 to settle its buckets",
+                     r->warmup_iters);
 }
 
 /* CG704: make_graphed_callables constraints */
-static void check_graphed_callables(py_ctx *ctx, const py_event *ev)
+static void check_graphed_callables(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->kind != PY_EV_REGION_BEGIN || !ev->qual || !strstr(ev->qual, "make_graphed_callables")) return;
-    if (py_ev_kw(ev, "sample_kwargs") >= 0 && cg_starts(ev->qual, "torch.")) {
-        py_report(ctx, ev->mod, ev->kwn[py_ev_kw(ev, "sample_kwargs")], CG_R_CG704, "pass tensors positionally",
+    int sk = py_ev_kw(ev, "sample_kwargs");
+    if (sk >= 0 && cg_starts(ev->qual, "torch.")) {
+        py_report(ctx, PY_AT(CG_R_CG704, ev->mod, ev->kwn[sk], .fix = "pass tensors positionally"),
                   "torch.cuda.make_graphed_callables takes positional tensor sample arguments only");
     }
-    /* sample args: literal non-tensors */
-    TSNode sa = ev->nargs > 1 ? ev->argn[1] : (TSNode){0};
-    int k = py_ev_kw(ev, "sample_args");
-    if (k >= 0) sa = ev->kwn[k];
-    sa = py_unparen(sa);
-    if (!py_is_null(sa) && (IS(sa, tuple) || IS(sa, list))) {
-        uint32_t n = py_named_child_count(sa);
-        for (uint32_t i = 0; i < n; i++) {
-            TSNode e = py_named_child(sa, i);
-            if (IS(e, integer) || IS(e, float_) || IS(e, none) || IS(e, string) || IS(e, true_) ||
-                IS(e, false_) || IS(e, dictionary)) {
-                py_report(ctx, ev->mod, e, CG_R_CG704, "pass only tensors as sample arguments",
-                          "sample argument `%s` is not a tensor: make_graphed_callables refuses it",
-                          py_snip(ctx, ev->mod, e));
-            }
-        }
-    }
+    /* sample args written as literals that are no tensors */
+    const py_region *r = ctx->region;
+    for (size_t i = 0; i < r->nbad_samples; i++)
+        py_report(ctx, PY_AT(CG_R_CG704, ev->mod, r->bad_samples[i], .fix = "pass only tensors as sample arguments"),
+                  "sample argument `%s` is not a tensor: make_graphed_callables refuses it",
+                  py_snip(ctx, ev->mod, r->bad_samples[i]));
     /* hooks registered earlier in the same function on the same module */
-    if (ev->nargs > 0 && ctx->region->fn) {
+    if (r->hooked_before) {
         size_t ml;
         const char *mt = py_text(ev->mod, ev->argn[0], &ml);
-        py_func *f = ctx->region->fn;
-        uint32_t b = py_start_byte(f->node), e = py_start_byte(ev->node);
-        static const char *const hooks[] = { ".register_forward_hook(", ".register_forward_pre_hook(",
-            ".register_full_backward_hook(", ".register_backward_hook(", NULL };
-        for (int i = 0; hooks[i] && e > b; i++) {
-            char needle[256];
-            snprintf(needle, sizeof needle, "%.*s%s", (int)(ml < 200 ? ml : 200), mt, hooks[i]);
-            if (memmem(f->mod->src.text + b, e - b, needle, strlen(needle))) {
-                py_report(ctx, ev->mod, ev->node, CG_R_CG704, "register hooks after graphing",
-                          "`%.*s` has hooks registered before make_graphed_callables: \"Modules must not "
-                          "have hooks registered at the time they are passed\"", (int)ml, mt);
-                break;
-            }
-        }
+        py_report(ctx, PY_AT(CG_R_CG704, ev->mod, ev->node, .fix = "register hooks after graphing"),
+                  "`%.*s` has hooks registered before make_graphed_callables: \"Modules must not "
+                  "have hooks registered at the time they are passed\"", (int)ml, mt);
     }
 }
 
 /* CG706: a torch.compile'd callable inside a manual capture with no warm-up */
-static void check_compiled_call(py_ctx *ctx, const py_event *ev)
+static void check_compiled_call(const py_ctx *ctx, const py_event *ev)
 {
-    py_region *r = ctx->region;
+    const py_region *r = ctx->region;
     if (!manual_capture(r) || r->warm || !(ev->callee.flags & PY_VF_COMPILED)) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG706, "call the compiled function a few times before capturing",
+    py_report(ctx, PY_AT(CG_R_CG706, ev->mod, ev->node, .fix = "call the compiled function a few times before capturing"),
               "`%s` calls a torch.compile'd function inside a capture with no warm-up run: compilation "
               "and autotuning would happen during capture", expr(ctx, ev));
 }
@@ -872,13 +784,13 @@ static void check_compiled_call(py_ctx *ctx, const py_event *ev)
 /* ---- 9 perf ---------------------------------------------------------------------- */
 
 /* CG902: in-place mutation of a reduce-overhead function's inputs */
-static void check_mutated_input(py_ctx *ctx, const py_event *ev)
+static void check_mutated_input(const py_ctx *ctx, const py_event *ev)
 {
     if (!py_region_is_compiled(ctx->region) || !ev->method || ctx->path.n != 1) return;
     size_t ml = strlen(ev->method);
     if (ml < 2 || ev->method[ml - 1] != '_' || ev->method[0] == '_') return;
     if (!(ev->recv.flags & PY_VF_PARAM)) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG902, "work on a copy, or return the new value",
+    py_report(ctx, PY_AT(CG_R_CG902, ev->mod, ev->node, .fix = "work on a copy, or return the new value"),
               "`%s` mutates an input of this reduce-overhead function in place: inductor skips CUDA "
               "graphs (\"skipping cudagraphs due to mutated inputs\")", expr(ctx, ev));
 }
@@ -906,7 +818,7 @@ const py_check py_checks[] = {
     { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_frozen_scalar },
     { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_tensor },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_set_default_stream },
-    { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_stream_calls },       /* waits on the default stream; forks/joins */
+    { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_wait_default_stream },
     { CG_R_CG401, PY_EV_STREAM_CTX, PY_PH_CAPTURE, check_stream_ctx },   /* and CG403 */
     { CG_R_CG402, PY_EV_REGION_END, PY_PH_CAPTURE, check_unjoined },
     { CG_R_CG404, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_capture_stream },
@@ -930,7 +842,7 @@ const py_check py_checks[] = {
 };
 const size_t py_check_count = sizeof py_checks / sizeof *py_checks;
 
-void py_dispatch(py_ctx *ctx, const py_event *ev)
+void py_dispatch(const py_ctx *ctx, const py_event *ev)
 {
     int phase = ctx->active ? PY_PH_CAPTURE : ctx->phase;
     for (size_t i = 0; i < py_check_count; i++)
