@@ -147,6 +147,9 @@ int py_api_is_capture_guard(const char *qual);
 /* torch.compiler.is_compiling() and its aliases (external, or a project
  * function of that name: fn_name). */
 int py_api_is_compiling(const char *qual, const char *fn_name);
+/* capture_error_mode= anything but "global" on a capture call ev in m: other
+ * threads may use CUDA during the capture (CG708). */
+int py_api_thread_local_mode(py_module *m, const py_event *ev);
 /* The device a node says ("cuda", torch.device("cpu")...), or that of tensor v. */
 int py_api_device_of(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v);
 #endif

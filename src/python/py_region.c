@@ -151,13 +151,6 @@ static void capture_callable(py_ctx *ctx, py_frame *fr, TSNode call, const char 
     ctx->phase = PY_PH_OUTSIDE;
 }
 
-/* capture_error_mode= anything but "global": other threads may use CUDA (CG708) */
-static int thread_local_mode(py_module *m, const py_event *ev)
-{
-    int tk = py_ev_kw(ev, "capture_error_mode");
-    return tk >= 0 && !py_text_eq(m, ev->kwn[tk], "\"global\"") && !py_text_eq(m, ev->kwn[tk], "'global'");
-}
-
 /* ---- openers: calls ------------------------------------------------------------------- */
 /* Does capture_begin() here begin on a side stream (CG404)?  Under a stream
  * context, yes.  A function that handles streams any other way
@@ -185,7 +178,7 @@ static int open_capture_begin(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
     if (ctx->active || ctx->quiet) return 1;
     py_emit(ctx, ev);
     start_region(ctx, fr, call, "capture_begin", NULL);
-    if (thread_local_mode(fr->mod, ev)) ctx->region->thread_local = 1;
+    if (py_api_thread_local_mode(fr->mod, ev)) ctx->region->thread_local = 1;
     region_begin_context(ctx, fr);
     ctx->region->side_stream = begins_on_side_stream(fr);
     py_val v = py_vk(PY_V_UNKNOWN);
