@@ -30,6 +30,16 @@ static int func_mentions_capture(py_func *f)
            memmem(t, n, "reduce-overhead", 15) || memmem(t, n, "cudagraphs", 10) || memmem(t, n, "CudaGraph", 9);
 }
 
+void py_walk_begin(py_ctx *ctx)
+{
+    ctx->active = 0;
+    ctx->region = NULL;
+    ctx->after = NULL;
+    ctx->phase = PY_PH_OUTSIDE;
+    cg_callpath_clear(&ctx->path);
+    ctx->depth = 0;
+}
+
 static void scan_function(py_ctx *ctx, py_func *f)
 {
     py_frame fr;
@@ -47,13 +57,8 @@ static void scan_function(py_ctx *ctx, py_func *f)
             fr.self_len = sl;
         }
     }
-    ctx->active = 0;
-    ctx->region = NULL;
-    ctx->after = NULL;
-    ctx->phase = PY_PH_OUTSIDE;
+    py_walk_begin(ctx);
     ctx->cur_stream = NULL;
-    cg_callpath_clear(&ctx->path);
-    ctx->depth = 0;
     ctx->loops = ctx->conds_in_loop = ctx->autocast = 0;
     if (!py_is_null(f->body)) py_exec_block(ctx, &fr, f->body);
     if (ctx->active) py_region_end(ctx);   /* capture_begin with no capture_end in this function */

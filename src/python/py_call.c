@@ -519,10 +519,7 @@ static py_val method_result(py_ctx *ctx, py_frame *fr, const py_event *ev)
 py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
 {
     py_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = PY_EV_CALL;
-    ev.mod = fr->mod;
-    ev.node = call;
+    py_event_init(&ev, PY_EV_CALL, fr->mod, call);
     TSNode fn = py_unparen(py_field(call, PY.f_function));
     if (IS(fn, identifier) && py_text_eq(fr->mod, fn, "super")) return super_value(ctx, fr);
     py_val callee = IS(fn, attribute) ? attribute_callee(ctx, fr, fn, &ev) : py_eval(ctx, fr, fn);

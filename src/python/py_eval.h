@@ -47,10 +47,22 @@ static inline py_val py_vk(int kind) { py_val v; memset(&v, 0, sizeof v); v.kind
 static inline py_val py_vtensor(int dev) { py_val v = py_vk(PY_V_TENSOR); v.dev = (uint8_t)dev; return v; }
 static inline py_val py_vext(const char *q) { py_val v = py_vk(PY_V_EXT); v.qual = q; return v; }
 
+/* An event of kind k at node n of module m, every other field empty. */
+static inline void py_event_init(py_event *ev, py_event_kind k, py_module *m, TSNode n)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->kind = k;
+    ev->mod = m;
+    ev->node = n;
+}
+
 /* ---- py_analyze.c ------------------------------------------------------------------ */
 /* Hand ev to the rules, when the walk is in a capture or its aftermath and
  * not quiet: the evaluator's only way to the checks. */
 void py_emit(py_ctx *ctx, const py_event *ev);
+/* A new walk from the top of a function: outside any capture, no calls on
+ * the path. */
+void py_walk_begin(py_ctx *ctx);
 
 /* ---- py_stmt.c -------------------------------------------------------------------- */
 /* Walk a block; returns 1 when it ends the function (return/raise) for

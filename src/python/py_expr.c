@@ -15,10 +15,7 @@
 void py_emit_at(py_ctx *ctx, py_frame *fr, py_event_kind k, TSNode n, py_val v)
 {
     py_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = k;
-    ev.mod = fr->mod;
-    ev.node = n;
+    py_event_init(&ev, k, fr->mod, n);
     ev.val = v;
     py_emit(ctx, &ev);
 }
@@ -199,10 +196,7 @@ static py_val eval_string(py_ctx *ctx, py_frame *fr, TSNode n)
         if (v.kind != PY_V_TENSOR) continue;
         out.flags |= PY_VF_FMT_TENSOR;
         py_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = PY_EV_FORMAT;
-        ev.mod = fr->mod;
-        ev.node = c;
+        py_event_init(&ev, PY_EV_FORMAT, fr->mod, c);
         ev.val = v;
         ev.recv_node = e;
         py_emit(ctx, &ev);
@@ -296,10 +290,7 @@ static py_val eval_subscript(py_ctx *ctx, py_frame *fr, TSNode n)
     int is_store = (IS(parent, assignment) || IS(parent, augmented_assignment)) && py_eq(py_field(parent, PY.f_left), n);
     if (!is_store && !py_is_null(idxn)) {
         py_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = PY_EV_SUBSCRIPT;
-        ev.mod = fr->mod;
-        ev.node = n;
+        py_event_init(&ev, PY_EV_SUBSCRIPT, fr->mod, n);
         ev.recv = o;
         ev.recv_node = val;
         ev.val = idx;

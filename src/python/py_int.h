@@ -10,7 +10,8 @@
  *   py_val      the abstract value of an expression: tensor, number, ndarray,
  *               a project class instance, an external name ("torch.cuda.graph")...
  *
- * The analysis itself is in py_analyze.c, the rules in checks.c. */
+ * The analysis itself is the evaluator (py_eval.h lists its files), the
+ * rules are in py_checks.c (py_check.h). */
 #ifndef CG_PY_INT_H
 #define CG_PY_INT_H
 #include <stdint.h>

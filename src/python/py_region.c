@@ -119,10 +119,7 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
 static void region_begin_event(py_ctx *ctx, py_frame *fr, TSNode n, py_val v)
 {
     py_event rb;
-    memset(&rb, 0, sizeof rb);
-    rb.kind = PY_EV_REGION_BEGIN;
-    rb.mod = fr->mod;
-    rb.node = n;
+    py_event_init(&rb, PY_EV_REGION_BEGIN, fr->mod, n);
     rb.val = v;
     py_emit(ctx, &rb);
 }
@@ -131,8 +128,7 @@ void py_region_end(py_ctx *ctx)
 {
     if (!ctx->region) return;
     py_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = PY_EV_REGION_END;
+    py_event_init(&ev, PY_EV_REGION_END, NULL, (TSNode){0});
     py_emit(ctx, &ev);
     ctx->active = 0;
     /* the rest of the capturing function is its aftermath: the replay loop */
@@ -500,12 +496,7 @@ static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const 
 {
     py_frame fr;
     py_frame_init(&fr, f->mod->body, f->mod);
-    ctx->active = 0;
-    ctx->region = NULL;
-    ctx->after = NULL;
-    ctx->phase = PY_PH_OUTSIDE;
-    cg_callpath_clear(&ctx->path);
-    ctx->depth = 0;
+    py_walk_begin(ctx);
     start_region(ctx, &fr, site, kind, NULL);
     py_val self = py_vk(PY_V_INSTANCE);
     self.cls = f->cls;

@@ -52,10 +52,7 @@ static int store_scope(py_frame *fr, TSNode base)
 static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int augmented)
 {
     py_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = PY_EV_STORE;
-    ev.mod = fr->mod;
-    ev.node = target;
+    py_event_init(&ev, PY_EV_STORE, fr->mod, target);
     ev.val = v;
     ev.augmented = augmented;
     if (IS(target, identifier)) {
