@@ -141,7 +141,6 @@ typedef struct py_ctx {
     int loops;             /* checks (CG505): for/while bodies around the statement, in this function */
     cg_callpath path;      /* checks (CG902): calls from the capture site to here (24 at most) */
     int quiet;             /* evaluating for a type only: no events */
-    int conds;             /* if bodies around the statement, in this function */
     int autocast;          /* enclosing `with autocast(...)` contexts that cache casts */
     cg_loc autocast_loc;   /* the outermost of them */
     char *autocast_line;
@@ -173,7 +172,7 @@ typedef enum {
     PY_EV_REGION_BEGIN,  /* a manual capture begins (torch.cuda.graph, capture_begin,
                             make_graphed_callables): the region's facts are complete */
     PY_EV_REGION_END,
-    PY_EV_WITH,          /* any other `with` context: val is the context object */
+    PY_EV_WITH,          /* `with autocast(...)` that caches casts: val is the context (no rule yet) */
     PY_EV_KIND_COUNT
 } py_event_kind;
 

@@ -177,8 +177,11 @@ typedef struct py_project {
 int py_grammar_init(char *err, size_t errlen);
 /* Parse m->src into m->tree.  Returns 0, or -1 after reporting a notice. */
 int py_parse_module(py_project *p, py_module *m);
+/* The bytes of node n in m's source (*len of them, not terminated): a
+ * pointer into m->src, valid while the module's source is loaded. */
 const char *py_text(const py_module *m, TSNode n, size_t *len);
 int py_text_eq(const py_module *m, TSNode n, const char *s);
+/* Node n's text, terminated; it belongs to m->arena (freed with the module). */
 char *py_text_dup(py_module *m, TSNode n);
 cg_loc py_loc(const py_module *m, TSNode n);
 TSNode py_field(TSNode n, TSFieldId f);
@@ -189,8 +192,13 @@ TSNode py_unparen(TSNode n);
 /* Load (read, parse, index) a module if not done yet.  Thread-safe.
  * Returns 0 when the module is usable. */
 int py_module_ensure(py_project *p, py_module *m);
+/* The index's own objects: modules, classes, functions and attributes
+ * belong to the project (its modules' arenas) and live until it is freed;
+ * callers never free them. */
 py_module *py_project_module(py_project *p, const char *dotted, const py_module *near);
+/* The class (c or a base) that defines method `name`, its function in *out; NULL if none. */
 py_class *py_class_lookup_method_owner(py_project *p, py_class *c, const char *name, py_func **out);
+/* What c (or a base) stores in self.<name>, or NULL. */
 py_attr *py_class_attr(py_project *p, py_class *c, const char *name);
 void py_class_resolve_bases(py_project *p, py_class *c);
 int py_count_local_assigns(py_func *f, const char *name, size_t len);
