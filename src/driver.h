@@ -42,6 +42,9 @@ typedef struct cg_run_opts {
     const char *const *defines;      /* -D / defines */
     size_t ndefines;
     const char *std;                 /* --std / std */
+    /* the project index (core/cache.h) */
+    int no_cache;           /* --no-cache: a cold run that writes nothing */
+    const char *cache_dir;  /* --cache-dir / cache-dir; NULL: .cglint_cache in the project root */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,

@@ -49,6 +49,7 @@ typedef struct cg_config {
     cg_strlist defines;        /* C/C++ -D NAME[=VALUE] */
     const char *std;           /* C/C++ language standard (c++17, gnu11...), or NULL */
     int jobs;                  /* 0: not set */
+    const char *cache_dir;     /* the project index's directory, absolute, or NULL */
     const char *output_format; /* "text", "json", "sarif", "github"; NULL: not set */
     int respect_gitignore;     /* -1: not set */
     struct cg_arena *arena;

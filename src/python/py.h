@@ -11,6 +11,7 @@
 typedef struct cg_py_opts {
     int jobs;               /* worker threads; <= 0: all cores */
     size_t max_file_size;   /* bytes; 0: no limit */
+    struct cg_cache *cache; /* the project index (core/cache.h), or NULL: a cold run */
 } cg_py_opts;
 
 /* Check that the linked grammar is usable by the tree-sitter runtime.

@@ -171,6 +171,7 @@ typedef struct py_project {
     cg_report *report;
     const cg_py_opts *opts;
     cg_arena *arena;        /* project-lifetime allocations */
+    struct py_cache_state *cache; /* the project index (py_cache.c), or NULL */
 } py_project;
 
 /* ---- py_parse.c ------------------------------------------------------------ */

@@ -8,6 +8,8 @@
  * Whole-tree time therefore stays near the cost of reading when captures are
  * rare, which they are. */
 #include "py_int.h"
+#include "py_cache.h"
+#include "core/cache.h"
 #include "core/pool.h"
 #include "core/suppress.h"
 #include <stdio.h>
@@ -32,6 +34,15 @@ static int mentions_capture(const char *t, size_t n)
     return 0;
 }
 
+uint32_t py_text_facts(const char *t, size_t n)
+{
+    uint32_t f = CG_FACT_KNOWN;
+    if (mentions_capture(t, n)) f |= PYF_MARKER;
+    if (memmem(t, n, "set_default_device", 18)) f |= PYF_SDD;
+    if (cg_suppress_maybe(t, n)) f |= PYF_DIRECTIVES;
+    return f;
+}
+
 typedef struct phase1 { py_project *p; int level; size_t done; } phase1;
 
 static void load_one(void *arg, size_t i)
@@ -40,6 +51,7 @@ static void load_one(void *arg, size_t i)
     py_project *p = ph->p;
     __atomic_add_fetch(&p->report->progress_done, 1, __ATOMIC_RELAXED);
     py_module *m = &p->mods[i];
+    if (ph->level == 0 && py_cache_phase1(p, i)) return;
     char err[512];
     if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
@@ -57,9 +69,11 @@ static void load_one(void *arg, size_t i)
         __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
         return;
     }
-    m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
-    m->has_marker = mentions_capture(m->src.text, m->src.len);
-    if (memmem(m->src.text, m->src.len, "set_default_device", 18))
+    uint32_t facts = py_text_facts(m->src.text, m->src.len);
+    py_cache_loaded(p, i, facts);
+    m->file->directives = (facts & PYF_DIRECTIVES) ? 2 : 1;
+    m->has_marker = (facts & PYF_MARKER) != 0;
+    if (facts & PYF_SDD)
         __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
     if (m->has_marker) {
         py_module_ensure(p, m);
@@ -248,11 +262,17 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     report->files_seen += p.nmods;
     __atomic_add_fetch(&report->progress_total, p.nmods, __ATOMIC_RELAXED);
     __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
+    if (py_cache_begin(&p)) {   /* the project index answered: nothing changed that matters */
+        __atomic_store_n(&report->progress_done, report->progress_total, __ATOMIC_RELAXED);
+        project_free(&p);
+        return;
+    }
     phase1 ph = { .p = &p, .level = 0 };
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
     prefetch_imports(&p, opts->jobs);
     __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     py_analyze_project(&p);
+    py_cache_end(&p);
     project_free(&p);
 }
 
