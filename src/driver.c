@@ -378,7 +378,8 @@ int cg_run(const cg_run_opts *o, cg_report *report)
                       .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
                       .include_dirs = o->include_dirs, .ninclude_dirs = o->ninclude_dirs,
                       .defines = o->defines, .ndefines = o->ndefines, .std = o->std,
-                      .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1 };
+                      .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1,
+                      .cache = cache };
     /* A front end runs when a file it reports on is there: context files of
      * another language cannot be reached from this one's captures (named
      * Python files need no C++ context, and the reverse). */

@@ -232,6 +232,55 @@ same_as_cold "fixture tree: warm" hit -f json .
 same_as_cold "fixture tree: warm, text with the source lines" hit .
 jobs_agree "fixture tree: -j1 and -j4 agree" -f json .
 
+# ---- C/C++/CUDA: the front end's memo, and headers outside the tree ------------------
+C=$TMP/cu
+mkdir -p "$C/src" "$TMP/ext"
+mkdir -p "$C/fixtures" && cp -r "$SRC/tests/fixtures/cu/CG104" "$SRC/tests/fixtures/cu/CG106" "$C/fixtures/"
+printf '#pragma once\n#define EXT_SYNC() ((void)0)\n' >"$TMP/ext/ext.h"
+cat >"$C/src/cap.cu" <<'CU'
+#include <cuda_runtime.h>
+#include "ext.h"
+
+__global__ void step(float *x, int n) {}
+
+void capture(float *d_x, float *h_x, int n)
+{
+    cudaStream_t s;
+    cudaGraph_t g;
+    cudaStreamCreate(&s);
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    step<<<(n + 255) / 256, 256, 0, s>>>(d_x, n);
+    EXT_SYNC();
+    cudaStreamEndCapture(s, &g);
+}
+CU
+mkdir "$C/.git"
+cd "$C" || exit 1
+sleep 0.2
+cuda_same() { # NAME WANT ARGS...
+    local name=$1 want=$2 said
+    shift 2
+    CGLINT_TRACE_CACHE=1 snap "$TMP/warm" "$@"
+    snap "$TMP/cold" --no-cache "$@"
+    said=$(grep -o 'cache: cuda [a-z]*' "$TMP/warm.err" | head -1 | sed 's/cache: cuda //')
+    if ! cmp -s "$TMP/warm" "$TMP/cold"; then nok "$name" "$(diff "$TMP/cold" "$TMP/warm" | head -8)"
+    elif [ "$want" != any ] && [ "$said" != "$want" ]; then nok "$name" "the memo said '$said', wanted '$want'"
+    else ok "$name"; fi
+}
+cuda_same "C/C++/CUDA tree: first run" any -f json --cuda-mode shim -I "$TMP/ext" .
+cuda_same "C/C++/CUDA tree: warm" hit -f json --cuda-mode shim -I "$TMP/ext" .
+grep -q '"path": "fixtures/' "$TMP/warm" && ok "the C/C++/CUDA fixtures have findings" || nok "the C/C++/CUDA fixtures have findings" "$(head -c 600 "$TMP/warm")"
+cuda_same "C/C++/CUDA: other flags, another entry" miss -f json --cuda-mode shim -I "$TMP/ext" -D X=1 .
+printf '#pragma once\n#include <cuda_runtime.h>\n#define EXT_SYNC() cudaDeviceSynchronize()\n' >"$TMP/ext/ext.h"
+cuda_same "a header outside the tree edited: analysed again" miss -f json --cuda-mode shim -I "$TMP/ext" .
+grep -q '"path": "src/cap.cu"' "$TMP/warm" && ok "the header's new hazard is reported at its call" ||
+    nok "the header's new hazard is reported at its call" "$(grep -c rule "$TMP/warm") findings"
+cuda_same "named .cu, first run" any -f json --cuda-mode shim -I "$TMP/ext" src/cap.cu
+cuda_same "named .cu, warm" hit -f json --cuda-mode shim -I "$TMP/ext" src/cap.cu
+printf '\n// edited\n' >>src/cap.cu
+cuda_same "named .cu edited" miss -f json --cuda-mode shim -I "$TMP/ext" src/cap.cu
+jobs_agree "C/C++/CUDA tree: -j1 and -j4 agree" -f json --cuda-mode shim -I "$TMP/ext" .
+
 # ---- a real tree, when one is given ---------------------------------------------------
 if [ -n "${CGLINT_TEST_REAL_TREE:-}" ] && [ -d "$CGLINT_TEST_REAL_TREE" ]; then
     cp -r "$CGLINT_TEST_REAL_TREE" "$TMP/real"
