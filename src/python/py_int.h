@@ -149,6 +149,8 @@ struct py_module {
     int has_marker;         /* text mentions a capture API */
     cg_source src;
     TSTree *tree;
+    TSTree *ahead;          /* parsed ahead of need by py_project.c's lookahead thread, not yet
+                               taken by py_parse_module (under lock) */
     cg_arena *arena;
     cg_map imports;         /* local name -> py_import */
     cg_map funcs;           /* top-level def name -> py_func */
@@ -176,6 +178,8 @@ typedef struct py_project {
 
 /* ---- py_parse.c ------------------------------------------------------------ */
 int py_grammar_init(char *err, size_t errlen);
+/* tree-sitter's tree of a text (10 s at most), or NULL; reports nothing. */
+TSTree *py_parse_text(const char *text, size_t len);
 /* Parse m->src into m->tree.  Returns 0, or -1 after reporting a notice. */
 int py_parse_module(py_project *p, py_module *m);
 /* The bytes of node n in m's source (*len of them, not terminated): a

@@ -176,14 +176,22 @@ done:
     return fixed;
 }
 
-int py_parse_module(py_project *p, py_module *m)
+TSTree *py_parse_text(const char *text, size_t len)
 {
     TSParser *parser = ts_parser_new();
     ts_parser_set_language(parser, tree_sitter_python());
     /* A pathological file must not stall the run: 10 s of parsing at most. */
     ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
-    TSTree *tree = ts_parser_parse_string(parser, NULL, m->src.text, (uint32_t)m->src.len);
+    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
     ts_parser_delete(parser);
+    return tree;
+}
+
+int py_parse_module(py_project *p, py_module *m)
+{
+    /* a tree parsed ahead of need (py_project.c) is the same tree */
+    TSTree *tree = m->ahead ? m->ahead : py_parse_text(m->src.text, m->src.len);
+    m->ahead = NULL;
     if (!tree) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0,
                          "parsing took longer than 10 s; skipped");

@@ -5,7 +5,8 @@
 # Megatron-LM checkout, which is copied first) on a real tree; after editing
 # a file a capture reaches, one it does not, and one that gains a capture;
 # with corrupt entries; named files; --no-cache, --cache-dir and cache-dir;
-# a read-only project.  Also: -j1 and -j4 agree byte for byte on these trees.
+# a read-only project.  Also: -j1 and -j4 (with and without CGLINT_LOOKAHEAD=1)
+# agree byte for byte on these trees.
 # CGLINT_TRACE_CACHE=1 makes cglint say whether the memo answered, so the
 # test knows a warm run really was one.
 . "$(dirname "$0")/lib.sh"
@@ -35,12 +36,14 @@ same_as_cold() { # NAME WANT ARGS...
         ok "$name"
     fi
 }
-jobs_agree() { # NAME ARGS...
+jobs_agree() { # NAME ARGS...  (-j4 also with the lookahead parser on)
     local name=$1
     shift
     snap "$TMP/j1" --no-cache -j1 "$@"
     snap "$TMP/j4" --no-cache -j4 "$@"
-    if cmp -s "$TMP/j1" "$TMP/j4"; then ok "$name"; else nok "$name" "$(diff "$TMP/j1" "$TMP/j4" | head -6)"; fi
+    CGLINT_LOOKAHEAD=1 snap "$TMP/j4la" --no-cache -j4 "$@"
+    if cmp -s "$TMP/j1" "$TMP/j4" && cmp -s "$TMP/j1" "$TMP/j4la"; then ok "$name"
+    else nok "$name" "$(diff "$TMP/j1" "$TMP/j4" | head -6)" "$(diff "$TMP/j1" "$TMP/j4la" | head -6)"; fi
 }
 
 # ---- a generated project: packages, classes, helpers reached across modules ----
