@@ -4,7 +4,7 @@
 # of Megatron-LM side by side) and peak memory (/usr/bin/time -v).
 #
 #   bench/speed.sh --before OLD_CGLINT --after NEW_CGLINT [--runs N] [--cold-runs N]
-#                  [--mega DIR] [--torch DIR] [--te DIR] [--work DIR] [--out DIR]
+#                  [--mega DIR] [--torch DIR] [--te DIR] [--work DIR] [--out DIR] [--reuse]
 #
 # The corpora are copied into --work (default /tmp/cglint-speed) first: the
 # runs write .cglint_cache/ into the trees they analyse, and the "changed
@@ -15,7 +15,7 @@
 # stdout (median, min, mean of each command; "before" is the old binary's run
 # of the same command, which has no cache).
 set -euo pipefail
-BEFORE= AFTER= RUNS=10 COLD_RUNS=5
+BEFORE= AFTER= RUNS=10 COLD_RUNS=5 REUSE=0
 MEGA=/work/corpus/Megatron-LM TORCH=/work/corpus/mcPytorch TE=/work/corpus/TransformerEngine
 WORK=/tmp/cglint-speed OUT=
 while [ $# -gt 0 ]; do
@@ -29,6 +29,7 @@ while [ $# -gt 0 ]; do
         --te) TE=$2; shift 2 ;;
         --work) WORK=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
+        --reuse) REUSE=1; shift ;;   # keep the copies of an earlier run
         *) echo "speed.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -40,6 +41,7 @@ cp "$BEFORE" "$WORK/cglint-before"; cp "$AFTER" "$WORK/cglint-after"
 B=$WORK/cglint-before A=$WORK/cglint-after
 FLAGS="-q --exit-zero --isolated"
 
+if [ "$REUSE" = 0 ]; then
 echo "# setting up copies under $WORK" >&2
 rm -rf "$WORK/mega" "$WORK/x2" "$WORK/x4" "$WORK/torch" "$WORK/te"
 mkdir -p "$WORK/torch"
@@ -53,13 +55,22 @@ done
 (cd "$TORCH" && find . \( -name '*.py' -o -name pyproject.toml \) -print0 | tar --null -T - -cf - | tar -xf - -C "$WORK/torch")
 cp -a "$TE" "$WORK/te"; rm -rf "$WORK/te/.cglint_cache"
 sleep 3   # past the index's "racy" window for the copied files
+fi
 
 UNREACHED=megatron/core/num_microbatches_calculator.py      # no capture reaches it
 REACHED=megatron/core/models/gpt/gpt_model.py                # a capture reaches it (parsed)
 TORCH_FILE=torch/optim/adam.py
 CU=tests/cpp/operator/test_grouped_gemm.cu
 CLANG_FLAGS="-fsyntax-only -x cuda --cuda-host-only -std=c++17 --cuda-path=/usr/local/cuda -isystem /usr/local/cuda/include/cccl -Wno-unknown-cuda-version -w -ferror-limit=0 -I transformer_engine/common/util -I transformer_engine/common/include -I transformer_engine/common"
-touch_cmd() { echo "printf '# %s\\n' \$RANDOM >> $1"; }
+# the edit before each timed run: a comment line appended (hyperfine -N runs
+# --prepare without a shell, so through this script)
+cat >"$WORK/edit.sh" <<'SH'
+#!/bin/sh
+# edit.sh FILE [PREFIX]: append a comment line that differs every time
+printf '%s edited %s\n' "${2:-#}" "$(date +%s%N)" >>"$1"
+SH
+chmod +x "$WORK/edit.sh"
+touch_cmd() { echo "$WORK/edit.sh $1 ${2:-#}"; }
 
 hf() { # NAME DIR RUNS hyperfine-args...
     local name=$1 dir=$2 runs=$3
@@ -88,10 +99,10 @@ hf mega-named-reached "$WORK/mega" "$COLD_RUNS" --warmup 1 \
 hf torch-named "$WORK/torch" "$COLD_RUNS" --warmup 1 \
     --prepare "$(touch_cmd $TORCH_FILE)" -n before "$B $FLAGS $TORCH_FILE" \
     --prepare "$(touch_cmd $TORCH_FILE)" -n after "$A $FLAGS $TORCH_FILE"
-hf torch-named-unchanged "$WORK/torch" "$RUNS" --warmup 1 -n before "$B $FLAGS $TORCH_FILE" -n after "$A $FLAGS $TORCH_FILE"
+hf torch-named-unchanged "$WORK/torch" "$COLD_RUNS" --warmup 1 -n before "$B $FLAGS $TORCH_FILE" -n after "$A $FLAGS $TORCH_FILE"
 hf te-cu-named "$WORK/te" 3 --warmup 1 \
-    --prepare "$(touch_cmd $CU | sed 's/# /\/\/ /')" -n before "$B $FLAGS $CU" \
-    --prepare "$(touch_cmd $CU | sed 's/# /\/\/ /')" -n after "$A $FLAGS $CU" \
+    --prepare "$(touch_cmd $CU //)" -n before "$B $FLAGS $CU" \
+    --prepare "$(touch_cmd $CU //)" -n after "$A $FLAGS $CU" \
     --prepare true -n clang "clang-22 $CLANG_FLAGS $CU"
 hf te-cu-named-unchanged "$WORK/te" "$RUNS" --warmup 1 -n after "$A $FLAGS $CU"
 for n in 2 4; do
