@@ -122,14 +122,14 @@ echo
 python3 - "$OUT" <<'PY'
 import json, os, sys
 out = sys.argv[1]
-print("| case | command | median (s) | min (s) | mean ± sd (s) | user (s) |")
-print("|---|---|--:|--:|--:|--:|")
+print("| case | command | median (s) | min (s) | mean ± sd (s) | user (s) | system (s) |")
+print("|---|---|--:|--:|--:|--:|--:|")
 for f in sorted(os.listdir(out)):
     if not f.endswith(".json"):
         continue
     for r in json.load(open(os.path.join(out, f)))["results"]:
-        print("| %s | %s | %.3f | %.3f | %.3f ± %.3f | %.3f |" % (f[:-5], r["command"], r["median"], r["min"],
-              r["mean"], r["stddev"] or 0, r["user"]))
+        print("| %s | %s | %.3f | %.3f | %.3f ± %.3f | %.3f | %.3f |" % (f[:-5], r["command"], r["median"], r["min"],
+              r["mean"], r["stddev"] or 0, r["user"], r["system"]))
 PY
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg), nproc $(nproc)"
