@@ -9,14 +9,9 @@
  * (cu_eval.h) and call cu_report(); they never walk code.  Events arrive
  * only in capture context, so every finding has a capture site. */
 #include "cu_eval.h"
+#include "core/str.h"
 #include <string.h>
 
-static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
-static int one_of(const char *s, const char *const *list)
-{
-    for (; *list; list++) if (eq(s, *list)) return 1;
-    return 0;
-}
 static const char *snip(cu_ctx *ctx, const cu_node *n) { return cu_snip(ctx, n); }
 static int relaxed(const cu_event *ev) { return ev->region && ev->region->mode == 2; }
 
@@ -155,11 +150,11 @@ static void check_host_io(cu_ctx *ctx, const cu_event *ev)
         "scanf", "sscanf_s", "perror", "write", "fprintf_s", "printf_s", "dprintf", "syslog", NULL };
     if (ev->error_path || ev->api) return;
     const char *what = NULL;
-    if (one_of(ev->name, io) && (!ev->usr || !strstr(ev->usr, "@S@"))) what = ev->name;
-    else if (eq(ev->name, "operator<<") && ev->nargs >= 1 && ev->argn[0]->kind == CU_N_REF &&
+    if (cg_one_of(ev->name, io) && (!ev->usr || !strstr(ev->usr, "@S@"))) what = ev->name;
+    else if (cg_eq(ev->name, "operator<<") && ev->nargs >= 1 && ev->argn[0]->kind == CU_N_REF &&
              ev->argn[0]->usr && strstr(ev->argn[0]->usr, "@N@std@") &&
-             (eq(ev->argn[0]->name, "cout") || eq(ev->argn[0]->name, "cerr") ||
-              eq(ev->argn[0]->name, "clog") || eq(ev->argn[0]->name, "wcout")))
+             (cg_eq(ev->argn[0]->name, "cout") || cg_eq(ev->argn[0]->name, "cerr") ||
+              cg_eq(ev->argn[0]->name, "clog") || cg_eq(ev->argn[0]->name, "wcout")))
         what = ev->argn[0]->name;
     if (!what) return;
     cu_report(ctx, ev, ev->node, CG_R_CG301, -1, NULL,
@@ -174,9 +169,9 @@ static void check_host_random(cu_ctx *ctx, const cu_event *ev)
         "mrand48", "nrand48", "time", "clock", "gettimeofday", "clock_gettime", "timespec_get", NULL };
     if (ev->error_path || ev->api) return;
     int hit = 0;
-    if (one_of(ev->name, rnd) && (!ev->usr || !strstr(ev->usr, "@S@"))) hit = 1;
-    else if (eq(ev->name, "now") && ev->usr && strstr(ev->usr, "chrono")) hit = 1;
-    else if (eq(ev->name, "operator()") && ev->usr &&
+    if (cg_one_of(ev->name, rnd) && (!ev->usr || !strstr(ev->usr, "@S@"))) hit = 1;
+    else if (cg_eq(ev->name, "now") && ev->usr && strstr(ev->usr, "chrono")) hit = 1;
+    else if (cg_eq(ev->name, "operator()") && ev->usr &&
              (strstr(ev->usr, "random_device") || strstr(ev->usr, "mersenne_twister") ||
               strstr(ev->usr, "linear_congruential") || strstr(ev->usr, "_distribution")))
         hit = 1;
@@ -204,7 +199,7 @@ static int same_object(const cu_node *a, const cu_node *b, int depth)
     if (!a || !b || depth > 6 || a->kind != b->kind || a->nkids != b->nkids) return 0;
     if (a->kind != CU_N_REF && a->kind != CU_N_MEMBER && a->kind != CU_N_OTHER && a->kind != CU_N_UNARY)
         return 0;
-    if ((a->usr || b->usr) ? !eq(a->usr, b->usr) : !eq(a->name, b->name)) return 0;
+    if ((a->usr || b->usr) ? !cg_eq(a->usr, b->usr) : !cg_eq(a->name, b->name)) return 0;
     for (int i = 0; i < a->nkids; i++)
         if (!same_object(a->kids[i], b->kids[i], depth + 1)) return 0;
     return 1;
@@ -217,7 +212,7 @@ static int memo_lookup(const cu_node *n, const cu_node *obj, int depth)
 {
     static const char *const look[] = { "find", "count", "contains", NULL };
     if (!n || depth > 200) return 0;
-    if (n->kind == CU_N_CALL && n->nkids && one_of(n->name, look) && same_object(n->kids[0], obj, 0)) return 1;
+    if (n->kind == CU_N_CALL && n->nkids && cg_one_of(n->name, look) && same_object(n->kids[0], obj, 0)) return 1;
     for (int i = 0; i < n->nkids; i++)
         if (memo_lookup(n->kids[i], obj, depth + 1)) return 1;
     return 0;
@@ -229,9 +224,9 @@ static void check_bookkeeping_call(cu_ctx *ctx, const cu_event *ev)
         "insert", "emplace", "push", "pop", "pop_back", "pop_front", "erase", "clear", "append",
         "resize", "assign", "operator[]", NULL };
     if (ev->error_path || !ev->obj || !ev->obj_outside || ev->api) return;
-    if (!ev->usr || !strstr(ev->usr, "@N@std@") || !one_of(ev->name, mut)) return;
-    if (eq(ev->name, "operator[]")) return;   /* a read as often as a write */
-    if ((eq(ev->name, "insert") || eq(ev->name, "emplace")) && ev->fn && memo_lookup(ev->fn->body, ev->obj, 0))
+    if (!ev->usr || !strstr(ev->usr, "@N@std@") || !cg_one_of(ev->name, mut)) return;
+    if (cg_eq(ev->name, "operator[]")) return;   /* a read as often as a write */
+    if ((cg_eq(ev->name, "insert") || cg_eq(ev->name, "emplace")) && ev->fn && memo_lookup(ev->fn->body, ev->obj, 0))
         return;
     cu_report(ctx, ev, ev->node, CG_R_CG303, -1, NULL,
               "`%s` changes a host container inside the capture: it happens once, while capturing, and "
@@ -424,7 +419,7 @@ static void check_capture_end(cu_ctx *ctx, const cu_event *ev)
     const cu_val *a = &ev->region->stream, *b = &ev->other_stream;
     if (a->kind != CV_STREAM || b->kind != CV_STREAM) return;
     if ((a->flags | b->flags) & CVF_MAYALIAS) return;
-    if (a->skind == b->skind && (a->skind != CS_VAR || eq(a->id, b->id))) return;
+    if (a->skind == b->skind && (a->skind != CS_VAR || cg_eq(a->id, b->id))) return;
     cu_report(ctx, ev, ev->other, CG_R_CG707, -1, NULL,
               "`%s` ends a capture on another stream than the one that began it at %s: "
               "cudaErrorStreamCaptureUnmatched, and the original stream stays capturing",

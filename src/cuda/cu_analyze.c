@@ -42,6 +42,7 @@
  *   calls is remembered until joined; if it runs while a global-mode capture
  *   is open, that is CG708. */
 #include "cu_eval.h"
+#include "core/str.h"
 #include <clang-c/Index.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -165,7 +166,6 @@ static cu_val eval(cu_ctx *ctx, const cu_node *n);
 static void exec(cu_ctx *ctx, const cu_node *n);
 static void thread_event(cu_ctx *ctx, const cu_node *start, const cu_node *work, int before);
 
-static int eq(const char *a, const char *b) { return a && b && strcmp(a, b) == 0; }
 static int active(cu_ctx *ctx) { return ctx->st.region != NULL; }
 /* The definition a call means: the one in the caller's own file when there
  * are several (separate programs in one tree), else the first. */
@@ -184,6 +184,13 @@ static cu_func *func_of(cu_ctx *ctx, const char *usr)
 }
 
 /* ---- locations, snippets, reporting ---------------------------------------------- */
+/* The end of the identifier that starts at t[i] (i itself when none does). */
+static size_t ident_end(const char *t, size_t len, size_t i)
+{
+    while (i < len && (t[i] == '_' || (t[i] >= '0' && t[i] <= '9') || ((t[i] | 32) >= 'a' && (t[i] | 32) <= 'z'))) i++;
+    return i;
+}
+
 cg_loc cu_cg_loc(const cu_project *p, const cu_loc *l)
 {
     cg_loc r = { 0 };
@@ -198,8 +205,7 @@ cg_loc cu_cg_loc(const cu_project *p, const cu_loc *l)
     } else {
         size_t len;
         const char *t = cg_source_line(&f->src, l->line, &len);
-        size_t i = l->col ? l->col - 1 : 0, k = i;
-        while (k < len && (t[k] == '_' || (t[k] >= '0' && t[k] <= '9') || ((t[k] | 32) >= 'a' && (t[k] | 32) <= 'z'))) k++;
+        size_t i = l->col ? l->col - 1 : 0, k = ident_end(t, len, i);
         if (k == i && k < len) k++;
         r.end_line = l->line;
         r.end_col = cg_source_column(&f->src, l->line, (uint32_t)k);
@@ -224,17 +230,12 @@ const char *cu_snip(cu_ctx *ctx, const cu_node *n)
     if (s > len) s = len;
     size_t e = len;
     if (n->loc.end_line == n->loc.line && n->loc.end_col > n->loc.col) e = n->loc.end_col - 1;
-    else if (!n->loc.end_line) {
-        e = s;
-        while (e < len && (t[e] == '_' || (t[e] >= '0' && t[e] <= '9') || ((t[e] | 32) >= 'a' && (t[e] | 32) <= 'z'))) e++;
-    }
+    else if (!n->loc.end_line) e = ident_end(t, len, s);
     if (e > len) e = len;
-    size_t n2 = e - s;
-    int cut = 0;
-    if (n->loc.end_line > n->loc.line) cut = 1;
-    if (n2 > 60) { n2 = 57; cut = 1; }
-    while (cut && n2 > 0 && ((unsigned char)t[s + n2] & 0xC0) == 0x80) n2--;
-    return cg_arena_printf(ctx->arena, "%.*s%s", (int)n2, t + s, cut ? "..." : "");
+    const char *r = cg_snippet(ctx->arena, t + s, e - s, 60);
+    /* a node over several lines: the rest of its first one, marked as cut */
+    if (n->loc.end_line > n->loc.line && e - s <= 60) r = cg_arena_printf(ctx->arena, "%s...", r);
+    return r;
 }
 
 void cu_report(cu_ctx *ctx, const cu_event *ev, const cu_node *n, int rule, int level,
@@ -266,9 +267,9 @@ void cu_report(cu_ctx *ctx, const cu_event *ev, const cu_node *n, int rule, int 
         f.path = (cg_step *)ev->path;
         f.npath = (size_t)ev->npath;
     } else {
-        int base = r->path_base < ctx->npath ? r->path_base : ctx->npath;
-        f.path = ctx->path + base;
-        f.npath = (size_t)(ctx->npath - base);
+        int base = r->path_base < ctx->path.n ? r->path_base : ctx->path.n;
+        f.path = ctx->path.step + base;
+        f.npath = (size_t)(ctx->path.n - base);
     }
     cg_report_add(ctx->p->report, &f);
     free(msg);
@@ -317,13 +318,13 @@ static int same_stream(const cu_val *a, const cu_val *b)
     if (a->kind != CV_STREAM || b->kind != CV_STREAM) return 0;
     if (a->skind != b->skind) return 0;
     if (a->skind != CS_VAR) return 1;
-    return eq(a->id, b->id);
+    return cg_eq(a->id, b->id);
 }
 
 static cu_fork *find_fork(cu_ctx *ctx, const char *id)
 {
     for (int i = 0; i < ctx->st.nforks; i++)
-        if (eq(ctx->st.forks[i].id, id)) return &ctx->st.forks[i];
+        if (cg_eq(ctx->st.forks[i].id, id)) return &ctx->st.forks[i];
     return NULL;
 }
 
@@ -343,7 +344,7 @@ cu_role cu_stream_role(cu_ctx *ctx, const cu_val *s)
     /* the capture runs on a stream passed in by a caller cglint did not see:
      * a member or global stream may be that very stream; a local one cannot */
     if (r && (r->stream.flags & CVF_MAYALIAS) && s->id &&
-        (strncmp(s->id, "f:", 2) == 0 || strncmp(s->id, "g:", 2) == 0))
+        (cg_starts(s->id, "f:") || cg_starts(s->id, "g:")))
         return ROLE_UNKNOWN;
     return ROLE_OTHER;
 }
@@ -352,7 +353,7 @@ int cu_is_captured_event(cu_ctx *ctx, const cu_val *ev)
 {
     if (ev->kind != CV_EVENT) return 0;
     for (int i = 0; i < ctx->st.nrec; i++)
-        if (eq(ctx->st.rec[i].ev, ev->id)) return ctx->st.rec[i].captured;
+        if (cg_eq(ctx->st.rec[i].ev, ev->id)) return ctx->st.rec[i].captured;
     return 0;
 }
 
@@ -518,7 +519,7 @@ static int fold_static(const cu_node *n, int64_t *out, int depth)
 static int mentions_name(const cu_node *n, const char *name, int depth)
 {
     if (!n || depth > 12) return 0;
-    if ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER) && eq(n->name, name)) return 1;
+    if ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER) && cg_eq(n->name, name)) return 1;
     for (int i = 0; i < n->nkids; i++)
         if (mentions_name(n->kids[i], name, depth + 1)) return 1;
     return 0;
@@ -527,7 +528,7 @@ static int mentions_name(const cu_node *n, const char *name, int depth)
 static int mentions_usr(const cu_node *n, const char *usr, int depth)
 {
     if (!n || depth > 16) return 0;
-    if ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER) && eq(n->usr, usr)) return 1;
+    if ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER) && cg_eq(n->usr, usr)) return 1;
     for (int i = 0; i < n->nkids; i++)
         if (mentions_usr(n->kids[i], usr, depth + 1)) return 1;
     return 0;
@@ -538,7 +539,7 @@ static int is_terminator_name(const char *name)
 {
     static const char *const t[] = { "exit", "abort", "_Exit", "_exit", "quick_exit", "terminate",
         "__assert_fail", "__builtin_trap", "__builtin_unreachable", "longjmp", NULL };
-    for (int i = 0; t[i]; i++) if (eq(name, t[i])) return 1;
+    for (int i = 0; t[i]; i++) if (cg_eq(name, t[i])) return 1;
     return 0;
 }
 
@@ -556,7 +557,7 @@ static int ends_program(const cu_node *n, int depth)
 static int is_error_cond(const cu_node *n, int depth)
 {
     if (!n || depth > 8) return 0;
-    if (n->kind == CU_N_REF && (eq(n->name, "cudaSuccess") || eq(n->name, "CUDA_SUCCESS") ||
+    if (n->kind == CU_N_REF && (cg_eq(n->name, "cudaSuccess") || cg_eq(n->name, "CUDA_SUCCESS") ||
                                 n->tclass == CU_T_ERROR))
         return 1;
     for (int i = 0; i < n->nkids; i++)
@@ -569,8 +570,8 @@ static cu_val guard(int g) { cu_val v = UNKNOWN; v.kind = CV_GUARD; v.guard = (u
 static int status_name(const cu_val *v, int *active_status)
 {
     if (!v->name) return 0;
-    if (eq(v->name, "cudaStreamCaptureStatusActive") || eq(v->name, "CU_STREAM_CAPTURE_STATUS_ACTIVE")) { *active_status = 1; return 1; }
-    if (eq(v->name, "cudaStreamCaptureStatusNone") || eq(v->name, "CU_STREAM_CAPTURE_STATUS_NONE")) { *active_status = 0; return 1; }
+    if (cg_eq(v->name, "cudaStreamCaptureStatusActive") || cg_eq(v->name, "CU_STREAM_CAPTURE_STATUS_ACTIVE")) { *active_status = 1; return 1; }
+    if (cg_eq(v->name, "cudaStreamCaptureStatusNone") || cg_eq(v->name, "CU_STREAM_CAPTURE_STATUS_NONE")) { *active_status = 0; return 1; }
     return 0;
 }
 
@@ -601,7 +602,7 @@ static cu_state merge(cu_state a, cu_state b)
         for (int i = 0; i < o.nforks; i++) {
             cu_fork *f = NULL;
             for (int k = 0; k < m.nforks; k++)
-                if (eq(m.forks[k].id, o.forks[i].id)) f = &m.forks[k];
+                if (cg_eq(m.forks[k].id, o.forks[i].id)) f = &m.forks[k];
             if (f) f->joined &= o.forks[i].joined;
             else *add_fork(&m) = o.forks[i];
         }
@@ -701,10 +702,8 @@ static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cha
         }
     }
     int pushed = 0;
-    if (call && ctx->npath < CU_MAX_DEPTH + 1) {
-        ctx->path[ctx->npath].function = (char *)name;
-        ctx->path[ctx->npath].loc = cu_cg_loc(ctx->p, &call->loc);
-        ctx->npath++;
+    if (call) {
+        cg_callpath_push(&ctx->path, name, cu_cg_loc(ctx->p, &call->loc));
         pushed = 1;
     }
     cu_frame fr;
@@ -739,9 +738,9 @@ static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cha
     cu_val ret = fr.ret;
     ctx->depth--;
     frame_pop(ctx, &fr);
-    if (pushed) ctx->npath--;
+    if (pushed) cg_callpath_pop(&ctx->path);
     if (r) {
-        if (r->path_base > ctx->npath) r->path_base = ctx->npath;
+        if (r->path_base > ctx->path.n) r->path_base = ctx->path.n;
         if (r->depth > ctx->depth) {
             /* the helper that began the capture returned: the caller holds it now */
             r->depth = ctx->depth;
@@ -808,7 +807,7 @@ static int mentions_any(cu_ctx *ctx, const cu_node *n, const char *const *names,
 {
     if (!n || depth > 48) return 0;
     if (n->kind == CU_N_REF || n->kind == CU_N_MEMBER || n->kind == CU_N_CALL)
-        for (int i = 0; names[i]; i++) if (eq(n->name, names[i])) return 1;
+        for (int i = 0; names[i]; i++) if (cg_eq(n->name, names[i])) return 1;
     if (n->kind == CU_N_CALL && calls > 0 && n->usr) {
         cu_func *f = func_of(ctx, n->usr);
         if (f && f->body && mentions_any(ctx, f->body, names, 0, calls - 1)) return 1;
@@ -836,11 +835,11 @@ static int recaptured_and_launched(cu_ctx *ctx, const cu_node *loop)
 static const cg_step *snapshot_path(cu_ctx *ctx, int *n)
 {
     cu_region *r = ctx->st.region;
-    int base = r && r->path_base < ctx->npath ? r->path_base : ctx->npath;
-    *n = ctx->npath - base;
+    int base = r && r->path_base < ctx->path.n ? r->path_base : ctx->path.n;
+    *n = ctx->path.n - base;
     if (!*n) return NULL;
     cg_step *out = cg_arena_alloc(ctx->arena, (size_t)*n * sizeof *out);
-    memcpy(out, ctx->path + base, (size_t)*n * sizeof *out);
+    memcpy(out, ctx->path.step + base, (size_t)*n * sizeof *out);
     return out;
 }
 
@@ -873,7 +872,7 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
     r->stream = as_stream(&s0, ctx->fr && ctx->fr->fn ? ctx->fr->fn->ptds : 0);
     r->depth = ctx->depth;
     r->cond_depth = ctx->fr ? ctx->fr->cond_depth : 0;
-    r->path_base = ctx->npath;
+    r->path_base = ctx->path.n;
     r->begin_fn = ctx->fr ? ctx->fr->fn : NULL;
     r->raii = ctx->fr && ctx->fr->fn && ctx->fr->fn->is_ctor;
     if (r->raii && ctx->fr->caller && ctx->fr->caller->at) {
@@ -966,7 +965,7 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, con
         if (!eid) return;
         cu_role role = ev->role;
         cu_rec *rec = NULL;
-        for (int i = 0; i < st->nrec; i++) if (eq(st->rec[i].ev, eid)) rec = &st->rec[i];
+        for (int i = 0; i < st->nrec; i++) if (cg_eq(st->rec[i].ev, eid)) rec = &st->rec[i];
         if (!rec) rec = add_rec(st);
         rec->ev = eid;
         rec->stream = ev->stream.kind == CV_STREAM ? (ev->stream.id ? ev->stream.id : "<default>") : NULL;
@@ -975,7 +974,7 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, con
         const cu_node *en = call->nkids > 2 ? call->kids[2] : NULL;
         const char *eid = event_id(ctx, en, nargs > 1 ? &args[1] : &UNKNOWN);
         cu_rec *rec = NULL;
-        for (int i = 0; eid && i < st->nrec; i++) if (eq(st->rec[i].ev, eid)) rec = &st->rec[i];
+        for (int i = 0; eid && i < st->nrec; i++) if (cg_eq(st->rec[i].ev, eid)) rec = &st->rec[i];
         if (!rec || !rec->captured) return;
         cu_role wrole = ev->role;
         cu_fork *src = rec->stream ? find_fork(ctx, rec->stream) : NULL;
@@ -1007,7 +1006,7 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, con
         const cu_node *root = lvalue_root(a0);
         const char *id = ident_of(ctx, root);
         for (int i = 0; id && i < st->nalloc; i++)
-            if (eq(st->allocs[i].id, id)) { st->allocs[i] = st->allocs[--st->nalloc]; i--; }
+            if (cg_eq(st->allocs[i].id, id)) { st->allocs[i] = st->allocs[--st->nalloc]; i--; }
     }
     (void)ptds;
 }
@@ -1149,8 +1148,8 @@ static int is_cuda_call(const cu_node *n)
     if (n->kind != CU_N_CALL || !n->name) return 0;
     if (cu_api_lookup(n->name)) return 1;
     const char *s = n->name;
-    return (strncmp(s, "cuda", 4) == 0 && s[4] >= 'A' && s[4] <= 'Z') ||
-           (strncmp(s, "cu", 2) == 0 && s[2] >= 'A' && s[2] <= 'Z');
+    return (cg_starts(s, "cuda") && s[4] >= 'A' && s[4] <= 'Z') ||
+           (cg_starts(s, "cu") && s[2] >= 'A' && s[2] <= 'Z');
 }
 
 static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, int depth, int level);
@@ -1230,7 +1229,7 @@ static void thread_joined(cu_ctx *ctx, const cu_node *handle_expr)
     const cu_node *root = lvalue_root(handle_expr);
     if (!root || !root->usr) return;
     for (int i = 0; i < ctx->nthreads; i++)
-        if (eq(ctx->threads[i].handle, root->usr)) { ctx->threads[i] = ctx->threads[--ctx->nthreads]; i--; }
+        if (cg_eq(ctx->threads[i].handle, root->usr)) { ctx->threads[i] = ctx->threads[--ctx->nthreads]; i--; }
 }
 
 /* A call's event and its effects on the walk (an API's, a thread's): 1 when
@@ -1273,15 +1272,15 @@ __attribute__((noinline)) static int call_site(cu_ctx *ctx, const cu_node *n, cu
     if (api && api->stream >= 0) fill_stream(ctx, &ev, n, api->stream, args, nargs);
     ctx->fr->at = n;
     if (!api && n->name) {
-        if (strcmp(n->name, "pthread_create") == 0 && nargs >= 3) {
+        if (cg_eq(n->name, "pthread_create") && nargs >= 3) {
             const cu_node *h = lvalue_root(n->kids[1]);
             thread_started(ctx, n, &args[2], h ? h->usr : NULL);
-        } else if (strcmp(n->name, "async") == 0 && n->usr && strstr(n->usr, "@N@std@")) {
+        } else if (cg_eq(n->name, "async") && n->usr && strstr(n->usr, "@N@std@")) {
             for (int i = 0; i < nargs; i++)
                 if (args[i].kind == CV_LAMBDA || args[i].kind == CV_FUNC) { thread_started(ctx, n, &args[i], NULL); break; }
-        } else if (strcmp(n->name, "pthread_join") == 0 && nargs >= 1) {
+        } else if (cg_eq(n->name, "pthread_join") && nargs >= 1) {
             thread_joined(ctx, n->kids[1]);
-        } else if (strcmp(n->name, "join") == 0 && ev.obj) {
+        } else if (cg_eq(n->name, "join") && ev.obj) {
             thread_joined(ctx, ev.obj);
         }
     }
@@ -1359,8 +1358,8 @@ __attribute__((noinline)) static cu_val eval_construct(cu_ctx *ctx, const cu_nod
     cu_val r = UNKNOWN;
     if (n->tclass == CU_T_DIM3) {
         r = dim3_construct(n, args);
-    } else if (n->usr && (strncmp(n->usr, "c:@N@std@S@thread@", 18) == 0 ||
-                          strncmp(n->usr, "c:@N@std@S@jthread@", 19) == 0) &&
+    } else if (n->usr && (cg_starts(n->usr, "c:@N@std@S@thread@") ||
+                          cg_starts(n->usr, "c:@N@std@S@jthread@")) &&
                nargs >= 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) {
         thread_started(ctx, n, &args[0], NULL);
         ctx->last_thread_start = n;
@@ -1398,7 +1397,7 @@ __attribute__((noinline)) static void store_event(cu_ctx *ctx, const cu_node *n,
         ev.target_outside = !s || s->decl_region != rid;
     }
     for (int i = 0; i < ctx->fr->nloop_vars; i++)
-        if (eq(ctx->fr->loop_vars[i], root->usr)) ev.loop_var = 1;
+        if (cg_eq(ctx->fr->loop_vars[i], root->usr)) ev.loop_var = 1;
     emit(ctx, &ev);
 }
 
@@ -1417,7 +1416,7 @@ static void set_src(cu_ctx *ctx, cu_val *v, const cu_node *ref)
     s.loop = ctx->fr ? ctx->fr->outer_loop : NULL;
     /* a by-value parameter holds the caller's variable: keep that */
     if (ref->storage == CU_S_PARAM && v->src.usr) return;
-    if (v->src.usr && !eq(v->src.usr, ref->usr) && !v->src2.usr) v->src2 = v->src;
+    if (v->src.usr && !cg_eq(v->src.usr, ref->usr) && !v->src2.usr) v->src2 = v->src;
     v->src = s;
 }
 
@@ -1534,7 +1533,7 @@ __attribute__((noinline)) static cu_val eval_binary(cu_ctx *ctx, const cu_node *
     for (int i = 0; i < 4; i++) {
         if (!srcs[i]->usr) continue;
         if (k == 0) { out.src = *srcs[i]; k++; }
-        else if (k == 1 && !eq(srcs[i]->usr, out.src.usr)) { out.src2 = *srcs[i]; k++; }
+        else if (k == 1 && !cg_eq(srcs[i]->usr, out.src.usr)) { out.src2 = *srcs[i]; k++; }
     }
     return out;
 }
@@ -2256,7 +2255,7 @@ static int cmp_func(const void *a, const void *b)
 static void walk_entry(cu_ctx *ctx, cu_func *fn)
 {
     state_free(&ctx->st);
-    ctx->npath = 0;
+    cg_callpath_clear(&ctx->path);
     ctx->depth = 0;
     ctx->nest = 0;
     ctx->nthreads = 0;
@@ -2289,7 +2288,7 @@ static int library_name(const char *name)
         "cudnn", "nccl", "nvtx", "nvjpeg", "npp", "nvrtc", "nvml", "make_", "__", NULL };
     if (!name) return 1;
     for (int i = 0; pre[i]; i++)
-        if (strncmp(name, pre[i], strlen(pre[i])) == 0) return 1;
+        if (cg_starts(name, pre[i])) return 1;
     if (name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z') return 1;   /* cuMemAlloc */
     return strstr(name, "Cuda") != NULL;   /* checkCudaErrors, getLastCudaError, findCudaDevice */
 }
@@ -2306,9 +2305,9 @@ static const char *simple_name(const char *name)
  * (only a file that seems to define it is wanted: see cu_project.c) */
 static void add_name(names_scan *ns, const char *name, uintptr_t how)
 {
-    if (!name || !*name || strncmp(name, "operator", 8) == 0) return;
+    if (!name || !*name || cg_starts(name, "operator")) return;
     name = simple_name(name);
-    if (strcmp(name, "main") == 0) return;   /* nothing calls it */
+    if (cg_eq(name, "main")) return;   /* nothing calls it */
     size_t len = strlen(name);
     if (len < 2) return;
     uintptr_t had = (uintptr_t)cg_map_get(ns->names, name, len);
@@ -2451,6 +2450,7 @@ void cu_analyze_project(cu_project *p)
     memset(&ctx, 0, sizeof ctx);
     ctx.p = p;
     ctx.arena = cg_arena_new();
+    ctx.path.limit = CU_MAX_DEPTH + 1;
     cg_map_init(&ctx.fields);
     cg_map_init(&ctx.globals);
     cg_map_init(&ctx.writes);

@@ -10,6 +10,7 @@
 #define CG_CU_EVAL_H
 #include <stdio.h>
 #include "cu_int.h"
+#include "core/callpath.h"
 
 /* ---- the CUDA API (cu_api.c) ------------------------------------------------- */
 enum {
@@ -138,8 +139,7 @@ typedef struct cu_ctx {
     cg_arena *arena;
     cu_state st;
     cu_frame *fr;
-    cg_step path[CU_MAX_DEPTH + 1];
-    int npath;
+    cg_callpath path;         /* calls from the walk's entry to here (at most CU_MAX_DEPTH + 1) */
     int depth;
     int nest;                 /* eval/exec levels on the C stack (CU_MAX_EVAL_NEST, CU_MAX_TOTAL_NEST) */
     /* calls not followed because of a bound: one note per run, naming the first */

@@ -61,7 +61,7 @@ put("src/python/checks.c", "check_cg799", '''static void check_cg799(py_ctx *ctx
 ''')
 put("src/cuda/checks.c", "check_cg798", '''static void check_cg798(cu_ctx *ctx, const cu_event *ev)
 {
-    if (!eq(ev->name, "cg798_placeholder")) return;
+    if (!cg_eq(ev->name, "cg798_placeholder")) return;
     cu_report(ctx, ev, ev->node, CG_R_CG798, -1, NULL,
               "`%s` calls the placeholder during capture", snip(ctx, ev->node));
 }
