@@ -41,15 +41,15 @@ static const char *capture_where(cu_ctx *ctx, const cu_event *ev)
 /* CG104: cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, cu* */
 static void check_sync(cu_ctx *ctx, const cu_event *ev)
 {
-    if (!ev->api || !(ev->api->flags & API_SYNC)) return;
+    if (!ev->api || !(ev->api->flags & CU_API_SYNC)) return;
     const char *call = snip(ctx, ev->node);
-    if (ev->api->flags & API_DEVICE) {
+    if (ev->api->flags & CU_API_DEVICE) {
         cu_report(ctx, ev, ev->node, CG_R_CG104, -1, NULL,
                   "`%s` waits for the whole device while it is capturing: CUDA refuses it in every "
                   "capture mode (cudaErrorStreamCaptureUnsupported) and invalidates the capture", call);
         return;
     }
-    if (ev->api->flags & API_ON_EVENT) {
+    if (ev->api->flags & CU_API_ON_EVENT) {
         const cu_val *e = ev->api->aux < ev->nargs ? &ev->args[ev->api->aux] : NULL;
         if (e && cu_is_captured_event(ctx, e)) {
             cu_report(ctx, ev, ev->node, CG_R_CG104, -1, NULL,
@@ -67,14 +67,14 @@ static void check_sync(cu_ctx *ctx, const cu_event *ev)
         return;
     }
     switch (ev->role) {
-    case ROLE_CAPTURE:
-    case ROLE_FORKED:
+    case CU_ROLE_CAPTURE:
+    case CU_ROLE_FORKED:
         cu_report(ctx, ev, ev->node, CG_R_CG104, -1, NULL,
                   "`%s` synchronizes a stream that is being captured: CUDA refuses it in every capture "
                   "mode (cudaErrorStreamCaptureUnsupported) and invalidates the capture", call);
         return;
-    case ROLE_OTHER:
-    case ROLE_PERTHREAD:
+    case CU_ROLE_OTHER:
+    case CU_ROLE_PERTHREAD:
         if (relaxed(ev)) {
             cu_report(ctx, ev, ev->node, CG_R_CG104, CG_SEV_WARNING, NULL,
                       "`%s` synchronizes a stream outside the capture: relaxed mode allows it, but it runs "
@@ -92,8 +92,8 @@ static void check_sync(cu_ctx *ctx, const cu_event *ev)
 /* CG105: cudaStreamQuery, cudaEventQuery, cu* */
 static void check_query(cu_ctx *ctx, const cu_event *ev)
 {
-    if (!ev->api || !(ev->api->flags & API_QUERY)) return;
-    const cu_val *e = (ev->api->flags & API_ON_EVENT) && ev->api->aux < ev->nargs ? &ev->args[ev->api->aux] : NULL;
+    if (!ev->api || !(ev->api->flags & CU_API_QUERY)) return;
+    const cu_val *e = (ev->api->flags & CU_API_ON_EVENT) && ev->api->aux < ev->nargs ? &ev->args[ev->api->aux] : NULL;
     if (e && cu_is_captured_event(ctx, e)) {
         cu_report(ctx, ev, ev->node, CG_R_CG105, -1, NULL,
                   "`%s` queries an event recorded inside this capture: cudaErrorCapturedEvent, in every "
@@ -108,9 +108,9 @@ static void check_query(cu_ctx *ctx, const cu_event *ev)
 /* CG106: cudaMemcpy, cudaMemset, cudaMemcpyToSymbol, cuMemcpyHtoD, cuMemsetD32 ... */
 static void check_sync_memop(cu_ctx *ctx, const cu_event *ev)
 {
-    if (!ev->api || !(ev->api->flags & API_SYNC_MEM)) return;
+    if (!ev->api || !(ev->api->flags & CU_API_SYNC_MEM)) return;
     const cu_val *s = &ev->region->stream;
-    if (s->kind == CV_STREAM && (s->flags & CVF_NONBLOCKING)) {
+    if (s->kind == CU_V_STREAM && (s->flags & CU_VF_NONBLOCKING)) {
         cu_report(ctx, ev, ev->node, CG_R_CG106, -1, NULL,
                   "`%s` is a synchronous memory operation on the legacy stream: with a non-blocking capture "
                   "stream there is no error, but it runs once, at capture, and is missing from the graph",
@@ -135,7 +135,7 @@ static void check_host_geometry(cu_ctx *ctx, const cu_event *ev)
 
 static void check_host_size(cu_ctx *ctx, const cu_event *ev)
 {
-    if (!ev->api || ev->api->size < 0 || !(ev->api->flags & (API_WORK | API_ASYNC_ALLOC))) return;
+    if (!ev->api || ev->api->size < 0 || !(ev->api->flags & (CU_API_WORK | CU_API_ASYNC_ALLOC))) return;
     if (ev->api->size >= ev->nargs) return;
     cu_defer(ctx, ev, CG_R_CG204, ev->argn[ev->api->size], &ev->args[ev->api->size], "the size");
 }
@@ -278,40 +278,40 @@ static void check_frozen_values(cu_ctx *ctx, const cu_event *ev)
 static int is_work(const cu_event *ev)
 {
     if (ev->kind == CU_EV_LAUNCH) return 1;
-    return ev->api && (ev->api->flags & (API_WORK | API_EVENT_RECORD | API_STREAM_WAIT)) &&
-           !(ev->api->flags & API_LAUNCH);   /* API launches come again as launch events */
+    return ev->api && (ev->api->flags & (CU_API_WORK | CU_API_EVENT_RECORD | CU_API_STREAM_WAIT)) &&
+           !(ev->api->flags & CU_API_LAUNCH);   /* API launches come again as launch events */
 }
 
 /* CG401: the legacy/default stream inside capture */
 static void check_default_stream(cu_ctx *ctx, const cu_event *ev)
 {
     if (!ev->has_stream || !is_work(ev)) return;
-    if (ev->role != ROLE_LEGACY && ev->role != ROLE_PERTHREAD) return;
+    if (ev->role != CU_ROLE_LEGACY && ev->role != CU_ROLE_PERTHREAD) return;
     const char *what = ev->kind == CU_EV_LAUNCH ? "launches on" :
-                       (ev->api->flags & API_EVENT_RECORD) ? "records an event on" : "issues work on";
-    const char *which = ev->role == ROLE_PERTHREAD ? "the per-thread default stream" : "the legacy default stream";
+                       (ev->api->flags & CU_API_EVENT_RECORD) ? "records an event on" : "issues work on";
+    const char *which = ev->role == CU_ROLE_PERTHREAD ? "the per-thread default stream" : "the legacy default stream";
     const char *how = !ev->stream_node ? " (no stream given)"
                     : cg_arena_printf(ctx->arena, " (`%s`)", snip(ctx, ev->stream_node));
-    if (ev->api && (ev->api->flags & API_STREAM_WAIT)) {
+    if (ev->api && (ev->api->flags & CU_API_STREAM_WAIT)) {
         cu_report(ctx, ev, ev->node, CG_R_CG401, -1, NULL,
                   "`%s` makes %s%s wait on work inside the capture: cudaErrorStreamCaptureIsolation",
                   snip(ctx, ev->node), which, how);
         return;
     }
     const cu_val *cs = &ev->region->stream;
-    const char *effect = (cs->kind == CV_STREAM && (cs->flags & CVF_NONBLOCKING))
+    const char *effect = (cs->kind == CU_V_STREAM && (cs->flags & CU_VF_NONBLOCKING))
         ? "with a non-blocking capture stream there is no error, but the work runs once, eagerly, and is missing from the graph"
         : "with a blocking capture stream CUDA fails with cudaErrorStreamCaptureImplicit; with a non-blocking one the work runs eagerly and is missing from the graph";
     cu_report(ctx, ev, ev->node, CG_R_CG401, -1, NULL,
               "`%s` %s %s%s, which is not %s: %s", snip(ctx, ev->node), what, which, how,
-              ev->role == ROLE_PERTHREAD ? "the capturing stream" : "part of the capture", effect);
+              ev->role == CU_ROLE_PERTHREAD ? "the capturing stream" : "part of the capture", effect);
 }
 
 /* CG403: work on a stream that is not part of the capture */
 static void check_foreign_stream(cu_ctx *ctx, const cu_event *ev)
 {
-    if (!ev->has_stream || ev->role != ROLE_OTHER) return;
-    if (ev->kind != CU_EV_LAUNCH && !(ev->api && (ev->api->flags & API_WORK) && !(ev->api->flags & API_LAUNCH)))
+    if (!ev->has_stream || ev->role != CU_ROLE_OTHER) return;
+    if (ev->kind != CU_EV_LAUNCH && !(ev->api && (ev->api->flags & CU_API_WORK) && !(ev->api->flags & CU_API_LAUNCH)))
         return;
     cu_report(ctx, ev, ev->stream_node ? ev->stream_node : ev->node, CG_R_CG403, -1, NULL,
               "`%s` issues work on %s, which was never forked into the capture begun at %s: the work runs "
@@ -340,7 +340,7 @@ static void check_unjoined(cu_ctx *ctx, const cu_event *ev)
 /* CG404: capture begun on the legacy stream */
 static void check_capture_stream(cu_ctx *ctx, const cu_event *ev)
 {
-    if (ev->stream.kind != CV_STREAM || ev->stream.skind != CS_LEGACY) return;
+    if (ev->stream.kind != CU_V_STREAM || ev->stream.skind != CU_SK_LEGACY) return;
     cu_report(ctx, ev, ev->node, CG_R_CG404, -1, NULL,
               "`%s` begins a capture on the legacy default stream, which cannot be captured: "
               "cudaErrorStreamCaptureUnsupported", snip(ctx, ev->node));
@@ -351,8 +351,8 @@ static void check_capture_stream(cu_ctx *ctx, const cu_event *ev)
 /* CG501: cudaMalloc, cudaFree, cudaMallocHost, cudaHostRegister, cuMemAlloc ... */
 static void check_alloc(cu_ctx *ctx, const cu_event *ev)
 {
-    if (!ev->api || !(ev->api->flags & (API_ALLOC | API_FREE))) return;
-    int free_ = (ev->api->flags & API_FREE) != 0;
+    if (!ev->api || !(ev->api->flags & (CU_API_ALLOC | CU_API_FREE))) return;
+    int free_ = (ev->api->flags & CU_API_FREE) != 0;
     if (relaxed(ev)) {
         cu_report(ctx, ev, ev->node, CG_R_CG501, CG_SEV_WARNING, NULL,
                   "`%s` %s memory during a relaxed-mode capture: allowed, but it happens once, at capture, "
@@ -417,9 +417,9 @@ static void check_capture_end(cu_ctx *ctx, const cu_event *ev)
         return;
     }
     const cu_val *a = &ev->region->stream, *b = &ev->other_stream;
-    if (a->kind != CV_STREAM || b->kind != CV_STREAM) return;
-    if ((a->flags | b->flags) & CVF_MAYALIAS) return;
-    if (a->skind == b->skind && (a->skind != CS_VAR || cg_eq(a->id, b->id))) return;
+    if (a->kind != CU_V_STREAM || b->kind != CU_V_STREAM) return;
+    if ((a->flags | b->flags) & CU_VF_MAYALIAS) return;
+    if (a->skind == b->skind && (a->skind != CU_SK_VAR || cg_eq(a->id, b->id))) return;
     cu_report(ctx, ev, ev->other, CG_R_CG707, -1, NULL,
               "`%s` ends a capture on another stream than the one that began it at %s: "
               "cudaErrorStreamCaptureUnmatched, and the original stream stays capturing",
@@ -448,7 +448,7 @@ static void check_thread(cu_ctx *ctx, const cu_event *ev)
 static void check_block_size(cu_ctx *ctx, const cu_event *ev)
 {
     const cu_val *b = &ev->block;
-    if (b->kind != CV_DIM3 || !ev->block_node) return;
+    if (b->kind != CU_V_DIM3 || !ev->block_node) return;
     static const int64_t lim[3] = { 1024, 1024, 64 };
     for (int i = 0; i < 3; i++)
         if ((b->known & (1 << i)) && (&b->x)[i] > lim[i]) {
@@ -468,7 +468,7 @@ static void check_block_size(cu_ctx *ctx, const cu_event *ev)
 /* CG802: over 48 KiB of dynamic shared memory without cudaFuncSetAttribute first */
 static void check_dynamic_smem(cu_ctx *ctx, const cu_event *ev)
 {
-    if (!ev->smem_node || ev->smem.kind != CV_INT || !(ev->smem.known & 1)) return;
+    if (!ev->smem_node || ev->smem.kind != CU_V_INT || !(ev->smem.known & 1)) return;
     if (ev->smem.x <= 48 * 1024) return;
     const cu_node *late = NULL;
     if (cu_attr_allows(ctx, ev, ev->usr, ev->smem.x, &late)) return;
@@ -493,7 +493,7 @@ static void check_zero_config(cu_ctx *ctx, const cu_event *ev)
     const cu_val *v[2] = { &ev->grid, &ev->block };
     const cu_node *n[2] = { ev->grid_node, ev->block_node };
     for (int k = 0; k < 2; k++) {
-        if (v[k]->kind != CV_DIM3 || !n[k]) continue;
+        if (v[k]->kind != CU_V_DIM3 || !n[k]) continue;
         for (int i = 0; i < 3; i++)
             if ((v[k]->known & (1 << i)) && (&v[k]->x)[i] == 0) {
                 cu_report(ctx, ev, n[k], CG_R_CG803, -1, NULL,

@@ -49,7 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_ACTIVE_WALKS 64
+#define CU_MAX_ACTIVE_WALKS 64
 #define CU_STR_(x) #x
 #define CU_STR(x) CU_STR_(x)
 
@@ -286,15 +286,15 @@ const char *cu_mode_name(int mode)
 }
 
 /* ---- values ------------------------------------------------------------------------ */
-static cu_val vint(int64_t x) { cu_val v = UNKNOWN; v.kind = CV_INT; v.x = x; v.known = 1; return v; }
+static cu_val vint(int64_t x) { cu_val v = UNKNOWN; v.kind = CU_V_INT; v.x = x; v.known = 1; return v; }
 
 static cu_val stream_of_var(const char *id, int mayalias)
 {
     cu_val v = UNKNOWN;
-    v.kind = CV_STREAM;
-    v.skind = CS_VAR;
+    v.kind = CU_V_STREAM;
+    v.skind = CU_SK_VAR;
     v.id = id;
-    if (mayalias) v.flags |= CVF_MAYALIAS;
+    if (mayalias) v.flags |= CU_VF_MAYALIAS;
     return v;
 }
 
@@ -302,12 +302,12 @@ static cu_val stream_of_var(const char *id, int mayalias)
  * per-thread one in code compiled with --default-stream per-thread. */
 static cu_val as_stream(const cu_val *v, int ptds)
 {
-    if (v->kind == CV_STREAM) return *v;
-    if ((v->kind == CV_INT && v->known & 1 && v->x == 0) || (v->flags & CVF_NULL)) {
+    if (v->kind == CU_V_STREAM) return *v;
+    if ((v->kind == CU_V_INT && v->known & 1 && v->x == 0) || (v->flags & CU_VF_NULL)) {
         cu_val s = UNKNOWN;
-        s.kind = CV_STREAM;
-        s.skind = ptds ? CS_PERTHREAD : CS_LEGACY;
-        s.flags = CVF_NULL;
+        s.kind = CU_V_STREAM;
+        s.skind = ptds ? CU_SK_PERTHREAD : CU_SK_LEGACY;
+        s.flags = CU_VF_NULL;
         return s;
     }
     return UNKNOWN;
@@ -315,9 +315,9 @@ static cu_val as_stream(const cu_val *v, int ptds)
 
 static int same_stream(const cu_val *a, const cu_val *b)
 {
-    if (a->kind != CV_STREAM || b->kind != CV_STREAM) return 0;
+    if (a->kind != CU_V_STREAM || b->kind != CU_V_STREAM) return 0;
     if (a->skind != b->skind) return 0;
-    if (a->skind != CS_VAR) return 1;
+    if (a->skind != CU_SK_VAR) return 1;
     return cg_eq(a->id, b->id);
 }
 
@@ -331,27 +331,27 @@ static cu_fork *find_fork(cu_ctx *ctx, const char *id)
 cu_role cu_stream_role(cu_ctx *ctx, const cu_val *s)
 {
     cu_region *r = ctx->st.region;
-    if (s->kind != CV_STREAM) return ROLE_UNKNOWN;
-    if (r && same_stream(s, &r->stream)) return ROLE_CAPTURE;
-    if (s->skind == CS_LEGACY) return ROLE_LEGACY;
-    if (s->skind == CS_PERTHREAD) {
-        if (r && (r->stream.kind != CV_STREAM || (r->stream.flags & CVF_MAYALIAS))) return ROLE_UNKNOWN;
-        return ROLE_PERTHREAD;
+    if (s->kind != CU_V_STREAM) return CU_ROLE_UNKNOWN;
+    if (r && same_stream(s, &r->stream)) return CU_ROLE_CAPTURE;
+    if (s->skind == CU_SK_LEGACY) return CU_ROLE_LEGACY;
+    if (s->skind == CU_SK_PERTHREAD) {
+        if (r && (r->stream.kind != CU_V_STREAM || (r->stream.flags & CU_VF_MAYALIAS))) return CU_ROLE_UNKNOWN;
+        return CU_ROLE_PERTHREAD;
     }
-    if (find_fork(ctx, s->id)) return ROLE_FORKED;
-    if (s->flags & CVF_MAYALIAS) return ROLE_UNKNOWN;
-    if (r && r->stream.kind != CV_STREAM) return ROLE_UNKNOWN;
+    if (find_fork(ctx, s->id)) return CU_ROLE_FORKED;
+    if (s->flags & CU_VF_MAYALIAS) return CU_ROLE_UNKNOWN;
+    if (r && r->stream.kind != CU_V_STREAM) return CU_ROLE_UNKNOWN;
     /* the capture runs on a stream passed in by a caller cglint did not see:
      * a member or global stream may be that very stream; a local one cannot */
-    if (r && (r->stream.flags & CVF_MAYALIAS) && s->id &&
+    if (r && (r->stream.flags & CU_VF_MAYALIAS) && s->id &&
         (cg_starts(s->id, "f:") || cg_starts(s->id, "g:")))
-        return ROLE_UNKNOWN;
-    return ROLE_OTHER;
+        return CU_ROLE_UNKNOWN;
+    return CU_ROLE_OTHER;
 }
 
 int cu_is_captured_event(cu_ctx *ctx, const cu_val *ev)
 {
-    if (ev->kind != CV_EVENT) return 0;
+    if (ev->kind != CU_V_EVENT) return 0;
     for (int i = 0; i < ctx->st.nrec; i++)
         if (cg_eq(ctx->st.rec[i].ev, ev->id)) return ctx->st.rec[i].captured;
     return 0;
@@ -426,10 +426,10 @@ static void assign_to(cu_ctx *ctx, const cu_node *lhs, cu_val v)
         (lhs->name[0] == 'x' || lhs->name[0] == 'y' || lhs->name[0] == 'z')) {
         cu_slot *s = slot_of(ctx, lhs->kids[0], 1);
         if (!s) return;
-        if (s->v.kind != CV_DIM3) { s->v = UNKNOWN; s->v.kind = CV_DIM3; }
+        if (s->v.kind != CU_V_DIM3) { s->v = UNKNOWN; s->v.kind = CU_V_DIM3; }
         int c = lhs->name[0] - 'x';
         int64_t *comp = c == 0 ? &s->v.x : c == 1 ? &s->v.y : &s->v.z;
-        if (v.kind == CV_INT && (v.known & 1)) { *comp = v.x; s->v.known |= (uint8_t)(1 << c); }
+        if (v.kind == CU_V_INT && (v.known & 1)) { *comp = v.x; s->v.known |= (uint8_t)(1 << c); }
         else s->v.known &= (uint8_t)~(1 << c);
         return;
     }
@@ -565,7 +565,7 @@ static int is_error_cond(const cu_node *n, int depth)
     return 0;
 }
 
-static cu_val guard(int g) { cu_val v = UNKNOWN; v.kind = CV_GUARD; v.guard = (uint8_t)g; return v; }
+static cu_val guard(int g) { cu_val v = UNKNOWN; v.kind = CU_V_GUARD; v.guard = (uint8_t)g; return v; }
 
 static int status_name(const cu_val *v, int *active_status)
 {
@@ -577,17 +577,17 @@ static int status_name(const cu_val *v, int *active_status)
 
 static cu_val compare_guard(const cu_val *a, const cu_val *b, int op)
 {
-    const cu_val *g = a->kind == CV_GUARD ? a : b->kind == CV_GUARD ? b : NULL;
+    const cu_val *g = a->kind == CU_V_GUARD ? a : b->kind == CU_V_GUARD ? b : NULL;
     const cu_val *o = g == a ? b : a;
     if (!g) return UNKNOWN;
     int act;
     if (!status_name(o, &act)) {
-        if (o->kind == CV_INT && (o->known & 1) && (o->x == 0 || o->x == 1)) act = (int)o->x;
+        if (o->kind == CU_V_INT && (o->known & 1) && (o->x == 0 || o->x == 1)) act = (int)o->x;
         else return UNKNOWN;
     }
     /* status == Active: true while capturing */
     int pos = (op == CXBinaryOperator_EQ) == (act == 1);
-    int pol = pos ? g->guard : (g->guard == CG_POS ? CG_NEG : CG_POS);
+    int pol = pos ? g->guard : (g->guard == CU_G_POS ? CU_G_NEG : CU_G_POS);
     return guard(pol);
 }
 
@@ -696,7 +696,7 @@ static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cha
     }
     if (active(ctx)) {
         cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, (void *)1);
-        if (fn && ++fn->active_walks > MAX_ACTIVE_WALKS) {
+        if (fn && ++fn->active_walks > CU_MAX_ACTIVE_WALKS) {
             if (!ctx->cut_walks) ctx->cut_walks = call;
             return UNKNOWN;
         }
@@ -713,12 +713,12 @@ static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cha
     if (bind_params && fn) {
         for (int i = 0; i < fn->nparams; i++) {
             cu_val v = i < nargs ? args[i] : UNKNOWN;
-            if (v.kind == CV_INT && (v.flags & CVF_NULL) && fn->params[i].tclass == CU_T_STREAM)
+            if (v.kind == CU_V_INT && (v.flags & CU_VF_NULL) && fn->params[i].tclass == CU_T_STREAM)
                 v = as_stream(&v, fn->ptds);
-            if (v.kind == CV_UNKNOWN && fn->params[i].tclass == CU_T_STREAM)
+            if (v.kind == CU_V_UNKNOWN && fn->params[i].tclass == CU_T_STREAM)
                 v = stream_of_var(cg_arena_printf(ctx->arena, "v:%s", fn->params[i].usr), 1);
-            if (v.kind == CV_UNKNOWN && fn->params[i].tclass == CU_T_EVENT) {
-                v.kind = CV_EVENT;
+            if (v.kind == CU_V_UNKNOWN && fn->params[i].tclass == CU_T_EVENT) {
+                v.kind = CU_V_EVENT;
                 v.id = cg_arena_printf(ctx->arena, "v:%s", fn->params[i].usr);
             }
             bind_var(ctx, fn->params[i].usr, v, 0);
@@ -787,7 +787,7 @@ static int nonblocking_flag(const cu_node *n, const cu_val *v)
     if (mentions_name(n, "cudaStreamNonBlocking", 0) || mentions_name(n, "CU_STREAM_NON_BLOCKING", 0)) return 1;
     int64_t x;
     if (fold_static(n, &x, 0)) return (int)(x & 1);
-    return v->kind == CV_INT && (v->known & 1) && (v->x & 1);
+    return v->kind == CU_V_INT && (v->known & 1) && (v->x & 1);
 }
 
 /* The loop whose body runs the current statement with no condition in
@@ -866,7 +866,7 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
     r->mode = -1;
     if (api->aux < nargs) {
         const cu_val *m = &args[api->aux];
-        if (m->kind == CV_INT && (m->known & 1)) r->mode = (int)m->x;
+        if (m->kind == CU_V_INT && (m->known & 1)) r->mode = (int)m->x;
     }
     cu_val s0 = nargs > 0 ? args[0] : UNKNOWN;
     r->stream = as_stream(&s0, ctx->fr && ctx->fr->fn ? ctx->fr->fn->ptds : 0);
@@ -922,7 +922,7 @@ static void region_end(cu_ctx *ctx, const cu_node *call, const cu_api *api, cons
 
 static const char *event_id(cu_ctx *ctx, const cu_node *arg, const cu_val *v)
 {
-    if (v->kind == CV_EVENT && v->id) return v->id;
+    if (v->kind == CU_V_EVENT && v->id) return v->id;
     return ident_of(ctx, lvalue_root(arg));
 }
 
@@ -933,34 +933,34 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, con
     cu_frame *fr = ctx->fr;
     int ptds = fr && fr->fn ? fr->fn->ptds : 0;
     const cu_node *a0 = call->nkids > 1 ? call->kids[1] : NULL;
-    if (api->flags & API_STREAM_CREATE) {
+    if (api->flags & CU_API_STREAM_CREATE) {
         const cu_node *root = lvalue_root(a0);
         if (root) {
             cu_val s = stream_of_var(ident_of(ctx, root), 0);
             if (api->aux >= 0 && api->aux < nargs && nonblocking_flag(call->kids[api->aux + 1], &args[api->aux]))
-                s.flags |= CVF_NONBLOCKING;
+                s.flags |= CU_VF_NONBLOCKING;
             cu_slot *sl = slot_of(ctx, root, 1);
             if (sl) { sl->v = s; if (sl->decl_region == -1) sl->decl_region = 0; }
         }
-    } else if (api->flags & API_EVENT_CREATE) {
+    } else if (api->flags & CU_API_EVENT_CREATE) {
         const cu_node *root = lvalue_root(a0);
         if (root) {
             cu_val e = UNKNOWN;
-            e.kind = CV_EVENT;
+            e.kind = CU_V_EVENT;
             e.id = ident_of(ctx, root);
             cu_slot *sl = slot_of(ctx, root, 1);
             if (sl) { sl->v = e; if (sl->decl_region == -1) sl->decl_region = 0; }
         }
-    } else if (api->flags & API_IS_CAPTURING) {
+    } else if (api->flags & CU_API_IS_CAPTURING) {
         if (api->aux + 1 < call->nkids) {
             const cu_node *root = lvalue_root(call->kids[api->aux + 1]);
             cu_slot *sl = slot_of(ctx, root, 1);
-            if (sl) { sl->v = guard(CG_POS); if (sl->decl_region == -1) sl->decl_region = 0; }
+            if (sl) { sl->v = guard(CU_G_POS); if (sl->decl_region == -1) sl->decl_region = 0; }
         }
     }
     if (!active(ctx)) return;
     cu_state *st = &ctx->st;
-    if (api->flags & API_EVENT_RECORD) {
+    if (api->flags & CU_API_EVENT_RECORD) {
         const char *eid = event_id(ctx, a0, nargs > 0 ? &args[0] : &UNKNOWN);
         if (!eid) return;
         cu_role role = ev->role;
@@ -968,9 +968,9 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, con
         for (int i = 0; i < st->nrec; i++) if (cg_eq(st->rec[i].ev, eid)) rec = &st->rec[i];
         if (!rec) rec = add_rec(st);
         rec->ev = eid;
-        rec->stream = ev->stream.kind == CV_STREAM ? (ev->stream.id ? ev->stream.id : "<default>") : NULL;
-        rec->captured = role == ROLE_CAPTURE || role == ROLE_FORKED;
-    } else if (api->flags & API_STREAM_WAIT) {
+        rec->stream = ev->stream.kind == CU_V_STREAM ? (ev->stream.id ? ev->stream.id : "<default>") : NULL;
+        rec->captured = role == CU_ROLE_CAPTURE || role == CU_ROLE_FORKED;
+    } else if (api->flags & CU_API_STREAM_WAIT) {
         const cu_node *en = call->nkids > 2 ? call->kids[2] : NULL;
         const char *eid = event_id(ctx, en, nargs > 1 ? &args[1] : &UNKNOWN);
         cu_rec *rec = NULL;
@@ -978,10 +978,10 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, con
         if (!rec || !rec->captured) return;
         cu_role wrole = ev->role;
         cu_fork *src = rec->stream ? find_fork(ctx, rec->stream) : NULL;
-        if ((wrole == ROLE_CAPTURE || wrole == ROLE_FORKED) && src) {
+        if ((wrole == CU_ROLE_CAPTURE || wrole == CU_ROLE_FORKED) && src) {
             src->joined = 1;                 /* a join */
-        } else if ((wrole == ROLE_OTHER || wrole == ROLE_UNKNOWN || wrole == ROLE_PERTHREAD) &&
-                   ev->stream.kind == CV_STREAM && ev->stream.skind == CS_VAR && ev->stream.id) {
+        } else if ((wrole == CU_ROLE_OTHER || wrole == CU_ROLE_UNKNOWN || wrole == CU_ROLE_PERTHREAD) &&
+                   ev->stream.kind == CU_V_STREAM && ev->stream.skind == CU_SK_VAR && ev->stream.id) {
             if (!find_fork(ctx, ev->stream.id)) {
                 cu_fork *f = add_fork(st);
                 f->id = ev->stream.id;
@@ -990,11 +990,11 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, con
                 f->path = snapshot_path(ctx, &f->npath);
             }
         }
-    } else if ((api->flags & API_WORK) && ev->role == ROLE_FORKED && ev->stream.id) {
+    } else if ((api->flags & CU_API_WORK) && ev->role == CU_ROLE_FORKED && ev->stream.id) {
         cu_fork *f = find_fork(ctx, ev->stream.id);
         if (f) f->joined = 0;                /* work after the last join */
     }
-    if (api->flags & API_ASYNC_ALLOC) {
+    if (api->flags & CU_API_ASYNC_ALLOC) {
         const cu_node *root = lvalue_root(a0);
         if (root) {
             cu_alloc *al = add_alloc(st);
@@ -1002,7 +1002,7 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, con
             al->at = call;
             al->path = snapshot_path(ctx, &al->npath);
         }
-    } else if (api->flags & API_ASYNC_FREE) {
+    } else if (api->flags & CU_API_ASYNC_FREE) {
         const cu_node *root = lvalue_root(a0);
         const char *id = ident_of(ctx, root);
         for (int i = 0; id && i < st->nalloc; i++)
@@ -1024,7 +1024,7 @@ static void fill_stream(cu_ctx *ctx, cu_event *ev, const cu_node *call, int idx,
     if (!sn || sn->kind == CU_N_EMPTY) {
         ev->stream_node = NULL;
         cu_val z = vint(0);
-        z.flags |= CVF_NULL;
+        z.flags |= CU_VF_NULL;
         ev->stream = as_stream(&z, ptds);
     } else {
         ev->stream_node = sn;
@@ -1035,12 +1035,12 @@ static void fill_stream(cu_ctx *ctx, cu_event *ev, const cu_node *call, int idx,
 
 static cu_val dim3_from(const cu_val *v, const cu_node *n)
 {
-    if (v->kind == CV_DIM3) return *v;
+    if (v->kind == CU_V_DIM3) return *v;
     cu_val d = UNKNOWN;
-    d.kind = CV_DIM3;
+    d.kind = CU_V_DIM3;
     d.src = v->src;
     d.src2 = v->src2;
-    if (v->kind == CV_INT && (v->known & 1)) { d.x = v->x; d.y = 1; d.z = 1; d.known = 7; }
+    if (v->kind == CU_V_INT && (v->known & 1)) { d.x = v->x; d.y = 1; d.z = 1; d.known = 7; }
     (void)n;
     return d;
 }
@@ -1066,7 +1066,7 @@ __attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n,
     ev.has_stream = 1;
     if (n->kids[3]->kind == CU_N_EMPTY) {
         cu_val z = vint(0);
-        z.flags |= CVF_NULL;
+        z.flags |= CU_VF_NULL;
         ev.stream = as_stream(&z, ptds);
         ev.stream_node = NULL;
     } else {
@@ -1078,7 +1078,7 @@ __attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n,
     ev.argn = (const cu_node *const *)n->kids + 4;
     ev.args = kv + 4;
     emit(ctx, &ev);
-    if (active(ctx) && ev.role == ROLE_FORKED && ev.stream.id) {
+    if (active(ctx) && ev.role == CU_ROLE_FORKED && ev.stream.id) {
         cu_fork *f = find_fork(ctx, ev.stream.id);
         if (f) f->joined = 0;
     }
@@ -1101,16 +1101,16 @@ static void api_launch_event(cu_ctx *ctx, cu_event *ev, const cu_node *call, con
     le.kind = CU_EV_LAUNCH;
     le.nargs = 0;
     le.first_karg = -1;
-    if (api->flags & API_DRIVER) {
+    if (api->flags & CU_API_DRIVER) {
         if (nargs < 8) return;
         cu_val g = UNKNOWN, b = UNKNOWN;
-        g.kind = b.kind = CV_DIM3;
+        g.kind = b.kind = CU_V_DIM3;
         for (int i = 0; i < 3; i++) {
-            if (args[1 + i].kind == CV_INT && (args[1 + i].known & 1)) {
+            if (args[1 + i].kind == CU_V_INT && (args[1 + i].known & 1)) {
                 (&g.x)[i] = args[1 + i].x;
                 g.known |= (uint8_t)(1 << i);
             }
-            if (args[4 + i].kind == CV_INT && (args[4 + i].known & 1)) {
+            if (args[4 + i].kind == CU_V_INT && (args[4 + i].known & 1)) {
                 (&b.x)[i] = args[4 + i].x;
                 b.known |= (uint8_t)(1 << i);
             }
@@ -1193,9 +1193,9 @@ static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, in
 static const cu_node *callable_work(cu_ctx *ctx, const cu_val *v)
 {
     int file = ctx->fr && ctx->fr->fn ? ctx->fr->fn->file : -1;
-    if (v->kind == CV_LAMBDA && v->lambda && v->lambda->nkids)
+    if (v->kind == CU_V_LAMBDA && v->lambda && v->lambda->nkids)
         return body_cuda_work(ctx, v->lambda->kids[0], file, 0);
-    if (v->kind == CV_FUNC && v->fn) return body_cuda_work(ctx, v->fn->body, v->fn->file, 0);
+    if (v->kind == CU_V_FUNC && v->fn) return body_cuda_work(ctx, v->fn->body, v->fn->file, 0);
     return NULL;
 }
 
@@ -1277,7 +1277,7 @@ __attribute__((noinline)) static int call_site(cu_ctx *ctx, const cu_node *n, cu
             thread_started(ctx, n, &args[2], h ? h->usr : NULL);
         } else if (cg_eq(n->name, "async") && n->usr && strstr(n->usr, "@N@std@")) {
             for (int i = 0; i < nargs; i++)
-                if (args[i].kind == CV_LAMBDA || args[i].kind == CV_FUNC) { thread_started(ctx, n, &args[i], NULL); break; }
+                if (args[i].kind == CU_V_LAMBDA || args[i].kind == CU_V_FUNC) { thread_started(ctx, n, &args[i], NULL); break; }
         } else if (cg_eq(n->name, "pthread_join") && nargs >= 1) {
             thread_joined(ctx, n->kids[1]);
         } else if (cg_eq(n->name, "join") && ev.obj) {
@@ -1285,17 +1285,17 @@ __attribute__((noinline)) static int call_site(cu_ctx *ctx, const cu_node *n, cu
         }
     }
 
-    if (api && (api->flags & API_BEGIN)) {
+    if (api && (api->flags & CU_API_BEGIN)) {
         region_begin(ctx, n, api, name, args, nargs);
         return 1;
     }
-    if (api && (api->flags & API_END)) {
+    if (api && (api->flags & CU_API_END)) {
         emit(ctx, &ev);
         region_end(ctx, n, api, args, nargs);
         return 1;
     }
     emit(ctx, &ev);
-    if (api && (api->flags & API_LAUNCH)) api_launch_event(ctx, &ev, n, api, args, nargs);
+    if (api && (api->flags & CU_API_LAUNCH)) api_launch_event(ctx, &ev, n, api, args, nargs);
     if (api) {
         api_effects(ctx, n, api, args, nargs, &ev);
         return 1;
@@ -1320,8 +1320,8 @@ __attribute__((noinline)) static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
         cu_func *fn = (n->flags & CU_F_DEPENDENT) ? NULL : func_of(ctx, n->usr);
         if (!call_site(ctx, n, fn, args, nargs)) {
             if (fn) r = call_function(ctx, fn, n, args, nargs);
-            else if (objv.kind == CV_LAMBDA) r = call_lambda(ctx, &objv, n);
-            else if (objv.kind == CV_FUNC && objv.fn) r = call_function(ctx, objv.fn, n, args, nargs);
+            else if (objv.kind == CU_V_LAMBDA) r = call_lambda(ctx, &objv, n);
+            else if (objv.kind == CU_V_FUNC && objv.fn) r = call_function(ctx, objv.fn, n, args, nargs);
             /* a callback passed to an unknown function (std::for_each, a thread pool...) is not followed */
         }
     }
@@ -1333,13 +1333,13 @@ __attribute__((noinline)) static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
 __attribute__((noinline)) static cu_val dim3_construct(const cu_node *n, const cu_val *args)
 {
     cu_val d = UNKNOWN;
-    d.kind = CV_DIM3;
+    d.kind = CU_V_DIM3;
     for (int i = 0; i < 3; i++) {
         int64_t c = 1;
         int known = 1;
         if (i < n->nkids && n->kids[i]->kind != CU_N_EMPTY) {
-            if (args[i].kind == CV_INT && (args[i].known & 1)) c = args[i].x;
-            else if (args[i].kind == CV_DIM3 && i == 0 && n->nkids == 1) return args[0];
+            if (args[i].kind == CU_V_INT && (args[i].known & 1)) c = args[i].x;
+            else if (args[i].kind == CU_V_DIM3 && i == 0 && n->nkids == 1) return args[0];
             else known = 0;
             if (!d.src.usr) d.src = args[i].src;
             if (!d.src2.usr) d.src2 = args[i].src2;
@@ -1360,7 +1360,7 @@ __attribute__((noinline)) static cu_val eval_construct(cu_ctx *ctx, const cu_nod
         r = dim3_construct(n, args);
     } else if (n->usr && (cg_starts(n->usr, "c:@N@std@S@thread@") ||
                           cg_starts(n->usr, "c:@N@std@S@jthread@")) &&
-               nargs >= 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) {
+               nargs >= 1 && (args[0].kind == CU_V_LAMBDA || args[0].kind == CU_V_FUNC)) {
         thread_started(ctx, n, &args[0], NULL);
         ctx->last_thread_start = n;
     } else {
@@ -1368,7 +1368,7 @@ __attribute__((noinline)) static cu_val eval_construct(cu_ctx *ctx, const cu_nod
         ctx->fr->at = n;
         if (fn) call_function(ctx, fn, n, args, nargs);
         /* copying a value keeps what it is (a stream in a wrapper's copy is still that stream) */
-        if (nargs == 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) r = args[0];
+        if (nargs == 1 && (args[0].kind == CU_V_LAMBDA || args[0].kind == CU_V_FUNC)) r = args[0];
     }
     free(args);
     return r;
@@ -1430,7 +1430,7 @@ __attribute__((noinline)) static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
     cu_func *fn = func_of(ctx, n->usr);
     if (fn && n->storage == CU_S_NONE) {
         cu_val v = UNKNOWN;
-        v.kind = CV_FUNC;
+        v.kind = CU_V_FUNC;
         v.fn = fn;
         return v;
     }
@@ -1442,11 +1442,11 @@ __attribute__((noinline)) static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
         if (n->tclass == CU_T_STREAM)
             v = stream_of_var(ident_of(ctx, n), n->storage == CU_S_PARAM);
         else if (n->tclass == CU_T_EVENT || n->tclass == CU_T_GRAPH) {
-            v.kind = n->tclass == CU_T_EVENT ? CV_EVENT : CV_GRAPH;
+            v.kind = n->tclass == CU_T_EVENT ? CU_V_EVENT : CU_V_GRAPH;
             v.id = ident_of(ctx, n);
         }
     }
-    if (v.kind != CV_STREAM && v.kind != CV_EVENT && v.kind != CV_GUARD && v.kind != CV_LAMBDA)
+    if (v.kind != CU_V_STREAM && v.kind != CU_V_EVENT && v.kind != CU_V_GUARD && v.kind != CU_V_LAMBDA)
         set_src(ctx, &v, n);
     return v;
 }
@@ -1466,14 +1466,14 @@ __attribute__((noinline)) static cu_val eval_unary(cu_ctx *ctx, const cu_node *n
     cu_val v = eval(ctx, k);
     switch (n->op) {
     case CXUnaryOperator_LNot:
-        if (v.kind == CV_GUARD) return guard(v.guard == CG_POS ? CG_NEG : CG_POS);
-        if (v.kind == CV_INT && (v.known & 1)) return vint(!v.x);
+        if (v.kind == CU_V_GUARD) return guard(v.guard == CU_G_POS ? CU_G_NEG : CU_G_POS);
+        if (v.kind == CU_V_INT && (v.known & 1)) return vint(!v.x);
         return UNKNOWN;
     case CXUnaryOperator_Minus:
-        if (v.kind == CV_INT && (v.known & 1)) { v.x = (int64_t)(0 - (uint64_t)v.x); return v; }
+        if (v.kind == CU_V_INT && (v.known & 1)) { v.x = (int64_t)(0 - (uint64_t)v.x); return v; }
         return UNKNOWN;
     case CXUnaryOperator_AddrOf:
-        v.flags |= CVF_ADDR;
+        v.flags |= CU_VF_ADDR;
         return v;
     case CXUnaryOperator_Plus:
         return v;
@@ -1508,12 +1508,12 @@ __attribute__((noinline)) static cu_val eval_binary(cu_ctx *ctx, const cu_node *
     if (n->op == CXBinaryOperator_LAnd || n->op == CXBinaryOperator_LOr) {
         cu_val b = eval(ctx, r);
         if (n->op == CXBinaryOperator_LAnd) {
-            if (a.kind == CV_GUARD && a.guard == CG_NEG) return a;
-            if (b.kind == CV_GUARD && b.guard == CG_NEG) return b;
-            if (a.kind == CV_GUARD) return a;
-            if (b.kind == CV_GUARD) return b;
+            if (a.kind == CU_V_GUARD && a.guard == CU_G_NEG) return a;
+            if (b.kind == CU_V_GUARD && b.guard == CU_G_NEG) return b;
+            if (a.kind == CU_V_GUARD) return a;
+            if (b.kind == CU_V_GUARD) return b;
         } else {
-            if (a.kind == CV_GUARD && b.kind == CV_GUARD && a.guard == b.guard) return a;
+            if (a.kind == CU_V_GUARD && b.kind == CU_V_GUARD && a.guard == b.guard) return a;
         }
         return UNKNOWN;
     }
@@ -1521,11 +1521,11 @@ __attribute__((noinline)) static cu_val eval_binary(cu_ctx *ctx, const cu_node *
     if (n->op == CXBinaryOperator_Comma) return b;
     if (n->op == CXBinaryOperator_EQ || n->op == CXBinaryOperator_NE) {
         cu_val g = compare_guard(&a, &b, n->op);
-        if (g.kind == CV_GUARD) return g;
+        if (g.kind == CU_V_GUARD) return g;
     }
     cu_val out = UNKNOWN;
     int64_t folded;
-    if (a.kind == CV_INT && b.kind == CV_INT && (a.known & 1) && (b.known & 1) &&
+    if (a.kind == CU_V_INT && b.kind == CU_V_INT && (a.known & 1) && (b.known & 1) &&
         fold_op(n->op, a.x, b.x, &folded))
         out = vint(folded);
     const cu_src *srcs[4] = { &a.src, &b.src, &a.src2, &b.src2 };
@@ -1541,7 +1541,7 @@ __attribute__((noinline)) static cu_val eval_binary(cu_ctx *ctx, const cu_node *
 __attribute__((noinline)) static cu_val eval_member(cu_ctx *ctx, const cu_node *n)
 {
     cu_val base = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
-    if (base.kind == CV_DIM3 && n->name && !n->name[1] && n->name[0] >= 'x' && n->name[0] <= 'z') {
+    if (base.kind == CU_V_DIM3 && n->name && !n->name[1] && n->name[0] >= 'x' && n->name[0] <= 'z') {
         int c = n->name[0] - 'x';
         cu_val v = UNKNOWN;
         if (base.known & (1 << c)) v = vint((&base.x)[c]);
@@ -1551,20 +1551,20 @@ __attribute__((noinline)) static cu_val eval_member(cu_ctx *ctx, const cu_node *
     cu_slot *s = n->usr ? slot_of(ctx, n, 0) : NULL;
     cu_val v = s ? s->v : UNKNOWN;
     if (!s && n->tclass == CU_T_STREAM && n->usr) v = stream_of_var(ident_of(ctx, n), 0);
-    if (!s && n->tclass == CU_T_EVENT && n->usr) { v.kind = CV_EVENT; v.id = ident_of(ctx, n); }
-    if (v.kind != CV_STREAM && v.kind != CV_EVENT && v.kind != CV_GUARD) set_src(ctx, &v, n);
+    if (!s && n->tclass == CU_T_EVENT && n->usr) { v.kind = CU_V_EVENT; v.id = ident_of(ctx, n); }
+    if (v.kind != CU_V_STREAM && v.kind != CU_V_EVENT && v.kind != CU_V_GUARD) set_src(ctx, &v, n);
     return v;
 }
 
 __attribute__((noinline)) static cu_val eval_cast(cu_ctx *ctx, const cu_node *n)
 {
     cu_val v = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
-    if (n->tclass == CU_T_STREAM && v.kind == CV_INT && (v.known & 1)) {
+    if (n->tclass == CU_T_STREAM && v.kind == CU_V_INT && (v.known & 1)) {
         cu_val s = UNKNOWN;
-        s.kind = CV_STREAM;
-        if (v.x == 0) { s.flags = CVF_NULL; s.skind = CS_LEGACY; }
-        else if (v.x == 1) s.skind = CS_LEGACY;
-        else if (v.x == 2) s.skind = CS_PERTHREAD;
+        s.kind = CU_V_STREAM;
+        if (v.x == 0) { s.flags = CU_VF_NULL; s.skind = CU_SK_LEGACY; }
+        else if (v.x == 1) s.skind = CU_SK_LEGACY;
+        else if (v.x == 2) s.skind = CU_SK_PERTHREAD;
         else return UNKNOWN;
         return s;
     }
@@ -1582,10 +1582,10 @@ __attribute__((noinline)) static cu_val eval_leaf(cu_ctx *ctx, const cu_node *n)
         break;
     case CU_N_NULL:
         v = vint(0);
-        v.flags |= CVF_NULL;
+        v.flags |= CU_VF_NULL;
         break;
     case CU_N_LAMBDA:
-        v.kind = CV_LAMBDA;
+        v.kind = CU_V_LAMBDA;
         v.lambda = n;
         v.fn = ctx->fr ? ctx->fr->fn : NULL;
         break;
@@ -1658,12 +1658,12 @@ static void exec_decl(cu_ctx *ctx, const cu_node *n)
 {
     cu_val v = UNKNOWN;
     if (n->nkids) v = eval(ctx, n->kids[0]);
-    else if (n->tclass == CU_T_DIM3) { v.kind = CV_DIM3; v.x = v.y = v.z = 1; v.known = 7; }
-    if (n->tclass == CU_T_STREAM && v.kind == CV_INT) v = as_stream(&v, ctx->fr->fn ? ctx->fr->fn->ptds : 0);
-    if (n->tclass == CU_T_STREAM && v.kind == CV_UNKNOWN && !n->nkids)
+    else if (n->tclass == CU_T_DIM3) { v.kind = CU_V_DIM3; v.x = v.y = v.z = 1; v.known = 7; }
+    if (n->tclass == CU_T_STREAM && v.kind == CU_V_INT) v = as_stream(&v, ctx->fr->fn ? ctx->fr->fn->ptds : 0);
+    if (n->tclass == CU_T_STREAM && v.kind == CU_V_UNKNOWN && !n->nkids)
         v = stream_of_var(cg_arena_printf(ctx->arena, "v:%s", n->usr ? n->usr : "?"), 0);
-    if (n->nkids && n->kids[0]->kind == CU_N_CONSTRUCT && n->tclass == CU_T_DIM3 && v.kind != CV_DIM3) {
-        v.kind = CV_DIM3;
+    if (n->nkids && n->kids[0]->kind == CU_N_CONSTRUCT && n->tclass == CU_T_DIM3 && v.kind != CU_V_DIM3) {
+        v.kind = CU_V_DIM3;
         v.known = 0;
     }
     if (ctx->last_thread_start && n->nkids && ctx->last_thread_start == n->kids[0] && n->usr) {
@@ -1736,10 +1736,10 @@ static void exec_if(cu_ctx *ctx, const cu_node *n)
     cu_val c = eval(ctx, n->kids[0]);
     if (fr->terminated) return;
     int err = is_error_cond(n->kids[0], 0);
-    int g = c.kind == CV_GUARD ? c.guard : 0;
-    int walk_then = !(active(ctx) && g == CG_NEG);
-    int walk_else = !(active(ctx) && g == CG_POS);
-    if (c.kind == CV_INT && (c.known & 1) && !c.src.usr) { walk_then = c.x != 0; walk_else = c.x == 0; }
+    int g = c.kind == CU_V_GUARD ? c.guard : 0;
+    int walk_then = !(active(ctx) && g == CU_G_NEG);
+    int walk_else = !(active(ctx) && g == CU_G_POS);
+    if (c.kind == CU_V_INT && (c.known & 1) && !c.src.usr) { walk_then = c.x != 0; walk_else = c.x == 0; }
     /* s0: the state before; s1, s2: after each arm (an arm not walked leaves s0) */
     cu_state s0 = state_copy(&ctx->st);
     int t1 = 1, t2 = 0;
@@ -2024,10 +2024,10 @@ static void scan_node(scan *s, const cu_node *n, int depth)
         cu_func *f = (n->flags & CU_F_DEPENDENT) ? NULL : func_of(ctx, n->usr);
         add_callee(s, f);
         const cu_api *api = f ? NULL : cu_api_lookup(n->name);
-        if (api && (api->flags & API_BEGIN)) s->begins = 1;
-        if (api && (api->flags & API_END)) s->ends = 1;
+        if (api && (api->flags & CU_API_BEGIN)) s->begins = 1;
+        if (api && (api->flags & CU_API_END)) s->ends = 1;
         /* an argument &x is an out-parameter: a write to x (not for the CUDA API's own handles) */
-        if (!api || (api->flags & (API_SYNC_MEM | API_WORK))) {
+        if (!api || (api->flags & (CU_API_SYNC_MEM | CU_API_WORK))) {
             for (int i = 1; i < n->nkids; i++) {
                 const cu_node *a = n->kids[i];
                 if (a && (a->flags & CU_F_OUTARG) && (a->kind == CU_N_REF || a->kind == CU_N_MEMBER)) {
@@ -2039,7 +2039,7 @@ static void scan_node(scan *s, const cu_node *n, int depth)
                     add_write(ctx, lvalue_root(a->kids[0]), n, s->fn, s->loop, 0);
             }
         }
-        if (api && (api->flags & API_INSTANTIATE)) {
+        if (api && (api->flags & CU_API_INSTANTIATE)) {
             int autof = api->aux + 1 < n->nkids && flag_autofree(n->kids[api->aux + 1]);
             if (!autof && strstr(api->name, "WithParams")) autof = 1;   /* checked by the params' flags */
             if (autof) {
@@ -2048,7 +2048,7 @@ static void scan_node(scan *s, const cu_node *n, int depth)
                 else ctx->autofree_unknown = 1;
             }
         }
-        if (api && (api->flags & API_SET_ATTR) && n->nkids > 3) {
+        if (api && (api->flags & CU_API_SET_ATTR) && n->nkids > 3) {
             const cu_node *attr = n->kids[2];
             int64_t av = -1;
             int is_smem = mentions_name(attr, "cudaFuncAttributeMaxDynamicSharedMemorySize", 0) ||
@@ -2231,7 +2231,7 @@ static void note_cuts(cu_ctx *ctx)
 {
     const struct { const cu_node *at; const char *what; } cuts[] = {
         { ctx->cut_depth, "call chains more than " CU_STR(CU_MAX_DEPTH) " calls deep are not followed further" },
-        { ctx->cut_walks, "a function called from captures more than " CU_STR(MAX_ACTIVE_WALKS)
+        { ctx->cut_walks, "a function called from captures more than " CU_STR(CU_MAX_ACTIVE_WALKS)
                           " times (with different arguments) is not walked again" },
         { ctx->cut_nest, "a call is not followed where the bodies of the call chain together nest more than "
                          CU_STR(CU_MAX_TOTAL_NEST) " levels deep" },
@@ -2334,7 +2334,7 @@ static void names_node(names_scan *ns, const cu_node *n, int depth)
     switch (n->kind) {
     case CU_N_CALL: {
         const cu_api *api = cu_api_lookup(n->name);
-        if (api && (api->flags & (API_BEGIN | API_END))) ns->begins = 1;
+        if (api && (api->flags & (CU_API_BEGIN | CU_API_END))) ns->begins = 1;
         if (api) break;
         f = (n->flags & CU_F_DEPENDENT) ? NULL : func_in(ns->p, n->usr, -1);
         if (f) add_out(ns, f);

@@ -14,12 +14,12 @@
 
 /* ---- the CUDA API (cu_api.c) ------------------------------------------------- */
 enum {
-    API_BEGIN = 1 << 0, API_END = 1 << 1, API_IS_CAPTURING = 1 << 2,
-    API_STREAM_CREATE = 1 << 3, API_EVENT_CREATE = 1 << 4, API_EVENT_RECORD = 1 << 5,
-    API_STREAM_WAIT = 1 << 6, API_SYNC = 1 << 7, API_QUERY = 1 << 8, API_SYNC_MEM = 1 << 9,
-    API_WORK = 1 << 10, API_LAUNCH = 1 << 11, API_ALLOC = 1 << 12, API_FREE = 1 << 13,
-    API_ASYNC_ALLOC = 1 << 14, API_ASYNC_FREE = 1 << 15, API_INSTANTIATE = 1 << 16,
-    API_SET_ATTR = 1 << 17, API_DEVICE = 1 << 18, API_ON_EVENT = 1 << 19, API_DRIVER = 1 << 20,
+    CU_API_BEGIN = 1 << 0, CU_API_END = 1 << 1, CU_API_IS_CAPTURING = 1 << 2,
+    CU_API_STREAM_CREATE = 1 << 3, CU_API_EVENT_CREATE = 1 << 4, CU_API_EVENT_RECORD = 1 << 5,
+    CU_API_STREAM_WAIT = 1 << 6, CU_API_SYNC = 1 << 7, CU_API_QUERY = 1 << 8, CU_API_SYNC_MEM = 1 << 9,
+    CU_API_WORK = 1 << 10, CU_API_LAUNCH = 1 << 11, CU_API_ALLOC = 1 << 12, CU_API_FREE = 1 << 13,
+    CU_API_ASYNC_ALLOC = 1 << 14, CU_API_ASYNC_FREE = 1 << 15, CU_API_INSTANTIATE = 1 << 16,
+    CU_API_SET_ATTR = 1 << 17, CU_API_DEVICE = 1 << 18, CU_API_ON_EVENT = 1 << 19, CU_API_DRIVER = 1 << 20,
 };
 typedef struct cu_api {
     const char *name;
@@ -37,16 +37,16 @@ void cu_api_normalize(const char *name, char *out, size_t outlen);
 
 /* ---- values -------------------------------------------------------------------- */
 typedef enum {
-    CV_UNKNOWN = 0, CV_INT, CV_DIM3, CV_STREAM, CV_EVENT, CV_GRAPH, CV_GUARD, CV_LAMBDA, CV_FUNC,
+    CU_V_UNKNOWN = 0, CU_V_INT, CU_V_DIM3, CU_V_STREAM, CU_V_EVENT, CU_V_GRAPH, CU_V_GUARD, CU_V_LAMBDA, CU_V_FUNC,
 } cu_vkind;
 
-enum { CS_VAR = 0, CS_LEGACY, CS_PERTHREAD };           /* stream kinds */
-enum { CG_POS = 1, CG_NEG = 2 };                         /* guards: true while / while not capturing */
+enum { CU_SK_VAR = 0, CU_SK_LEGACY, CU_SK_PERTHREAD };           /* stream kinds */
+enum { CU_G_POS = 1, CU_G_NEG = 2 };                         /* guards: true while / while not capturing */
 enum {
-    CVF_NONBLOCKING = 1 << 0,  /* a stream created with cudaStreamNonBlocking */
-    CVF_MAYALIAS = 1 << 1,     /* a parameter nobody bound: may be any stream */
-    CVF_NULL = 1 << 2,         /* 0, NULL, nullptr */
-    CVF_ADDR = 1 << 3,         /* &x */
+    CU_VF_NONBLOCKING = 1 << 0,  /* a stream created with cudaStreamNonBlocking */
+    CU_VF_MAYALIAS = 1 << 1,     /* a parameter nobody bound: may be any stream */
+    CU_VF_NULL = 1 << 2,         /* 0, NULL, nullptr */
+    CU_VF_ADDR = 1 << 3,         /* &x */
 };
 
 /* A host variable a value was read from (CG204, CG306). */
@@ -182,7 +182,7 @@ typedef enum {
     CU_EV_KIND_COUNT
 } cu_event_kind;
 
-typedef enum { ROLE_UNKNOWN = 0, ROLE_CAPTURE, ROLE_FORKED, ROLE_LEGACY, ROLE_PERTHREAD, ROLE_OTHER } cu_role;
+typedef enum { CU_ROLE_UNKNOWN = 0, CU_ROLE_CAPTURE, CU_ROLE_FORKED, CU_ROLE_LEGACY, CU_ROLE_PERTHREAD, CU_ROLE_OTHER } cu_role;
 
 typedef struct cu_event {
     cu_event_kind kind;
