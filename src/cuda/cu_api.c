@@ -5,7 +5,8 @@
  * (cuMemcpyHtoD -> cuMemcpyHtoD_v2, cudaMemcpy -> cudaMemcpy_ptds under
  * --default-stream per-thread) and undeclared calls in shim mode all land
  * on the same entry. */
-#include "cu_eval.h"
+#include "cu_check.h"
+#include <stdio.h>
 #include <string.h>
 
 #define S(n) n          /* stream argument index */
