@@ -30,6 +30,13 @@ void *cu_xmalloc(size_t n)
     return p;
 }
 
+void *cu_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) { fputs("cglint: out of memory\n", stderr); abort(); }
+    return p;
+}
+
 /* CGLINT_CU_DUMP=1: print the lowered functions (for developing the front end). */
 static void dump_node(const cu_node *n, int depth)
 {

@@ -165,12 +165,7 @@ static const cu_node *callable_work(cu_ctx *ctx, const cu_val *v)
 
 static void thread_event(cu_ctx *ctx, const cu_node *start, const cu_node *work, int before)
 {
-    cu_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = CU_EV_THREAD;
-    ev.node = start;
-    ev.work = work;
-    ev.started_before = before;
+    cu_event ev = { .kind = CU_EV_THREAD, .node = start, .work = work, .started_before = before };
     cu_emit(ctx, &ev);
 }
 
@@ -225,12 +220,7 @@ static void thread_call(cu_ctx *ctx, const cu_node *n, const cu_event *ev, const
  * the values of all of n's children. */
 __attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n, const cu_val *kv)
 {
-    cu_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.node = n;
-    ev.name = n->name;
-    ev.usr = n->usr;
-    ev.kind = CU_EV_LAUNCH;
+    cu_event ev = { .kind = CU_EV_LAUNCH, .node = n, .name = n->name, .usr = n->usr };
     ev.grid_node = n->kids[0];
     ev.block_node = n->kids[1];
     ev.smem_node = n->kids[2]->kind == CU_N_EMPTY ? NULL : n->kids[2];
@@ -396,16 +386,9 @@ static void call_event(cu_ctx *ctx, cu_event *ev, const cu_node *n, const cu_api
     char norm[96];
     const char *name = n->name;
     if (api) { cu_api_normalize(n->name, norm, sizeof norm); name = cg_arena_strdup(ctx->arena, norm); }
-    memset(ev, 0, sizeof *ev);
-    ev->kind = CU_EV_CALL;
-    ev->node = n;
-    ev->name = name;
-    ev->api = api;
-    ev->usr = n->usr;
-    ev->obj = obj && obj->kind != CU_N_EMPTY ? obj : NULL;
-    ev->nargs = nargs;
-    ev->argn = nargs ? (const cu_node *const *)n->kids + 1 : NULL;
-    ev->args = args;
+    *ev = (cu_event){ .kind = CU_EV_CALL, .node = n, .name = name, .api = api, .usr = n->usr,
+                      .obj = obj && obj->kind != CU_N_EMPTY ? obj : NULL, .nargs = nargs,
+                      .argn = nargs ? (const cu_node *const *)n->kids + 1 : NULL, .args = args };
     if (ev->obj && cu_active(ctx)) {
         const cu_node *root = cu_lvalue_root(ev->obj);
         if (root) ev->obj_outside = cu_env_older(ctx, root);

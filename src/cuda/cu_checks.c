@@ -125,6 +125,35 @@ static void check_sync_memop(const cu_ctx *ctx, const cu_event *ev)
 
 /* ---- 2 dynamic ---------------------------------------------------------------------- */
 
+/* CG204 (a launch's geometry, an API call's size) and CG306 (a kernel's
+ * by-value argument): a value the graph keeps, read from a host variable
+ * assigned again where a replay would not see it.  Decided when the capture
+ * ends: only then is it known which writes are part of the capture. */
+static void check_kept_values(const cu_ctx *ctx, const cu_event *ev)
+{
+    static const char *const what[] = {
+        [CU_KEEP_GRID] = "the grid", [CU_KEEP_BLOCK] = "the block",
+        [CU_KEEP_SMEM] = "the shared-memory size", [CU_KEEP_SIZE] = "the size",
+    };
+    for (int i = 0; i < ev->nkept; i++) {
+        const cu_kept *k = &ev->kept[i];
+        const cu_node *at = k->where.at;
+        cg_loc wl = cu_node_loc(ctx, k->write);
+        const char *in = k->write->loc.file != at->loc.file ? cu_strf(ctx, " of %s", wl.path) : "";
+        const char *var = k->var ? k->var : "?";
+        if (k->kind == CU_KEEP_KERNEL_ARG)
+            cu_report_place(ctx, ev, &k->where, CG_R_CG306, -1, NULL,
+                            "kernel argument `%s` is passed by value from host variable `%s`, which is assigned "
+                            "again at line %u%s, outside the capture: the graph keeps the captured value, and "
+                            "replays never see the new one", cu_snip(ctx, at), var, wl.line, in);
+        else
+            cu_report_place(ctx, ev, &k->where, CG_R_CG204, -1, NULL,
+                            "%s `%s` is computed from host variable `%s`, which is assigned again at line %u%s, "
+                            "outside the capture: the graph keeps the value it had at capture, and replays "
+                            "ignore the new one", what[k->kind], cu_snip(ctx, at), var, wl.line, in);
+    }
+}
+
 /* ---- 3 cpu ------------------------------------------------------------------------------ */
 
 /* CG301: printf, fprintf, puts, fwrite, std::cout << ... */
@@ -192,35 +221,6 @@ static void check_bookkeeping_call(const cu_ctx *ctx, const cu_event *ev)
     cu_report(ctx, ev, ev->node, CG_R_CG303, -1, NULL,
               "`%s` changes a host container inside the capture: it happens once, while capturing, and "
               "never on replay", cu_snip(ctx, ev->node));
-}
-
-/* CG204 (a launch's geometry, an API call's size) and CG306 (a kernel's
- * by-value argument): a value the graph keeps, read from a host variable
- * assigned again where a replay would not see it.  Decided when the capture
- * ends: only then is it known which writes are part of the capture. */
-static void check_kept_values(const cu_ctx *ctx, const cu_event *ev)
-{
-    static const char *const what[] = {
-        [CU_KEEP_GRID] = "the grid", [CU_KEEP_BLOCK] = "the block",
-        [CU_KEEP_SMEM] = "the shared-memory size", [CU_KEEP_SIZE] = "the size",
-    };
-    for (int i = 0; i < ev->nkept; i++) {
-        const cu_kept *k = &ev->kept[i];
-        const cu_node *at = k->where.at;
-        cg_loc wl = cu_node_loc(ctx, k->write);
-        const char *in = k->write->loc.file != at->loc.file ? cu_strf(ctx, " of %s", wl.path) : "";
-        const char *var = k->var ? k->var : "?";
-        if (k->kind == CU_KEEP_KERNEL_ARG)
-            cu_report_place(ctx, ev, &k->where, CG_R_CG306, -1, NULL,
-                            "kernel argument `%s` is passed by value from host variable `%s`, which is assigned "
-                            "again at line %u%s, outside the capture: the graph keeps the captured value, and "
-                            "replays never see the new one", cu_snip(ctx, at), var, wl.line, in);
-        else
-            cu_report_place(ctx, ev, &k->where, CG_R_CG204, -1, NULL,
-                            "%s `%s` is computed from host variable `%s`, which is assigned again at line %u%s, "
-                            "outside the capture: the graph keeps the value it had at capture, and replays "
-                            "ignore the new one", what[k->kind], cu_snip(ctx, at), var, wl.line, in);
-    }
 }
 
 /* ---- 4 stream ----------------------------------------------------------------------------- */

@@ -169,10 +169,11 @@ static inline int cu_active(const cu_ctx *ctx) { return ctx->st.cap != NULL; }
 static inline int cu_ptds(const cu_ctx *ctx) { return ctx->fr && ctx->fr->fn ? ctx->fr->fn->ptds : 0; }
 
 /* Make room for one more element of an array that grows by doubling
- * (realloc: the caller owns it). */
+ * (realloc: the caller owns it; cu_analyze.c). */
 void *cu_grow(void *v, int *cap, int n, size_t elem);
-/* malloc that never fails (the caller frees). */
+/* malloc and calloc that never fail (the caller frees). */
 void *cu_xmalloc(size_t n);
+void *cu_xcalloc(size_t n, size_t size);
 
 /* ---- cu_value.c: abstract values --------------------------------------------------------- */
 #define CU_UNKNOWN ((cu_val){ .kind = CU_V_UNKNOWN })
@@ -201,7 +202,8 @@ int cu_fold(const cu_node *n, int64_t *out);
 /* Does n refer to a variable, field or enumerator called `name` / declared as `usr`? */
 int cu_mentions_name(const cu_node *n, const char *name);
 int cu_mentions_usr(const cu_node *n, const char *usr);
-/* The variable at the root of an lvalue: x, s.f, p->f, a[i], *p, (T)&x; or NULL. */
+/* The variable at the root of an lvalue: x, s.f, p->f, a[i], *p, (T)&x (a
+ * node of n's); or NULL. */
 const cu_node *cu_lvalue_root(const cu_node *n);
 /* A variable's identity "v:<usr>" (local), "f:<usr>" (field), "g:<usr>"
  * (global or static); NULL when it has none.  Arena string. */
@@ -229,13 +231,16 @@ void cu_exec(cu_ctx *ctx, const cu_node *n);
 void cu_emit(cu_ctx *ctx, cu_event *ev);
 
 /* ---- cu_call.c: calls --------------------------------------------------------------------- */
-/* The definition a call in the function being walked means (cu_func_in). */
+/* The definition a call in the function being walked means (cu_func_in):
+ * the project's, not to be freed. */
 cu_func *cu_func_of(cu_ctx *ctx, const char *usr);
 void cu_frame_push(cu_ctx *ctx, cu_frame *fr, cu_func *fn);
 void cu_frame_pop(cu_ctx *ctx, cu_frame *fr);
-/* Walk body `body` of function fn (or a lambda defined in fn) called at `call`. */
+/* Walk body `body` of function fn (or a lambda defined in fn) called at
+ * `call` (NULL: a walk's entry), its parameters bound to args when `bind`;
+ * the value it returns. */
 cu_val cu_call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const char *name,
-                    const cu_node *call, const cu_val *args, int nargs, int bind_params);
+                    const cu_node *call, const cu_val *args, int nargs, int bind);
 cu_val cu_call_function(cu_ctx *ctx, cu_func *fn, const cu_node *call, const cu_val *args, int nargs);
 /* Run the destructors of the frame's objects declared in scopes >= scope_min. */
 void cu_run_dtors(cu_ctx *ctx, int scope_min);
@@ -282,7 +287,8 @@ const cg_step *cu_snapshot_path(cu_ctx *ctx, int *n);
 
 /* ---- cu_index.c: the functions of the tree --------------------------------------------------- */
 /* The definition a USR means: the one in `file` when there are several
- * (separate programs in one tree), else the first; NULL when none. */
+ * (separate programs in one tree), else the first; NULL when none.  The
+ * project's, not to be freed. */
 cu_func *cu_func_in(const cu_project *p, const char *usr, int file);
 /* Every function once: the table, callees, writes, attributes, lookups,
  * and which functions lead to a capture API (cu_func.bearing ...). */
@@ -291,7 +297,8 @@ void cu_index_free(cu_index *ix);
 /* Does f call w, directly or through other functions? */
 int cu_index_reaches(cu_index *ix, cu_func *f, cu_func *w);
 /* The first CUDA call a body makes, directly or in the project's functions it
- * calls (a few levels deep), or NULL. */
+ * calls (a few levels deep), or NULL: a node of the lowered code (the
+ * project's files own it). */
 const cu_node *cu_index_cuda_work(cu_index *ix, const cu_node *body, int file);
 /* Does fn look up object obj (find, count, contains)? */
 int cu_index_looked_up(const cu_index *ix, const cu_func *fn, const cu_node *obj);

@@ -221,8 +221,7 @@ static cu_func **all_functions(const cu_project *p, size_t *n)
     size_t nf = 0;
     for (size_t i = 0; i < p->funcs.cap; i++)
         for (cu_func *f = p->funcs.keys[i] ? p->funcs.vals[i] : NULL; f; f = f->next_same_usr) nf++;
-    cu_func **all = calloc(nf ? nf : 1, sizeof *all);
-    if (!all) { fputs("cglint: out of memory\n", stderr); abort(); }
+    cu_func **all = cu_xcalloc(nf, sizeof *all);
     size_t k = 0;
     for (size_t i = 0; i < p->funcs.cap; i++)
         for (cu_func *f = p->funcs.keys[i] ? p->funcs.vals[i] : NULL; f; f = f->next_same_usr) all[k++] = f;
@@ -261,11 +260,10 @@ void cu_index_build(cu_index *ix, cu_project *p, cg_arena *arena)
     size_t nf = ix->nall ? ix->nall : 1;
     qsort(ix->all, ix->nall, sizeof *ix->all, cmp_func);
     for (size_t i = 0; i < ix->nall; i++) ix->all[i]->idx = (int)i;
-    ix->callees = calloc(nf, sizeof *ix->callees);
-    ix->ncallees = calloc(nf, sizeof *ix->ncallees);
-    ix->lookups = calloc(nf, sizeof *ix->lookups);
-    ix->seen = calloc(nf, 1);
-    if (!ix->callees || !ix->ncallees || !ix->lookups || !ix->seen) { fputs("cglint: out of memory\n", stderr); abort(); }
+    ix->callees = cu_xcalloc(nf, sizeof *ix->callees);
+    ix->ncallees = cu_xcalloc(nf, sizeof *ix->ncallees);
+    ix->lookups = cu_xcalloc(nf, sizeof *ix->lookups);
+    ix->seen = cu_xcalloc(nf, 1);
     for (size_t i = 0; i < ix->nall; i++) scan_function(ix, i);
     propagate_bearing(ix);
 }
@@ -465,20 +463,26 @@ static void names_node(names_scan *ns, const cu_node *n, int depth)
     for (int i = 0; i < n->nkids; i++) names_node(ns, n->kids[i], depth + 1);
 }
 
-/* mark[i] for every function that calls (callers: 1) or is called by
- * (callers: 0) a marked one; first[i]..first[i + 1] index ns->out. */
-static void propagate_marks(const names_scan *ns, const int *first, unsigned char *mark, size_t nf, int callers)
+/* Mark every function that calls a marked one, until nothing changes
+ * (function i's callees are ns->out[first[i] .. first[i + 1] - 1]). */
+static void mark_callers(const names_scan *ns, const int *first, unsigned char *mark, size_t nf)
 {
     for (int changed = 1; changed;) {
         changed = 0;
-        for (size_t i = 0; i < nf; i++) {
-            if (!callers && !mark[i]) continue;
-            for (int k = first[i]; k < first[i + 1] && !(callers && mark[i]); k++) {
-                unsigned char *m = &mark[ns->out[k]->idx];
-                if (callers && *m) { mark[i] = 1; changed = 1; }
-                else if (!callers && !*m) { *m = 1; changed = 1; }
-            }
-        }
+        for (size_t i = 0; i < nf; i++)
+            for (int k = first[i]; k < first[i + 1] && !mark[i]; k++)
+                if (mark[ns->out[k]->idx]) { mark[i] = 1; changed = 1; }
+    }
+}
+
+/* Mark every function a marked one calls, until nothing changes. */
+static void mark_callees(const names_scan *ns, const int *first, unsigned char *mark, size_t nf)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < nf; i++)
+            for (int k = first[i]; mark[i] && k < first[i + 1]; k++)
+                if (!mark[ns->out[k]->idx]) { mark[ns->out[k]->idx] = 1; changed = 1; }
     }
 }
 
@@ -488,9 +492,8 @@ void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena)
     cu_func **all = all_functions(p, &nf);
     if (!nf) { free(all); return; }
     for (size_t i = 0; i < nf; i++) all[i]->idx = (int)i;
-    int *first = calloc(nf + 1, sizeof *first);
-    unsigned char *bear = calloc(nf, 1), *reach = calloc(nf, 1);
-    if (!first || !bear || !reach) { fputs("cglint: out of memory\n", stderr); abort(); }
+    int *first = cu_xcalloc(nf + 1, sizeof *first);
+    unsigned char *bear = cu_xcalloc(nf, 1), *reach = cu_xcalloc(nf, 1);
     names_scan ns = { .p = p, .names = names, .a = arena };
     /* the call graph of what is parsed so far */
     for (size_t i = 0; i < nf; i++) {
@@ -501,9 +504,9 @@ void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena)
     }
     first[nf] = ns.nout;
     /* functions that lead to a capture API, and what those reach */
-    propagate_marks(&ns, first, bear, nf, 1);
+    mark_callers(&ns, first, bear, nf);
     memcpy(reach, bear, nf);
-    propagate_marks(&ns, first, reach, nf, 0);
+    mark_callees(&ns, first, reach, nf);
     /* names to look for: the bearing functions (their callers), and what the
      * reachable functions call but nobody parsed defines */
     ns.collect = 1;

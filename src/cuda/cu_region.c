@@ -302,19 +302,19 @@ static const cu_node *loop_unguarded(const cu_ctx *ctx)
     return NULL;
 }
 
-/* Does the code call one of the names, directly or through the project's
- * functions it calls (up to `calls` levels down)? */
-static int mentions_any(cu_ctx *ctx, const cu_node *n, const char *const *names, int depth, int calls)
+/* Does the code use one of the names (call it, refer to it), directly or in
+ * the project's functions it calls (up to `calls` levels down)? */
+static int uses_any_name(cu_ctx *ctx, const cu_node *n, const char *const *names, int depth, int calls)
 {
     if (!n || depth > 48) return 0;
     if ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER || n->kind == CU_N_CALL) && cg_one_of(n->name, names))
         return 1;
     if (n->kind == CU_N_CALL && calls > 0 && n->usr) {
         cu_func *f = cu_func_of(ctx, n->usr);
-        if (f && f->body && mentions_any(ctx, f->body, names, 0, calls - 1)) return 1;
+        if (f && f->body && uses_any_name(ctx, f->body, names, 0, calls - 1)) return 1;
     }
     for (int i = 0; i < n->nkids; i++)
-        if (mentions_any(ctx, n->kids[i], names, depth + 1, calls)) return 1;
+        if (uses_any_name(ctx, n->kids[i], names, depth + 1, calls)) return 1;
     return 0;
 }
 
@@ -328,8 +328,8 @@ static void loop_facts(cu_ctx *ctx, cu_event *ev)
                                           "cuGraphExecUpdate_v2", NULL };
     ev->loop = loop_unguarded(ctx);
     if (!ev->loop) return;
-    ev->loop_launches = mentions_any(ctx, ev->loop, launch, 0, 2);
-    ev->loop_updates = mentions_any(ctx, ev->loop, update, 0, 2);
+    ev->loop_launches = uses_any_name(ctx, ev->loop, launch, 0, 2);
+    ev->loop_updates = uses_any_name(ctx, ev->loop, update, 0, 2);
 }
 
 /* Where the capture begins (end 0) or ends (1) in each function of the call chain. */
@@ -381,14 +381,8 @@ void cu_region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, const 
     cu_capture *r = new_capture(ctx, call, api, name, args, nargs);
     cu_state_reset(&ctx->st);
     ctx->st.cap = r;
-    cu_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = CU_EV_REGION_BEGIN;
-    ev.node = call;
-    ev.name = r->facts.kind;
-    ev.api = api;
-    ev.stream = r->facts.stream;
-    ev.has_stream = 1;
+    cu_event ev = { .kind = CU_EV_REGION_BEGIN, .node = call, .name = r->facts.kind, .api = api,
+                    .stream = r->facts.stream, .has_stream = 1 };
     ev.stream_node = nargs > 0 && call->nkids > 1 ? call->kids[1] : NULL;
     loop_facts(ctx, &ev);
     cu_emit(ctx, &ev);
@@ -396,7 +390,7 @@ void cu_region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, const 
 }
 
 /* ---- host values the graph keeps (CG204, CG306) ------------------------------------------------ */
-static void keep(cu_ctx *ctx, const cu_event *ev, cu_keep_kind kind, const cu_node *at, const cu_val *v)
+static void keep_value(cu_ctx *ctx, const cu_event *ev, cu_keep_kind kind, const cu_node *at, const cu_val *v)
 {
     if (!v->src.usr && !v->src2.usr) return;
     if (!ev->region || !at || at->loc.file < 0) return;
@@ -412,15 +406,15 @@ static void keep(cu_ctx *ctx, const cu_event *ev, cu_keep_kind kind, const cu_no
 void cu_keep_values(cu_ctx *ctx, const cu_event *ev)
 {
     if (ev->kind == CU_EV_LAUNCH) {
-        if (ev->grid_node) keep(ctx, ev, CU_KEEP_GRID, ev->grid_node, &ev->grid);
-        if (ev->block_node) keep(ctx, ev, CU_KEEP_BLOCK, ev->block_node, &ev->block);
-        if (ev->smem_node) keep(ctx, ev, CU_KEEP_SMEM, ev->smem_node, &ev->smem);
+        if (ev->grid_node) keep_value(ctx, ev, CU_KEEP_GRID, ev->grid_node, &ev->grid);
+        if (ev->block_node) keep_value(ctx, ev, CU_KEEP_BLOCK, ev->block_node, &ev->block);
+        if (ev->smem_node) keep_value(ctx, ev, CU_KEEP_SMEM, ev->smem_node, &ev->smem);
         for (int i = 0; ev->first_karg >= 0 && i < ev->nargs; i++)
-            keep(ctx, ev, CU_KEEP_KERNEL_ARG, ev->argn[i], &ev->args[i]);
+            keep_value(ctx, ev, CU_KEEP_KERNEL_ARG, ev->argn[i], &ev->args[i]);
     } else if (ev->kind == CU_EV_CALL) {
         const cu_api *api = ev->api;
         if (!api || api->size < 0 || !(api->flags & (CU_API_WORK | CU_API_ASYNC_ALLOC))) return;
-        if (api->size < ev->nargs) keep(ctx, ev, CU_KEEP_SIZE, ev->argn[api->size], &ev->args[api->size]);
+        if (api->size < ev->nargs) keep_value(ctx, ev, CU_KEEP_SIZE, ev->argn[api->size], &ev->args[api->size]);
     }
 }
 
@@ -582,11 +576,7 @@ void cu_region_end(cu_ctx *ctx, const cu_node *call, const cu_api *api, const cu
     cu_capture *r = ctx->st.cap;
     if (!r) return;
     cu_val s0 = nargs > 0 ? args[0] : CU_UNKNOWN;
-    cu_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = CU_EV_REGION_END;
-    ev.node = call;
-    ev.other = call;
+    cu_event ev = { .kind = CU_EV_REGION_END, .node = call, .other = call };
     ev.other_stream = cu_v_as_stream(&s0, cu_ptds(ctx));
     ev.stream_node = call->nkids > 1 ? call->kids[1] : NULL;
     if (api->aux >= 0 && api->aux + 1 < call->nkids) {
@@ -604,11 +594,7 @@ void cu_region_end(cu_ctx *ctx, const cu_node *call, const cu_api *api, const cu
 /* The function that began the capture returns with it open on some path. */
 __attribute__((noinline)) static void region_unended(cu_ctx *ctx)
 {
-    cu_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = CU_EV_REGION_END;
-    ev.node = NULL;
-    ev.unended = 1;       /* not ended on every path */
+    cu_event ev = { .kind = CU_EV_REGION_END, .node = NULL, .unended = 1 };   /* not ended on every path */
     end_facts(ctx, &ev);
     cu_emit(ctx, &ev);
     close_capture(ctx);

@@ -53,12 +53,7 @@ __attribute__((noinline)) static void store_event(cu_ctx *ctx, const cu_node *n,
     if (!cu_active(ctx)) return;
     const cu_node *root = cu_lvalue_root(lhs);
     if (!root) return;
-    cu_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = CU_EV_STORE;
-    ev.node = n;
-    ev.target = root;
-    ev.store_op = op;
+    cu_event ev = { .kind = CU_EV_STORE, .node = n, .target = root, .store_op = op };
     ev.self_ref = op == 0 && rhs && root->usr && cu_mentions_usr(rhs, root->usr);
     ev.target_outside = cu_env_older(ctx, root);
     for (int i = 0; i < ctx->fr->nloop_vars; i++)
@@ -72,10 +67,7 @@ __attribute__((noinline)) static void return_event(cu_ctx *ctx, const cu_node *n
     cu_frame *fr = ctx->fr;
     cu_capture *r = ctx->st.cap;
     if (!r || r->raii) return;
-    cu_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.kind = CU_EV_RETURN;
-    ev.node = n;
+    cu_event ev = { .kind = CU_EV_RETURN, .node = n };
     if (ctx->depth == r->depth) ev.cond_depth = fr->cond_depth - r->cond_depth;
     else if (ctx->depth < r->depth) ev.cond_depth = fr->cond_depth;
     else ev.cond_depth = -1;     /* a callee returning inside the capture: fine */
