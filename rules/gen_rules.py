@@ -58,6 +58,8 @@ SIGNALS = (
     ("hparam", "CG_SIG_HPARAM"),    # a captured optimizer hyperparameter changed
     ("many", "CG_SIG_MANY"),        # one site captured again and again
     ("lines", "CG_SIG_LINES"),      # the line ran at capture, not at replay
+    ("break", "CG_SIG_BREAK"),      # a torch.compile graph break at the line (Dynamo's hook)
+    ("skip", "CG_SIG_SKIP"),        # inductor skipped CUDA graphs for the function
     ("region", "CG_SIG_REGION"),    # modifier: anywhere in the finding's capture
     ("block", "CG_SIG_BLOCK"),      # modifier: inside the `with` block it opens
 )

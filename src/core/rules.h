@@ -23,6 +23,8 @@ enum {
     CG_SIG_HPARAM = 1 << 7,   /* hparam: a captured optimizer hyperparameter changed */
     CG_SIG_MANY = 1 << 8,     /* many: one capture site captured again and again */
     CG_SIG_LINES = 1 << 9,    /* lines: the line ran at capture and not at replay */
+    CG_SIG_BREAK = 1 << 12,   /* break: a torch.compile graph break at the line (Dynamo's hook) */
+    CG_SIG_SKIP = 1 << 13,    /* skip: inductor skipped CUDA graphs for the function */
     /* modifiers: where else an observation may be */
     CG_SIG_REGION = 1 << 10,  /* region: anywhere in the finding's capture, if it is of this rule */
     CG_SIG_BLOCK = 1 << 11,   /* block: inside the `with` block that the finding's line opens */

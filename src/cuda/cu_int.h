@@ -200,6 +200,11 @@ typedef struct cu_project {
     char *hdr_first;
     cg_map rsp_reported;    /* response-file trouble already reported ("kind\x1fpath") */
     cg_map deep_reported;   /* "too deeply nested" places already reported ("file:line:col") */
+    char *missing_project_headers;  /* comma-separated: the project's own headers not found */
+    char *missing_project_first;    /* the first file that wanted one */
+    int missing_project_files;
+    cg_map hdr_by_name;     /* file name -> hdr_list of the tree's files (cu_includes.c) */
+    int hdr_index_ready;
     /* analysis */
     cg_map funcs;           /* usr -> cu_func (chained through next_same_usr) */
 } cu_project;
@@ -210,6 +215,17 @@ typedef struct cu_project {
 void cu_parse_file(cu_project *p, cu_file *f, int level);
 int cu_parse_setup(cu_project *p);       /* mode, toolkit, shim, compile db; 0 or -1 */
 void cu_parse_teardown(cu_project *p);
+
+/* ---- cu_includes.c -------------------------------------------------------------- */
+enum { CU_HDR_PROJECT = 0, CU_HDR_LIBRARY = 1 };
+/* Where a header named in an #include would come from: the CUDA toolkit or a
+ * library that ships beside it (CU_HDR_LIBRARY), else the project itself. */
+int cu_header_origin(const char *h);
+/* Directories of the analysed tree that f's #include lines (and those of the
+ * project headers they lead to) need, for a file no compile database covers.
+ * Any thread, after phase 1.  The array and strings are in arena a; *n is
+ * their count (NULL when 0). */
+char **cu_guess_include_dirs(cu_project *p, cu_file *f, cg_arena *a, size_t *n);
 
 /* ---- cu_lower.c ----------------------------------------------------------------- */
 /* Lower every function defined in an analysed file of TU `tu` (a

@@ -24,6 +24,8 @@
  *   directory) so the user sees one line per file. */
 #include "cu_int.h"
 #include "cu_shim.h"
+#include "core/file.h"
+#include "core/path.h"
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <errno.h>
@@ -108,19 +110,7 @@ static int rm_cb(const char *path, const struct stat *st, int flag, struct FTW *
 
 /* Headers of CUDA's libraries: when one is missing it is the environment's
  * trouble (or shim mode's), reported once, not the file's. */
-static int is_cuda_family_header(const char *h)
-{
-    static const char *const pre[] = {
-        "cuda", "cu", "cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl",
-        "nvtx", "nvToolsExt", "npp", "nvrtc", "nvml", "thrust/", "cub/", "cooperative_groups",
-        "mma.h", "sm_", "math_constants.h", "device_", "texture_", "surface_", "vector_",
-        "helper_cuda", "helper_functions", "helper_string", "helper_timer", "helper_math",
-        "helper_image", "nvjpeg", "nvJitLink", "cutlass/", "cute/", "torch/", "ATen/",
-        "c10/", "driver_", "crt/", "nvtx3/", "omp.h", "mpi.h", NULL };
-    for (int i = 0; pre[i]; i++)
-        if (strncmp(h, pre[i], strlen(pre[i])) == 0) return 1;
-    return 0;
-}
+static int is_cuda_family_header(const char *h) { return cu_header_origin(h) == CU_HDR_LIBRARY; }
 
 /* ---- the compile database ---------------------------------------------------- */
 typedef struct db_entry { char *file; char **argv; int argc; char *dir; } db_entry;
@@ -183,7 +173,8 @@ static int is_toolkit_include(const char *dir)
 /* The whole of a response file, NUL-terminated (malloc), or NULL with errno. */
 static char *read_whole_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    char ferr[256];
+    FILE *f = cg_file_fopen(path, ferr, sizeof ferr);   /* a regular file: a FIFO would block */
     if (!f) return NULL;
     size_t n = 0, cap = 4096;
     char *buf = malloc(cap);
@@ -362,7 +353,13 @@ static void filter_flags(flag_ctx *fc, const db_entry *e)
 static int load_db(cu_project *p, const char *path, cg_map *out)
 {
     json_error_t err;
-    json_t *root = json_load_file(path, 0, &err);
+    /* a regular file only: a FIFO named compile_commands.json must not block */
+    char rerr[JSON_ERROR_TEXT_LENGTH];
+    size_t dblen;
+    char *dbtext = cg_file_read(path, 0, &dblen, rerr, sizeof rerr);
+    if (!dbtext) memcpy(err.text, rerr, sizeof err.text), err.line = err.column = 0;
+    json_t *root = dbtext ? json_loadb(dbtext, dblen, 0, &err) : NULL;
+    free(dbtext);
     if (!root) {
         cg_report_notice(p->report, CG_ERROR, path, (uint32_t)(err.line > 0 ? err.line : 0),
                          (uint32_t)(err.column > 0 ? err.column : 0),
@@ -433,13 +430,34 @@ static const char *find_db(cu_project *p)
                          "no compile_commands.json here (-p); every file gets the default flags");
         return NULL;
     }
+    /* From each path named on the command line (a directory, or the directory
+     * of a named file, as pre-commit passes them) up to its project root (the
+     * closest directory holding .git, pyproject.toml or .cglint.toml): the
+     * first DIR/compile_commands.json or DIR/build/compile_commands.json. */
     for (size_t i = 0; i < o->nroots; i++) {
         struct stat st;
-        if (stat(o->roots[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        char *f = cg_arena_printf(p->arena, "%s/compile_commands.json", o->roots[i]);
-        if (exists(f)) return f;
-        f = cg_arena_printf(p->arena, "%s/build/compile_commands.json", o->roots[i]);
-        if (exists(f)) return f;
+        if (stat(o->roots[i], &st) != 0) continue;
+        char rp[PATH_MAX];
+        if (!realpath(o->roots[i], rp)) continue;
+        char *dir = cg_arena_strdup(p->arena, rp);
+        if (!S_ISDIR(st.st_mode)) {
+            char *slash = strrchr(dir, '/');
+            if (!slash) continue;
+            *(slash == dir ? slash + 1 : slash) = 0;
+        }
+        for (int up = 0; up < 64; up++) {
+            char *f = cg_arena_printf(p->arena, "%s/compile_commands.json", dir);
+            if (exists(f)) return f;
+            f = cg_arena_printf(p->arena, "%s/build/compile_commands.json", dir);
+            if (exists(f)) return f;
+            if (exists(cg_arena_printf(p->arena, "%s/.git", dir)) ||
+                exists(cg_arena_printf(p->arena, "%s/pyproject.toml", dir)) ||
+                exists(cg_arena_printf(p->arena, "%s/.cglint.toml", dir)))
+                break;
+            char *slash = strrchr(dir, '/');
+            if (!slash || slash == dir) break;
+            *slash = 0;
+        }
     }
     return NULL;
 }
@@ -579,6 +597,17 @@ int cu_parse_setup(cu_project *p)
             if (!p->not_in_db_first) p->not_in_db_first = cg_arena_strdup(p->arena, f->path);
         }
         f->stage = f->header ? 2 : (have_db && !e) ? 1 : 0;
+        const cg_cu_opts *o = p->opts;
+        if (o->std && !has_std) {
+            /* --std c++17 / std = "gnu11": C++ standards for C++ and CUDA, C ones for C */
+            int c_std = strncmp(o->std, "c++", 3) != 0 && strncmp(o->std, "gnu++", 5) != 0;
+            if (c_std == (f->lang == 1)) {
+                av_push(&extra, cg_arena_printf(f->arena, "-std=%s", o->std));
+                has_std = 1;
+            }
+        }
+        for (size_t k = 0; k < o->ndefines; k++) av_push(&extra, cg_arena_printf(f->arena, "-D%s", o->defines[k]));
+        for (size_t k = 0; k < o->ninclude_dirs; k++) { av_push(&extra, "-I"); av_push(&extra, o->include_dirs[k]); }
         base_flags(p, &b, f->lang == 1, has_std);
         for (int k = 0; k < extra.n; k++) av_push(&b, extra.v[k]);
         f->argv = b.v;
@@ -703,6 +732,26 @@ static void note_missing_header(cu_project *p, const char *h)
     pthread_mutex_unlock(&p->lock);
 }
 
+static void note_missing_project_header(cu_project *p, cu_file *f, const char *h, int first_in_file)
+{
+    pthread_mutex_lock(&p->lock);
+    const char *cur = p->missing_project_headers ? p->missing_project_headers : "";
+    size_t hl = strlen(h);
+    const char *s = cur;
+    int dup = 0;
+    while ((s = strstr(s, h)) != NULL) {
+        if ((s == cur || s[-1] == ' ') && (s[hl] == ',' || s[hl] == 0)) { dup = 1; break; }
+        s += hl;
+    }
+    if (!dup && strlen(cur) < 400)
+        p->missing_project_headers = *cur ? cg_arena_printf(p->arena, "%s, %s", cur, h) : cg_arena_strdup(p->arena, h);
+    else if (!dup && !strstr(cur, ", ..."))
+        p->missing_project_headers = cg_arena_printf(p->arena, "%s, ...", cur);
+    if (!p->missing_project_first) p->missing_project_first = cg_arena_strdup(p->arena, f->path);
+    p->missing_project_files += first_in_file;
+    pthread_mutex_unlock(&p->lock);
+}
+
 static int lost_cuda_header(CXTranslationUnit tu)
 {
     unsigned nd = clang_getNumDiagnostics(tu);
@@ -716,7 +765,7 @@ static int lost_cuda_header(CXTranslationUnit tu)
             if (nf && msg[0] == '\'') {
                 char h[256];
                 snprintf(h, sizeof h, "%.*s", (int)(nf - msg - 1), msg + 1);
-                lost = is_cuda_family_header(h);
+                lost = is_cuda_family_header(h) ? 1 : 2;
             }
             clang_disposeString(ms);
         }
@@ -731,7 +780,7 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
      * complain about: neither its errors nor its missing headers are reported */
     if (!f->file->report) return;
     unsigned nd = clang_getNumDiagnostics(tu);
-    int nerr = 0, shim_sem = 0;
+    int nerr = 0, shim_sem = 0, project_missing = 0;
     /* whole messages (in the file's arena): one cut short could end inside a UTF-8 sequence */
     const char *first = "", *nsem_first = "";
     /* a file that lost a CUDA library header: its other errors follow from
@@ -756,7 +805,13 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             char h[256];
             snprintf(h, sizeof h, "%.*s", (int)(nf - msg - 1), msg + 1);
             if (is_cuda_family_header(h) || in_system) { note_missing_header(p, h); goto next; }
+            /* a header of the project that was not found: a warning for the run,
+             * naming what fixes it; what it would have declared is missing too,
+             * so the errors that follow are its consequences, not the file's */
+            note_missing_project_header(p, f, h, project_missing++ == 0);
+            goto next;
         }
+        if (lost == 2) goto next;
         if (in_system) {
             CXString fn = clang_getFileName(file);
             const char *buf = cg_arena_printf(f->arena, "%s:%u:%u: %s", clang_getCString(fn), line, col,
@@ -1051,6 +1106,75 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* Files libclang could #include that are not regular files (a FIFO named
+ * like a header would block its read for ever): those in the file's own
+ * directory and its -I and -iquote directories, each given to libclang as
+ * an empty unsaved file, so it never opens them.  libclang matches an
+ * unsaved file by the spelling it builds (the includer's directory or the
+ * -I argument as written, '/', the name), so each is given under that
+ * spelling and as an absolute path. */
+static void add_unsaved(struct CXUnsavedFile **out, unsigned *n, const char *name)
+{
+    struct CXUnsavedFile *g = realloc(*out, (*n + 1) * sizeof *g);
+    if (!g) return;
+    *out = g;
+    g[(*n)++] = (struct CXUnsavedFile){ name, "", 0 };
+}
+
+static unsigned special_headers(cu_file *f, const char *const *argv, int argc, struct CXUnsavedFile **out)
+{
+    *out = NULL;
+    unsigned n = 0;
+    /* the directories an #include "..." is looked up in, as spelled */
+    const char **dirs = cg_arena_alloc(f->arena, (size_t)(argc + 1) * sizeof *dirs);
+    int nd = 0;
+    const char *sl = strrchr(f->path, '/');
+    dirs[nd++] = sl ? cg_arena_strndup(f->arena, f->path, sl > f->path ? (size_t)(sl - f->path) : 1) : ".";
+    for (int i = 0; i < argc; i++) {
+        if ((!strcmp(argv[i], "-I") || !strcmp(argv[i], "-iquote")) && i + 1 < argc) dirs[nd++] = argv[++i];
+        else if (!strncmp(argv[i], "-I", 2) && argv[i][2]) dirs[nd++] = argv[i] + 2;
+    }
+    for (int d = 0; d < nd; d++) {
+        size_t dl = strlen(dirs[d]);
+        while (dl > 1 && dirs[d][dl - 1] == '/') dl--;
+        /* what the directory holds, and what the file #includes from it by a longer path */
+        char **sp = NULL;
+        size_t k = cg_file_specials(dirs[d], &sp);
+        for (size_t j = 0; j < k; j++) {
+            add_unsaved(out, &n, cg_arena_printf(f->arena, "%.*s/%s", (int)dl, dirs[d], strrchr(sp[j], '/') + 1));
+            char *abs = cg_path_abs(sp[j]);
+            if (abs) add_unsaved(out, &n, cg_arena_strdup(f->arena, abs));
+            free(abs);
+            free(sp[j]);
+        }
+        free(sp);
+        const char *t = f->loaded ? f->src.text : NULL, *end = t ? t + f->src.len : NULL;
+        for (; t && t < end; t = memchr(t, '\n', (size_t)(end - t)), t = t ? t + 1 : NULL) {
+            const char *q = t;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if (q >= end || *q != '#') continue;
+            q++;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if ((size_t)(end - q) < 8 || strncmp(q, "include", 7) != 0) continue;
+            q += 7;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if (q >= end || (*q != '"' && *q != '<')) continue;
+            char close = *q == '"' ? '"' : '>';
+            const char *b = ++q;
+            while (q < end && *q != close && *q != '\n') q++;
+            if (q >= end || *q != close || q == b || !memchr(b, '/', (size_t)(q - b))) continue;
+            char *cand = cg_arena_printf(f->arena, "%.*s/%.*s", (int)dl, dirs[d], (int)(q - b), b);
+            struct stat st;
+            if (stat(cand, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) continue;
+            add_unsaved(out, &n, cand);
+            char *abs = cg_path_abs(cand);
+            if (abs) add_unsaved(out, &n, cg_arena_strdup(f->arena, abs));
+            free(abs);
+        }
+    }
+    return n;
+}
+
 void cu_parse_file(cu_project *p, cu_file *f, int level)
 {
     nest_scan ns;
@@ -1068,19 +1192,30 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
     }
     double t0 = now_ms();
     const char *pch = get_pch(p, f);
-    const char **argv = cg_arena_alloc(f->arena, (size_t)(f->argc + 2) * sizeof *argv);
+    size_t nguess = 0;
+    char **guess = f->from_db ? NULL : cu_guess_include_dirs(p, f, f->arena, &nguess);
+    const char **argv = cg_arena_alloc(f->arena, ((size_t)f->argc + 2 * nguess + 2) * sizeof *argv);
     int argc = 0;
     for (int i = 0; i < f->argc; i++) argv[argc++] = f->argv[i];
+    /* after the user's -I: theirs win */
+    for (size_t i = 0; i < nguess; i++) { argv[argc++] = "-I"; argv[argc++] = guess[i]; }
     if (pch) { argv[argc++] = "-include-pch"; argv[argc++] = pch; }
     unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, NULL, 0, flags, &tu);
+    struct CXUnsavedFile *uf;
+    unsigned nuf = special_headers(f, argv, argc, &uf);
+    enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, uf, nuf, flags, &tu);
     if (e == CXError_ASTReadError && pch) {
         /* the PCH did not fit this file's flags after all: parse without it */
         if (tu) clang_disposeTranslationUnit(tu);
         tu = NULL;
-        e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, NULL, 0, flags, &tu);
+        e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, uf, nuf, flags, &tu);
     }
+    for (unsigned i = 0; tu && i < nuf; i += 2)   /* each under two names: said once */
+        if (clang_getFile(tu, uf[i].Filename) || (i + 1 < nuf && clang_getFile(tu, uf[i + 1].Filename)))
+            cg_report_notice(p->report, CG_WARN, f->path, 0, 0, "reads %s, which is not a regular file "
+                             "(a FIFO or a device): read as empty", uf[i].Filename);
+    free(uf);
     if (e != CXError_Success || !tu) {
         if (tu) clang_disposeTranslationUnit(tu);
         if (e == CXError_Crashed) {
@@ -1131,6 +1266,16 @@ void cu_parse_summary(cu_project *p)
         cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
                          "CUDA library headers not found%s: %s; calls into them are matched by name",
                          p->toolkit ? "" : " (shim mode)", p->missing_cuda_headers);
+    if (p->missing_project_headers)
+        cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                         "headers of this project not found: %s (first wanted by %s%s); %s analysed as far as "
+                         "%s parsed, and what those headers declare is unknown to cglint. Give their directory "
+                         "with -I DIR (or include-dirs in the configuration), or a compile_commands.json with -p",
+                         p->missing_project_headers, p->missing_project_first,
+                         p->missing_project_files > 1 ? cg_arena_printf(p->arena, " and %d more file%s",
+                             p->missing_project_files - 1, p->missing_project_files > 2 ? "s" : "") : "",
+                         p->missing_project_files > 1 ? "those files were" : "it was",
+                         p->missing_project_files > 1 ? "they" : "it");
     if (p->hdr_bad)
         cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
                          "%d header%s or source%s outside the build that no analysed file includes did not "

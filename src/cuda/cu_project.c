@@ -75,6 +75,7 @@ static void project_free(cu_project *p)
     free(p->files);
     cg_map_free(&p->by_inode);
     cg_map_free(&p->funcs);
+    if (p->hdr_index_ready) cg_map_free(&p->hdr_by_name);
     cg_map_free(&p->rsp_reported);
     cg_map_free(&p->deep_reported);
     for (int i = 0; i < p->npch; i++) pthread_mutex_destroy(&p->pch[i].lock);

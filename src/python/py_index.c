@@ -213,6 +213,50 @@ static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_coun
     }
 }
 
+/* A module-level `X = v`, `X += v` or `A, B = 1, 2`: counted per name, and
+ * the right-hand side kept as the name's value (paired by position when the
+ * shapes match). */
+static void index_global_assignment(py_module *m, TSNode e)
+{
+    TSNode left = py_field(e, PY.f_left);
+    TSNode right = py_field(e, PY.f_right);
+    if ((IS(left, pattern_list) || IS(left, tuple_pattern)) && IS(e, assignment)) {
+        uint32_t nl = py_named_child_count(left);
+        int paired = !py_is_null(right) && (IS(right, expression_list) || IS(right, tuple)) &&
+                     py_named_child_count(right) == nl;
+        for (uint32_t j = 0; j < nl; j++) {
+            TSNode t = py_named_child(left, j);
+            if (!IS(t, identifier)) continue;
+            size_t len;
+            const char *tt = py_text(m, t, &len);
+            char *k = cg_arena_strndup(m->arena, tt, len);
+            map_inc(&m->global_assigns, k, len);
+            if (paired) {
+                TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
+                *v = py_named_child(right, j);
+                cg_map_put(&m->global_values, k, len, v);
+            }
+        }
+    }
+    if (IS(left, identifier)) {
+        size_t len;
+        const char *t = py_text(m, left, &len);
+        char *k = cg_arena_strndup(m->arena, t, len);
+        map_inc(&m->global_assigns, k, len);
+        if (IS(e, assignment)) {
+            TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
+            *v = py_field(e, PY.f_right);
+            cg_map_put(&m->global_values, k, len, v);
+        }
+    }
+}
+
+/* A compound statement's blocks and clauses (if/try/with...), at the same level. */
+static int is_clause(TSNode c)
+{
+    return IS(c, block) || IS(c, elif_clause) || IS(c, else_clause) || IS(c, except_clause) || IS(c, finally_clause);
+}
+
 /* Definitions in a block; descends into if/try/with at this level so that
  * `if TYPE_CHECKING:` and `try: import x` forms are indexed. */
 static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_counts, int depth)
@@ -228,50 +272,11 @@ static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_c
             index_import(m, st);
         } else if (top && IS(st, expression_statement)) {
             TSNode e = py_named_child(st, 0);
-            if (IS(e, assignment) || IS(e, augmented_assignment)) {
-                TSNode left = py_field(e, PY.f_left);
-                TSNode right = py_field(e, PY.f_right);
-                if ((IS(left, pattern_list) || IS(left, tuple_pattern)) && IS(e, assignment)) {
-                    /* A, B = 1, 2: pair names with values when the shapes match */
-                    uint32_t nl = py_named_child_count(left);
-                    int paired = !py_is_null(right) && (IS(right, expression_list) || IS(right, tuple)) &&
-                                 py_named_child_count(right) == nl;
-                    for (uint32_t j = 0; j < nl; j++) {
-                        TSNode t = py_named_child(left, j);
-                        if (!IS(t, identifier)) continue;
-                        size_t len;
-                        const char *tt = py_text(m, t, &len);
-                        char *k = cg_arena_strndup(m->arena, tt, len);
-                        map_inc(&m->global_assigns, k, len);
-                        if (paired) {
-                            TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
-                            *v = py_named_child(right, j);
-                            cg_map_put(&m->global_values, k, len, v);
-                        }
-                    }
-                }
-                if (IS(left, identifier)) {
-                    size_t len;
-                    const char *t = py_text(m, left, &len);
-                    char *k = cg_arena_strndup(m->arena, t, len);
-                    map_inc(&m->global_assigns, k, len);
-                    if (IS(e, assignment)) {
-                        TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
-                        *v = py_field(e, PY.f_right);
-                        cg_map_put(&m->global_values, k, len, v);
-                    }
-                }
-            }
-        } else if (IS(st, if_statement) || IS(st, try_statement) || IS(st, with_statement) ||
-                   IS(st, elif_clause) || IS(st, else_clause) || IS(st, except_clause) ||
-                   IS(st, finally_clause) || IS(st, block)) {
+            if (IS(e, assignment) || IS(e, augmented_assignment)) index_global_assignment(m, e);
+        } else if (IS(st, if_statement) || IS(st, try_statement) || IS(st, with_statement) || is_clause(st)) {
             uint32_t k = py_named_child_count(st);
-            for (uint32_t j = 0; j < k; j++) {
-                TSNode c = py_named_child(st, j);
-                if (IS(c, block) || IS(c, elif_clause) || IS(c, else_clause) || IS(c, except_clause) ||
-                    IS(c, finally_clause))
-                    index_defs(m, IS(c, block) ? c : c, cls, attr_counts, depth + (IS(c, block) ? 0 : 0));
-            }
+            for (uint32_t j = 0; j < k; j++)
+                if (is_clause(py_named_child(st, j))) index_defs(m, py_named_child(st, j), cls, attr_counts, depth);
         }
     }
 }
@@ -293,8 +298,25 @@ static void count_global_stmts(py_module *m, TSNode n, int depth)
     for (uint32_t i = 0; i < c; i++) count_global_stmts(m, py_named_child(n, i), depth + 1);
 }
 
+/* What the file says anywhere (PY_MT_*): searched once here so that no rule
+ * searches source text. */
+static unsigned text_facts(const py_module *m)
+{
+    const char *t = m->src.text;
+    size_t n = m->src.len;
+    unsigned f = 0;
+    if (memmem(t, n, "capture_scalar_outputs = True", 29) || memmem(t, n, "capture_scalar_outputs=True", 27))
+        f |= PY_MT_SCALAR_OUTPUTS;
+    if (memmem(t, n, "register_generator_state", 24)) f |= PY_MT_REGISTERS_GENERATOR;
+    /* built here, not merely named (a mock.patch target string is not DDP) */
+    if (memmem(t, n, "DistributedDataParallel(", 24) || memmem(t, n, "DDP(", 4)) f |= PY_MT_BUILDS_DDP;
+    if (memmem(t, n, "NCCL_ASYNC_ERROR_HANDLING", 25)) f |= PY_MT_NCCL_ASYNC;
+    return f;
+}
+
 static void index_module(py_project *p, py_module *m)
 {
+    m->text_facts = text_facts(m);
     cg_map_init(&m->imports);
     cg_map_init(&m->funcs);
     cg_map_init(&m->classes);

@@ -7,7 +7,7 @@
 # signal.  Large inputs that are no use to read are generated below.
 # Prints "ok - ..." / "not ok - ..." per check and "N passed, M failed".
 set -u
-CGLINT=$1
+CGLINT=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cglint_regress.XXXXXX") || exit 1
 trap 'rm -rf "$WORK"' EXIT

@@ -52,10 +52,10 @@ def put(path, name, body):
     j = s.index("\n}\n", i) + 3
     open(path, "w").write(s[:i] + body + s[j:])
 
-put("src/python/checks.c", "check_cg799", '''static void check_cg799(py_ctx *ctx, const py_event *ev)
+put("src/python/py_checks.c", "check_cg799", '''static void check_cg799(const py_ctx *ctx, const py_event *ev)
 {
-    if (!eq(ev->qual, "torch.cuda.cg799_placeholder")) return;
-    py_report(ctx, ev->mod, ev->node, CG_R_CG799, NULL,
+    if (!cg_eq(ev->qual, "torch.cuda.cg799_placeholder")) return;
+    py_report(ctx, PY_AT(CG_R_CG799, ev->mod, ev->node),
               "`%s` calls the placeholder during capture", expr(ctx, ev));
 }
 ''')
@@ -78,7 +78,7 @@ b, a = load(sys.argv[1]), load(sys.argv[2])
 print("\n".join(sorted(p[2:] for p in set(a) | set(b) if a.get(p) != b.get(p))))
 EOF
 )
-want=$(printf '%s\n' docs/rules.md rules/CG798.md rules/CG799.md src/cuda/cu_checks.c src/python/checks.c \
+want=$(printf '%s\n' docs/rules.md rules/CG798.md rules/CG799.md src/cuda/cu_checks.c src/python/py_checks.c \
   tests/fixtures/cu/CG798/negative.cu tests/fixtures/cu/CG798/positive.cu \
   tests/fixtures/py/CG799/negative.py tests/fixtures/py/CG799/positive.py | sort)
 [ "$changed" = "$want" ] || fail "files changed: $(tr '\n' ' ' <<<"$changed"); expected: $(tr '\n' ' ' <<<"$want")"

@@ -261,6 +261,8 @@ static void every_rule_has_fixtures(void **state)
     static const struct { const char *lang, *ext; } langs[] = { { "py", "py" }, { "cu", "cu" } };
     int missing = 0;
     for (size_t i = 0; i < cg_rule_count; i++) {
+        /* reported by `cglint run` alone (rules/README.md): no static fixtures */
+        if (cg_rules[i].runtime && strncmp(cg_rules[i].runtime, "run time only:", 14) == 0) continue;
         for (size_t L = 0; L < 2; L++) {
             char langs_of[16];
             snprintf(langs_of, sizeof langs_of, " %s ", cg_rules[i].languages);
