@@ -205,6 +205,7 @@ typedef struct cu_project {
     int missing_project_files;
     cg_map hdr_by_name;     /* file name -> hdr_list of the tree's files (cu_includes.c) */
     int hdr_index_ready;
+    int named_only;         /* files were named: the rest is context, parsed only for definitions */
     /* analysis */
     cg_map funcs;           /* usr -> cu_func (chained through next_same_usr) */
 } cu_project;
