@@ -193,15 +193,15 @@ typedef struct cu_project {
     char *shim_first;
     int sem_files;          /* toolkit mode: files with semantic errors only */
     char *sem_first;
-    char *missing_cuda_headers;  /* comma-separated */
+    cg_map missing_cuda;    /* CUDA library headers not found (a set; listed sorted at the end) */
     int not_in_db;
     char *not_in_db_first;
     int hdr_bad;            /* stage 1/2 files parsed on their own that did not parse */
     char *hdr_first;
     cg_map rsp_reported;    /* response-file trouble already reported ("kind\x1fpath") */
     cg_map deep_reported;   /* "too deeply nested" places already reported ("file:line:col") */
-    char *missing_project_headers;  /* comma-separated: the project's own headers not found */
-    char *missing_project_first;    /* the first file that wanted one */
+    cg_map missing_project;         /* the project's own headers not found (a set; listed sorted) */
+    char *missing_project_first;    /* the first file, by path, that wanted one */
     int missing_project_files;
     cg_map hdr_by_name;     /* file name -> hdr_list of the tree's files (cu_includes.c) */
     int hdr_index_ready;
