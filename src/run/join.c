@@ -534,6 +534,29 @@ void cg_join(cg_report *r, cg_events *ev)
             break;
         }
     }
+    /* 2b. a rule about the capture itself (signal `region`: CG705's capture
+     * in a loop), reported at the capture's own site: that capture ran and
+     * the run saw none of the rule's signals in it. The site is where the
+     * capture begins, not a line inside it, so step 3 cannot see it run. */
+    for (size_t i = 0; i < nf; i++) {
+        cg_finding *f = &r->findings[i];
+        if (meta[i].done || !(signals_of(f->rule) & CG_SIG_REGION)) continue;
+        for (size_t k = 0; k < ev->nregions; k++) {
+            const cg_ev_region *g = &ev->regions[k];
+            int same = (f->has_capture && f->capture.line == g->line && strcmp(meta[i].cap_abs, g->path) == 0) ||
+                       (f->loc.line == g->line && strcmp(meta[i].abs, g->path) == 0);
+            if (!same || !g->captures) continue;
+            char *where = display_path(root, g->path);
+            set_verdict(f, CG_VERDICT_NOT_REPRODUCED,
+                        xasprintf("the capture at %s:%u ran %lu time%s and was replayed %lu time%s; the run saw "
+                                  "nothing of this rule in it", where, (unsigned)g->line,
+                                  g->captures, g->captures == 1 ? "" : "s",
+                                  g->replays, g->replays == 1 ? "" : "s"));
+            free(where);
+            meta[i].done = 1;
+            break;
+        }
+    }
     /* 3. lines that ran inside a capture */
     for (size_t i = 0; i < nf; i++) {
         cg_finding *f = &r->findings[i];

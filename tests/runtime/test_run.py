@@ -221,6 +221,24 @@ class RunTests(unittest.TestCase):
         self.assertIn("captured 3 times at this site, replayed 12 times; 2 of the captures re-captured the same "
                       "graph object", f["evidence"])
 
+    def test_capture_in_a_loop_that_ran_without_recapture(self):
+        # CG705 as a static pass may report it at the capture's own line (a
+        # capture in a loop): the capture ran, nothing was re-captured while
+        # replayed, so the verdict is "not reproduced", never "not exercised"
+        findings = os.path.join(self.tmp, "static.json")
+        with open(findings, "w") as f:
+            json.dump({"schema_version": 1, "tool": {"name": "cglint", "version": "test"},
+                       "findings": [{"rule": "CG705", "path": "config_sweep.py", "line": 8, "column": 5,
+                                     "end_line": 8, "end_column": 32, "message": "capture in a loop"}]}, f)
+        out = os.path.join(self.tmp, "report.json")
+        rc, so, se = self.run_cglint(["--findings", findings, "-f", "json", "-o", out, "--",
+                                      sys.executable, "config_sweep.py"])
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        f = self.finding(doc, "CG705")
+        self.assertEqual(f["verdict"], "not_reproduced", f)
+        self.assertIn("the capture at config_sweep.py:8 ran 2 times and was replayed 6 times", f["evidence"])
+
     def test_cpu_tensors_of_checkpoint_are_not_the_users(self):
         rc, so, se, doc = self.run_json("checkpoint_rng.py", static=["clean.py"])
         self.assertEqual(rc, 0)

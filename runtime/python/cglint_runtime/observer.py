@@ -720,7 +720,19 @@ def _match_scalar(st, cap, frame, value):
     return found
 
 
+_user_codes = set()   # code objects of user files seen starting or resuming during a capture
+
+
 def _start_lines(cap):
+    """Record the lines of user code that run during the capture.
+
+    Python >= 3.12: sys.monitoring, per code object.  PY_START/PY_RESUME
+    tell which code objects run (once each: the callback returns DISABLE, so
+    torch's own functions cost one call each for the life of the process,
+    not one per line, and nothing once they are known); LINE events are
+    switched on only for user code objects (set_local_events), and off again
+    when the capture ends, so eager code outside captures pays nothing.
+    Older Pythons: sys.settrace on this thread."""
     global _TOOL
     if sys.version_info >= (3, 12) and hasattr(sys, "monitoring"):
         mon = sys.monitoring
@@ -737,16 +749,40 @@ def _start_lines(cap):
                 _TOOL = -1
                 return
             disable = mon.DISABLE
+            line_ev = mon.events.LINE
+
+            def on_start(code, offset):
+                if _is_user(code.co_filename):
+                    _user_codes.add(code)
+                    try:
+                        mon.set_local_events(_TOOL, code, line_ev)
+                    except Exception:
+                        pass
+                return disable
 
             def on_line(code, line):
-                fn = code.co_filename
-                if not _is_user(fn):
-                    return disable
-                _on_capture_line(sys._getframe(1), fn, line)
+                _on_capture_line(sys._getframe(1), code.co_filename, line)
+            mon.register_callback(_TOOL, mon.events.PY_START, on_start)
+            mon.register_callback(_TOOL, mon.events.PY_RESUME, on_start)
             mon.register_callback(_TOOL, mon.events.LINE, on_line)
         if _TOOL < 0:
             return
-        mon.set_events(_TOOL, mon.events.LINE)
+        line_ev = mon.events.LINE
+        # user code known from earlier captures (its PY_START is disabled),
+        # and the frames already running (the one holding the `with`)
+        codes = set(_user_codes)
+        f = sys._getframe(1)
+        while f is not None:
+            if _is_user(f.f_code.co_filename):
+                codes.add(f.f_code)
+                _user_codes.add(f.f_code)
+            f = f.f_back
+        for code in codes:
+            try:
+                mon.set_local_events(_TOOL, code, line_ev)
+            except Exception:
+                pass
+        mon.set_events(_TOOL, mon.events.PY_START | mon.events.PY_RESUME)
         cap.tracer = "monitoring"
         return
     # settrace: this thread only; frames already running get f_trace by hand
@@ -777,8 +813,11 @@ def _start_lines(cap):
 
 def _stop_lines(cap):
     if cap.tracer == "monitoring":
+        mon = sys.monitoring
         try:
-            sys.monitoring.set_events(_TOOL, 0)
+            mon.set_events(_TOOL, 0)
+            for code in _user_codes:
+                mon.set_local_events(_TOOL, code, 0)
         except Exception:
             pass
     elif cap.tracer:
