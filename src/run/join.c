@@ -455,7 +455,11 @@ void cg_join(cg_report *r, cg_events *ev)
         ev->regions[i].path = a;
     }
     size_t total_captures = 0;
-    for (size_t i = 0; i < ev->nregions; i++) total_captures += ev->regions[i].captures;
+    unsigned long unplaced = 0;   /* captures of native code without line information */
+    for (size_t i = 0; i < ev->nregions; i++) {
+        total_captures += ev->regions[i].captures;
+        if (!ev->regions[i].path || !ev->regions[i].path[0] || !ev->regions[i].line) unplaced += ev->regions[i].captures;
+    }
 
     /* 1. observations at the finding's own line */
     for (size_t i = 0; i < nf; i++) {
@@ -576,6 +580,11 @@ void cg_join(cg_report *r, cg_events *ev)
             set_verdict(f, CG_VERDICT_NOT_REPRODUCED,
                         xasprintf("its line ran %lu time%s inside a capture and the run saw nothing wrong", ran,
                                   ran == 1 ? "" : "s"));
+        else if (unplaced)
+            set_verdict(f, CG_VERDICT_NOT_EXERCISED,
+                        xasprintf("%lu capture%s ran at places cglint could not map to source lines (the "
+                                  "program has no line information: build it with -g or -lineinfo), so "
+                                  "whether this line ran in one is unknown", unplaced, unplaced == 1 ? "" : "s"));
         else
             set_verdict(f, CG_VERDICT_NOT_EXERCISED,
                         strdup(total_captures ? "its line never ran inside a capture"

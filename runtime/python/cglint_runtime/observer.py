@@ -396,7 +396,7 @@ class _Graph:
 
 class _Capture:
     __slots__ = ("region", "graph", "info", "t0", "lines", "frame_code", "frame_globals", "module_level", "begin_ids",
-                 "visited", "tid", "mode", "tracer", "with_code", "shapes", "nops", "scalar_seen", "compiled")
+                 "visited", "tid", "mode", "tracer", "with_code", "shapes", "nops", "ops", "cfg", "scalar_seen", "compiled")
 
     def __init__(self, region, graph, info):
         self.region = region
@@ -415,6 +415,8 @@ class _Capture:
         self.with_code = None
         self.shapes = []         # tensor shapes of the first operators: the signature's inputs
         self.nops = 0
+        self.ops = 0             # a hash of every operator captured, in order: what the graph does
+        self.cfg = ()            # capture_begin's arguments, by kind (a pool given, the error mode)
         self.scalar_seen = set()
         self.compiled = region.kind == "torch.compile"
 
@@ -920,10 +922,11 @@ def _make_mode(st):
                             cuda = True
         return cpu, cuda
 
-    def scalars_and_shapes(cap, args, kwargs, caller):
+    def scalars_and_shapes(cap, name, args, kwargs, caller):
         nums = None
         sig = cap.nops < 8
         cap.nops += 1
+        cap.ops = hash((cap.ops, name))
         for seq in (args, (kwargs or {}).values()):
             for a in seq:
                 t = type(a)
@@ -965,9 +968,9 @@ def _make_mode(st):
                 raise
             try:
                 cap = st.active[-1] if st.active else None
+                name = getattr(func, "__name__", None) or str(func)
                 if cap is not None and cap.tid == threading.get_ident():
-                    scalars_and_shapes(cap, args, kwargs, caller)
-                name = getattr(func, "__name__", str(func))
+                    scalars_and_shapes(cap, name, args, kwargs, caller)
                 base = name.split(".")[0]
                 if base in ("_pin_memory", "pin_memory"):
                     if _made_by_user(caller):
@@ -1015,6 +1018,8 @@ def _capture_begin_wrapper(orig):
                     st.set_graph_info(self, info)
                 info.reset()
                 cap = _Capture(region, self, info)
+                cap.cfg = (tuple(type(a).__name__ for a in args),
+                           tuple(sorted((k, type(v).__name__ if k == "pool" else repr(v)) for k, v in kwargs.items())))
                 caller = sys._getframe(1)
                 if caller.f_code.co_name == "__enter__" and caller.f_back is not None:
                     caller = caller.f_back
@@ -1071,6 +1076,7 @@ def _capture_end_wrapper(orig):
                     if tb is None or tb.tb_frame.f_code is not cap.with_code:
                         body = None   # an exception handled around the capture, not raised in it
                 _end_observation(cap)
+                _drop_outputs(cap, sys._getframe(1))
         except Exception as e:
             _warn("capture_end bookkeeping failed", e)
         try:
@@ -1083,6 +1089,21 @@ def _capture_end_wrapper(orig):
             _finish_capture(st, cap, body is None, body, None)
         return r
     return capture_end
+
+
+def _drop_outputs(cap, frame):
+    """A tensor name the capture read and then rebound (`b = b + 1` inside
+    it) holds the capture's output at its end: replays write that tensor and
+    reading it afterwards is right. Only names still bound at the end to the
+    tensor the capture read are its inputs, whose rebinding CG504 watches."""
+    info = cap.info
+    for key, (scope, head, parts, ptr, path, line, text) in list(info.tensors.items()):
+        try:
+            v = _scope_value(scope, head, parts, frame, info)
+            if v.data_ptr() != ptr:
+                del info.tensors[key]
+        except Exception:
+            pass
 
 
 def _end_observation(cap):
@@ -1121,7 +1142,10 @@ def _note_capture(st, cap):
     one make_graphed_callables call."""
     region, info = cap.region, cap.info
     same_graph = info.captures > 0 and info.replays > 0
-    sig = (hash(frozenset(cap.lines)), tuple(cap.shapes))
+    # the same code on the same shapes doing the same operators with the same
+    # capture options: a sweep over configurations (other operators, another
+    # optimizer, a pool shared or not) captures a different graph each time
+    sig = (hash(frozenset(cap.lines)), tuple(cap.shapes), cap.ops, cap.cfg)
     peers = region.sigs.setdefault(sig, [])
     same_shapes = any(g is not info and g.replays > 0 for g in peers)
     if info not in peers and len(peers) < 64:
