@@ -129,6 +129,48 @@ def _abspath(fn):
         return fn
 
 
+def _getvar_fn():
+    if sys.version_info[:2] != (3, 12):
+        return None
+    try:
+        import ctypes
+        f = ctypes.pythonapi.PyFrame_GetVar
+        f.restype = ctypes.py_object
+        f.argtypes = (ctypes.py_object, ctypes.py_object)
+        return f
+    except Exception:
+        return None
+
+
+_getvar = _getvar_fn()
+_CO_OPTIMIZED = 0x1
+
+
+def _frame_locals(frame):
+    """A function frame's variables as a dict of our own.
+
+    On Python 3.12 and older, `frame.f_locals` of a function is a snapshot
+    that the frame keeps and that holds every local's value of that moment
+    until the next snapshot: after the program's `del g0, a, b` the graph and
+    its tensors stay alive, and memory is not freed (PyTorch's memory-stat
+    graph tests failed under the observer on the H100).  PyFrame_GetVar
+    (3.12) reads each variable without one.  3.13 has a live proxy
+    (PEP 667); module frames have their globals.  3.11 and older have neither;
+    there the tracer's own calls make the snapshot anyway."""
+    code = frame.f_code
+    if _getvar is None or not (code.co_flags & _CO_OPTIMIZED):
+        return frame.f_locals
+    out = {}
+    for name in code.co_varnames + code.co_cellvars + code.co_freevars:
+        try:
+            out[name] = _getvar(frame, name)
+        except NameError:
+            pass
+        except Exception:
+            pass
+    return out
+
+
 def _is_user(fn):
     u = _user_cache.get(fn)
     if u is None:
@@ -636,7 +678,7 @@ def _inspect_line(st, cap, frame, path, line):
         # the root object and how to find it again at a replay
         if flocals is None:
             try:
-                flocals = frame.f_locals
+                flocals = _frame_locals(frame)
             except Exception:
                 flocals = {}
         got = _root_of(frame, cap, head, parts, flocals)
@@ -699,7 +741,7 @@ def _match_scalar(st, cap, frame, value):
     path, line = frame.f_code.co_filename, frame.f_lineno
     info = cap.info
     try:
-        flocals = frame.f_locals
+        flocals = _frame_locals(frame)
     except Exception:
         flocals = {}
     found = False
@@ -1030,7 +1072,7 @@ def _capture_begin_wrapper(orig):
                     cap.frame_globals = uf.f_globals
                     info.capture_code = uf.f_code
                     try:
-                        loc = uf.f_locals
+                        loc = _frame_locals(uf)
                         cap.module_level = loc is uf.f_globals
                         cap.begin_ids = {k: id(v) for k, v in loc.items()}
                     except Exception:
@@ -1247,7 +1289,7 @@ def _scope_value(scope, head, parts, frame, info):
             f = _user_frame(f) if f is not None else None
         if f is None:
             raise _NoValue()
-        loc = f.f_locals
+        loc = _frame_locals(f)
         if head not in loc:
             raise _NoValue()
         root = loc[head]
@@ -1466,7 +1508,7 @@ def _compile_uses_cudagraphs(f):
     while g is not None and n < 80:
         if "/torch/_dynamo/" in g.f_code.co_filename:
             try:
-                loc = g.f_locals
+                loc = _frame_locals(g)
             except Exception:
                 loc = {}
             for name in ("compiler_fn", "backend", "self"):
