@@ -23,19 +23,9 @@ void *cu_grow(void *v, int *cap, int n, size_t elem)
     return nv;
 }
 
-void *cu_xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) { fputs("cglint: out of memory\n", stderr); abort(); }
-    return p;
-}
+void *cu_xmalloc(size_t n) { return cg_xmalloc(n); }
 
-void *cu_xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) { fputs("cglint: out of memory\n", stderr); abort(); }
-    return p;
-}
+void *cu_xcalloc(size_t n, size_t size) { return cg_xcalloc(n, size); }
 
 /* CGLINT_CU_DUMP=1: print the lowered functions (for developing the front end). */
 static void dump_node(const cu_node *n, int depth)

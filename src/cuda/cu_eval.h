@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include "cu_check.h"
 #include "core/callpath.h"
+#include "core/alloc.h"
 
 /* ---- bounds of the walk --------------------------------------------------------------- */
 /* Calls are followed this many deep from a walk's entry (deeper ones are
