@@ -8,9 +8,17 @@
 #include "core/report.h"
 #include "core/walk.h"
 
+/* Parsed trees kept between runs (`cglint server`), by path and content
+ * digest; thread-safe.  A run with a cache parses only what changed. */
+typedef struct cg_py_cache cg_py_cache;
+cg_py_cache *cg_py_cache_new(void);
+void cg_py_cache_free(cg_py_cache *cache);
+size_t cg_py_cache_size(const cg_py_cache *cache);   /* trees held */
+
 typedef struct cg_py_opts {
     int jobs;               /* worker threads; <= 0: all cores */
     size_t max_file_size;   /* bytes; 0: no limit */
+    cg_py_cache *cache;     /* NULL: parse everything afresh */
 } cg_py_opts;
 
 /* Check that the linked grammar is usable by the tree-sitter runtime.

@@ -176,26 +176,116 @@ done:
     return fixed;
 }
 
-int py_parse_module(py_project *p, py_module *m)
+/* ---- the tree cache (cglint server) ------------------------------------------
+ * Trees by path and content digest: a re-analysis of a project whose files
+ * did not change takes each reached module's tree from here instead of
+ * parsing it again.  tree-sitter trees are immutable; the cache keeps one
+ * and hands out copies (ts_tree_copy: a reference count). */
+typedef struct cache_entry { char *path; uint64_t digest; TSTree *tree; } cache_entry;
+struct cg_py_cache {
+    pthread_mutex_t lock;
+    cg_map by_path;          /* path -> cache_entry* */
+    cache_entry **all;
+    size_t n, cap;
+};
+
+cg_py_cache *cg_py_cache_new(void)
 {
+    cg_py_cache *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    pthread_mutex_init(&c->lock, NULL);
+    cg_map_init(&c->by_path);
+    return c;
+}
+
+void cg_py_cache_free(cg_py_cache *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->n; i++) {
+        ts_tree_delete(c->all[i]->tree);
+        free(c->all[i]->path);
+        free(c->all[i]);
+    }
+    free(c->all);
+    cg_map_free(&c->by_path);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+size_t cg_py_cache_size(const cg_py_cache *c)
+{
+    return c ? c->n : 0;
+}
+
+static TSTree *cache_get(cg_py_cache *c, const char *path, uint64_t digest)
+{
+    pthread_mutex_lock(&c->lock);
+    cache_entry *e = cg_map_get(&c->by_path, path, strlen(path));
+    TSTree *t = e && e->digest == digest ? ts_tree_copy(e->tree) : NULL;
+    pthread_mutex_unlock(&c->lock);
+    return t;
+}
+
+static void cache_put(cg_py_cache *c, const char *path, uint64_t digest, const TSTree *tree)
+{
+    TSTree *copy = ts_tree_copy(tree);
+    pthread_mutex_lock(&c->lock);
+    cache_entry *e = cg_map_get(&c->by_path, path, strlen(path));
+    if (e) {
+        ts_tree_delete(e->tree);
+    } else if ((e = calloc(1, sizeof *e)) && (e->path = strdup(path))) {
+        if (c->n == c->cap) {
+            size_t cap = c->cap ? c->cap * 2 : 256;
+            cache_entry **g = realloc(c->all, cap * sizeof *g);
+            if (!g) { free(e->path); free(e); ts_tree_delete(copy); pthread_mutex_unlock(&c->lock); return; }
+            c->all = g;
+            c->cap = cap;
+        }
+        c->all[c->n++] = e;
+        cg_map_put(&c->by_path, e->path, strlen(e->path), e);
+    } else {
+        free(e);
+        ts_tree_delete(copy);
+        pthread_mutex_unlock(&c->lock);
+        return;
+    }
+    e->digest = digest;
+    e->tree = copy;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* Parse m's source: the tree, or NULL after reporting a timeout. */
+static TSTree *parse_source(py_project *p, py_module *m)
+{
+    cg_py_cache *cache = p->opts->cache;
+    uint64_t digest = cache ? cg_source_digest(&m->src) : 0;
+    TSTree *tree = cache ? cache_get(cache, m->file->path, digest) : NULL;
+    if (tree) return tree;
     TSParser *parser = ts_parser_new();
     ts_parser_set_language(parser, tree_sitter_python());
     /* A pathological file must not stall the run: 10 s of parsing at most. */
     ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
-    TSTree *tree = ts_parser_parse_string(parser, NULL, m->src.text, (uint32_t)m->src.len);
+    tree = ts_parser_parse_string(parser, NULL, m->src.text, (uint32_t)m->src.len);
     ts_parser_delete(parser);
     if (!tree) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0,
                          "parsing took longer than 10 s; skipped");
-        return -1;
+        return NULL;
     }
-    TSNode root = ts_tree_root_node(tree);
-    TSTree *fixed = py_has_error(root) ? parse_grammar_limits(m, tree) : NULL;
+    TSTree *fixed = py_has_error(ts_tree_root_node(tree)) ? parse_grammar_limits(m, tree) : NULL;
     if (fixed) {
         ts_tree_delete(tree);
         tree = fixed;
-        root = ts_tree_root_node(tree);
     }
+    if (cache) cache_put(cache, m->file->path, digest, tree);
+    return tree;
+}
+
+int py_parse_module(py_project *p, py_module *m)
+{
+    TSTree *tree = parse_source(p, m);
+    if (!tree) return -1;
+    TSNode root = ts_tree_root_node(tree);
     if (py_has_error(root)) {
         TSNode e;
         first_error(root, &e, 0);
