@@ -684,10 +684,12 @@ static void on_did_change(server *s, json_t *params)
 
 static void on_did_save(server *s, json_t *params)
 {
-    doc *d = doc_param(s, NULL, params, "didSave");
-    if (!d) return;
-    if (d->path && s->project) cg_project_saved(s->project, d->path);
-    d->dirty = 1;
+    /* the project's entry is refreshed whether or not the document is open */
+    char *path = uri_to_path(str_at(json_object_get(params, "textDocument"), "uri"));
+    if (path && s->project) cg_project_saved(s->project, path);
+    free(path);
+    /* every open buffer may depend on it (a capture there reaches them) */
+    for (size_t i = 0; i < s->ndocs; i++) s->docs[i]->dirty = 1;
 }
 
 static void on_did_close(server *s, json_t *params)
