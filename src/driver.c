@@ -391,7 +391,8 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     }
 
     /* the front ends, one after the other, into one report */
-    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache };
+    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
+                      .focus = o->py_focus };
     cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
                       .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
                       .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,

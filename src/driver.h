@@ -49,6 +49,7 @@ typedef struct cg_run_opts {
     const cg_file *files;
     size_t nfiles;
     struct cg_py_cache *py_cache;   /* parsed Python trees kept between runs (python/py.h); NULL: none */
+    const struct cg_py_focus *py_focus; /* a focused Python analysis (python/py.h); NULL: whole */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,
