@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from lsp_latency import Server  # noqa: E402
 
 cglint, repo = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-files = sorted(glob.glob("tests/fixtures/py/*/*.py", root_dir=repo))
+files = sorted(glob.glob("tests/fixtures/py/**/*.py", root_dir=repo, recursive=True))
 s = Server(cglint, repo)
 s.request("initialize", {"processId": None, "rootUri": "file://" + repo,
                          "capabilities": {"general": {"positionEncodings": ["utf-32"]}}})
