@@ -282,6 +282,29 @@ def main():
     d = c.diagnostics(uri(model), "model.py parses again")
     check([x["code"] for x in d] == ["CG101"], "and diagnostics come back when it parses (%s)" % d)
 
+    # ---- a file only the grammar-limit rewrite parses (`, *(`: valid Python that
+    # tree-sitter-python 0.23 cannot parse), edited incrementally: its rewritten
+    # tree is re-parsed from the cached one and stays whole
+    star = os.path.join(root, "star.py")
+    STAR = ("import torch\n\n\ndef grads(params, inputs):\n    return None, *inputs, *(None,) * len(params)\n\n\n"
+            "def step(x, params):\n    g = torch.cuda.CUDAGraph()\n    with torch.cuda.graph(g):\n"
+            "        out = grads(params, (x,))\n        y = x.sum().item()\n")
+    open(star, "w").write(STAR)
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri(star), "languageId": "python", "version": 1,
+                                                       "text": STAR}})
+    d = c.diagnostics(uri(star), "star.py")
+    check([(x["code"], x["range"]["start"]["line"]) for x in d] == [("CG101", 11)], "star.py: CG101 (%s)" % d)
+    for k in range(4):   # a comment in, out, in, out: around the starred line and the hazard
+        line = 4 if k < 2 else 11
+        end = len(STAR.split("\n")[line])
+        ch = ({"range": {"start": {"line": line, "character": end}, "end": {"line": line, "character": end}}, "text": "  # x"}
+              if k % 2 == 0 else
+              {"range": {"start": {"line": line, "character": end}, "end": {"line": line, "character": end + 5}}, "text": ""})
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri(star), "version": k + 2}, "contentChanges": [ch]})
+        d = c.diagnostics(uri(star), "star.py edit %d" % k)
+        check([(x["code"], x["range"]["start"]["line"]) for x in d] == [("CG101", 11)],
+              "star.py after incremental edit %d: still parsed whole, CG101 (%s)" % (k, d))
+
     # ---- save: train.py loses its capture and is saved, then closed: model.py's
     # diagnostic goes (the project's entry for train.py is refreshed on save)
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri(train), "version": 9},
