@@ -15,6 +15,7 @@
 #include "core/gitignore.h"
 #include "core/hash.h"
 #include "core/path.h"
+#include "core/source.h"
 #include "core/suppress.h"
 #include "core/walk.h"
 #include "python/py.h"
@@ -147,7 +148,9 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
     size_t nroots = 0;
     for (size_t i = 0; i < o->npaths; i++) {
         struct stat st;
-        if (stat(o->paths[i], &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        size_t plen;
+        if ((stat(o->paths[i], &st) != 0 || !S_ISREG(st.st_mode)) && !cg_source_provided(o->paths[i], &plen))
+            continue;
         char *abs = cg_path_abs(o->paths[i]);
         char *dir = cg_path_dirname(abs);
         char *root = cg_project_root(dir);
@@ -284,7 +287,32 @@ static int baseline_analysed(void *ctx, const char *abs_path)
     return cg_map_get(ctx, abs_path, strlen(abs_path)) != NULL;
 }
 
-int cg_run(const cg_run_opts *o, cg_report *report)
+/* Named paths that exist only as provided bytes (an unsaved buffer,
+ * --stdin-filename): files of their own, not walked. */
+static void add_provided(const char *const *paths, size_t npaths, cg_file **files, size_t *n)
+{
+    for (size_t i = 0; i < npaths; i++) {
+        size_t len;
+        if (access(paths[i], F_OK) == 0 || !cg_source_provided(paths[i], &len)) continue;
+        cg_file *g = realloc(*files, (*n + 1) * sizeof *g);
+        if (!g) return;
+        *files = g;
+        cg_lang lang = cg_lang_of(paths[i]);
+        g[(*n)++] = (cg_file){ .path = strdup(paths[i]), .lang = lang ? lang : CG_LANG_PY,
+                               .is_explicit = 1, .report = 1 };
+    }
+}
+
+/* Named paths that are on disk go to the walk; provided-only ones do not. */
+static size_t on_disk(const char *const *paths, size_t npaths, const char **out)
+{
+    size_t k = 0, len;
+    for (size_t i = 0; i < npaths; i++)
+        if (access(paths[i], F_OK) == 0 || !cg_source_provided(paths[i], &len)) out[k++] = paths[i];
+    return k;
+}
+
+int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t *nout)
 {
     char cwd[PATH_MAX];
     if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
@@ -312,7 +340,11 @@ int cg_run(const cg_run_opts *o, cg_report *report)
             free(abs);
         }
     }
-    cg_walk(paths, npaths, &wo, report, &files, &n);
+    const char **disk = calloc(npaths, sizeof *disk);
+    size_t ndisk = disk ? on_disk(paths, npaths, disk) : 0;
+    if (ndisk) cg_walk(disk, ndisk, &wo, report, &files, &n);
+    free(disk);
+    add_provided(paths, npaths, &files, &n);
     drop_unsupported(files, &n);
     if (o->context && o->npaths && !sx.failed && n) {
         cg_run_opts oo = *o;
@@ -334,9 +366,33 @@ int cg_run(const cg_run_opts *o, cg_report *report)
         cg_walk_free(files, n);
         return -1;
     }
+    *out = files;
+    *nout = n;
+    return 0;
+}
+
+int cg_run(const cg_run_opts *o, cg_report *report)
+{
+    char cwd[PATH_MAX];
+    if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    static const char *const dot[] = { "." };
+    cg_file *files = NULL;
+    size_t n = 0;
+    if (o->files) {
+        files = calloc(o->nfiles ? o->nfiles : 1, sizeof *files);
+        for (size_t i = 0; files && i < o->nfiles; i++) {
+            files[n] = o->files[i];
+            files[n].path = strdup(o->files[i].path);
+            files[n].directives = 0;
+            if (files[n].path) n++;
+        }
+    } else if (cg_run_files(o, report, &files, &n) < 0) {
+        return -1;
+    }
 
     /* the front ends, one after the other, into one report */
-    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size };
+    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
+                      .focus = o->py_focus };
     cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
                       .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
                       .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,

@@ -18,3 +18,15 @@ cg_syntax_check_fn cg_syntax_checker(const char *path)
     (void)path;
     return NULL;
 }
+
+/* No analyzers, no language server. */
+#include "server/server.h"
+#include <stdio.h>
+int cg_server_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fputs("cglint: error: this cglint was built without the static analyzers (CGLINT_ANALYZERS=OFF): "
+          "it has no language server\n", stderr);
+    return 2;
+}

@@ -5,6 +5,8 @@
  * analysed. */
 #include "driver.h"
 #include "run/run.h"
+#include "server/server.h"
+#include "core/source.h"
 #include "emit/emit.h"
 #include "core/baseline.h"
 #include "core/config.h"
@@ -61,6 +63,8 @@ static const char usage_text[] =
     "      --exclude GLOB      skip paths matching GLOB (repeatable, or comma-separated)\n"
     "      --no-respect-gitignore  also analyse files that .gitignore excludes\n"
     "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
+    "      --stdin-filename PATH  read the file from stdin and report it as PATH (editors;\n"
+    "                          its project around PATH is read from disk)\n"
     "Fixes:\n"
     "      --fix               apply the mechanical fixes that are safe, then report what is left\n"
     "      --unsafe-fixes      with --fix or --diff, also the fixes that need a review\n"
@@ -87,6 +91,8 @@ static const char usage_text[] =
     "      --exit-zero         exit 0 even when there are findings\n"
     "      --version           print the version and exit\n"
     "  -h, --help              print this help and exit\n"
+    "Editors:\n"
+    "  cglint server           a language server (LSP over stdio): diagnostics, fixes, rule pages\n"
     "On a GPU (cglint run --help for all its options):\n"
     "  cglint run [--findings FILE] [--strict] [PATH...] -- COMMAND [ARGS...]\n"
     "                          run COMMAND, capture and replay for real, and give every finding a\n"
@@ -332,15 +338,60 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
     return EXIT_CLEAN;
 }
 
+/* --stdin-filename: the buffer, and the path it stands for (as given and
+ * absolute: front ends ask with either). */
+typedef struct stdin_buffer { const char *path; char *abs; char *text; size_t len; } stdin_buffer;
+
+static const char *stdin_provided(void *ctx, const char *path, size_t *len)
+{
+    const stdin_buffer *in = ctx;
+    if (strcmp(path, in->path) != 0) {
+        char *abs = cg_path_abs(path);
+        int same = abs && strcmp(abs, in->abs) == 0;
+        free(abs);
+        if (!same) return NULL;
+    }
+    *len = in->len;
+    return in->text;
+}
+
+static int read_stdin(stdin_buffer *in, const char *path, size_t max)
+{
+    in->path = path;
+    in->abs = cg_path_abs(path);
+    size_t cap = 65536;
+    in->text = malloc(cap);
+    for (;;) {
+        if (!in->text) { fputs("cglint: error: out of memory reading stdin\n", stderr); return -1; }
+        size_t got = fread(in->text + in->len, 1, cap - in->len - 1, stdin);
+        in->len += got;
+        if (max && in->len > max) {
+            fprintf(stderr, "cglint: error: %s: the buffer on stdin is over the %zu-byte limit "
+                    "(--max-file-size)\n", path, max);
+            return -1;
+        }
+        if (got == 0) break;
+        if (in->len + 1 == cap) in->text = realloc(in->text, cap *= 2);
+    }
+    if (ferror(stdin)) {
+        fprintf(stderr, "cglint: error: %s: cannot read stdin: %s\n", path, strerror(errno));
+        return -1;
+    }
+    in->text[in->len] = 0;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     /* `cglint run ...`: the runtime harness (a directory named run is ./run). */
     if (argc > 1 && strcmp(argv[1], "run") == 0) return cg_run_main(argc - 1, argv + 1);
+    /* `cglint server`: the language server (src/server/). */
+    if (argc > 1 && strcmp(argv[1], "server") == 0) return cg_server_main(argc - 1, argv + 1);
 
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
            O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES,
-           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD };
+           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD, O_STDIN_FILENAME };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -365,12 +416,13 @@ int main(int argc, char **argv)
         { "cuda-parse-all", no_argument, 0, O_PARSEALL },
         { "include-dir", required_argument, 0, 'I' }, { "define", required_argument, 0, 'D' },
         { "std", required_argument, 0, O_STD },
+        { "stdin-filename", required_argument, 0, O_STDIN_FILENAME },
         { 0, 0, 0, 0 },
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
     int cuda_mode = 0, parse_all = 0;
-    const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL;
+    const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL, *stdin_filename = NULL;
     /* -I and -D, then the configuration's include-dirs and defines (static:
      * they live as long as the run) */
     static const char *incs[256], *defs[256];
@@ -460,6 +512,10 @@ int main(int argc, char **argv)
             defs[ndefs++] = optarg;
             break;
         case O_STD: std = optarg; break;
+        case O_STDIN_FILENAME:
+            if (!*optarg) usage_error("%s", "--stdin-filename needs a path");
+            stdin_filename = optarg;
+            break;
         case O_CUDAMODE:
             if (strcmp(optarg, "auto") == 0) cuda_mode = 0;
             else if (strcmp(optarg, "toolkit") == 0) cuda_mode = 1;
@@ -483,6 +539,18 @@ int main(int argc, char **argv)
 
     const char *const *paths = (const char *const *)(argv + optind);
     size_t npaths = (size_t)(argc - optind);
+    stdin_buffer in = { 0 };
+    if (stdin_filename) {
+        if (npaths)
+            usage_error("%s", "--stdin-filename analyses the buffer on stdin: it cannot be combined with PATHs");
+        if (fix || diff || write_baseline)
+            usage_error("%s", "--stdin-filename cannot be combined with --fix, --diff or --write-baseline "
+                        "(there is no file to write; editors take fixes from `cglint server`)");
+        if (read_stdin(&in, stdin_filename, max_size) != 0) { free_opts(exclude, sel, ext, ign); return EXIT_TROUBLE; }
+        cg_source_set_provider(stdin_provided, &in);
+        paths = (const char *const *)&in.path;
+        npaths = 1;
+    }
     char err[1200];
     cg_configs *cfgs = cg_configs_new(config_path, isolated, err, sizeof err);
     if (!cfgs) {

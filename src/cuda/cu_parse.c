@@ -1219,6 +1219,17 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
     CXTranslationUnit tu = NULL;
     struct CXUnsavedFile *uf;
     unsigned nuf = special_headers(f, argv, argc, &uf);
+    /* an editor's unsaved buffer (or --stdin-filename) stands for the file on disk */
+    size_t blen;
+    const char *buf = cg_source_provided(f->path, &blen);
+    unsigned nspecial = nuf;
+    if (buf) {
+        struct CXUnsavedFile *g = realloc(uf, (nuf + 1) * sizeof *g);
+        if (g) {
+            uf = g;
+            uf[nuf++] = (struct CXUnsavedFile){ f->path, buf, (unsigned long)blen };
+        }
+    }
     enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, uf, nuf, flags, &tu);
     if (e == CXError_ASTReadError && pch) {
         /* the PCH did not fit this file's flags after all: parse without it */
@@ -1226,7 +1237,7 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
         tu = NULL;
         e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, uf, nuf, flags, &tu);
     }
-    for (unsigned i = 0; tu && i < nuf; i += 2)   /* each under two names: said once */
+    for (unsigned i = 0; tu && i < nspecial; i += 2)   /* each under two names: said once */
         if (clang_getFile(tu, uf[i].Filename) || (i + 1 < nuf && clang_getFile(tu, uf[i + 1].Filename)))
             cg_report_notice(p->report, CG_WARN, f->path, 0, 0, "reads %s, which is not a regular file "
                              "(a FIFO or a device): read as empty", uf[i].Filename);

@@ -8,9 +8,36 @@
 #include "core/report.h"
 #include "core/walk.h"
 
+/* Parsed trees kept between runs (`cglint server`), by path and content
+ * digest; thread-safe.  A run with a cache parses only what changed. */
+typedef struct cg_py_cache cg_py_cache;
+cg_py_cache *cg_py_cache_new(void);
+void cg_py_cache_free(cg_py_cache *cache);
+size_t cg_py_cache_size(const cg_py_cache *cache);   /* trees held */
+
+/* A focused analysis (`cglint server`): a buffer is analysed with only the
+ * capture files whose calls reached it in the last whole analysis; every
+ * other file is context, read and parsed only if a call reaches it. */
+typedef struct cg_py_focus {
+    /* A file that is not reported: 1 to read it at once and look for
+     * captures in it, 0 to leave it for calls to reach.  NULL: all at once. */
+    int (*scan)(void *ctx, const char *path);
+    /* During the analysis: a walk that began in the capture file `from`
+     * used the module file `to` (called into it, resolved a name in it).
+     * Thread-unsafe calls are fine: the analysis is single-threaded. */
+    void (*reach)(void *ctx, const char *from, const char *to);
+    void *ctx;
+    int default_device;     /* torch.set_default_device somewhere in the files not read: 1; else 0 */
+} cg_py_focus;
+
+/* Does the text mention a capture API (the prefilter of a whole run)? */
+int cg_py_mentions_capture(const char *text, size_t len);
+
 typedef struct cg_py_opts {
     int jobs;               /* worker threads; <= 0: all cores */
     size_t max_file_size;   /* bytes; 0: no limit */
+    cg_py_cache *cache;     /* NULL: parse everything afresh */
+    const cg_py_focus *focus; /* NULL: the whole project, every capture */
 } cg_py_opts;
 
 /* Check that the linked grammar is usable by the tree-sitter runtime.

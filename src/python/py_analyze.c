@@ -80,11 +80,13 @@ void py_analyze_project(py_project *p)
     for (size_t i = 0; i < p->nmods; i++) {
         py_module *m = &p->mods[i];
         if (!m->has_marker || m->state != 1) continue;
+        p->scan_root = m;
         scan_function(&ctx, m->body);
         for (size_t k = 0; k < m->nall_funcs; k++)
             if (func_mentions_capture(m->all_funcs[k])) scan_function(&ctx, m->all_funcs[k]);
         py_region_scan_implicit(&ctx, m);
     }
+    p->scan_root = NULL;
     for (int i = 0; i < ctx.nregions; i++) {
         cg_map_free(&ctx.regions[i]->inputs);
         cg_streams_free(&ctx.regions[i]->streams);

@@ -358,6 +358,11 @@ static void index_module(py_project *p, py_module *m)
 
 int py_module_ensure(py_project *p, py_module *m)
 {
+    const cg_py_focus *fo = p->opts->focus;
+    if (fo && fo->reach && p->scan_root && m->reached_from != p->scan_root) {
+        m->reached_from = p->scan_root;
+        fo->reach(fo->ctx, p->scan_root->file->path, m->file->path);
+    }
     pthread_mutex_lock(&m->lock);
     if (m->state == 0) {
         m->state = -1;

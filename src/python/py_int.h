@@ -160,6 +160,7 @@ struct py_module {
     size_t nall_funcs, capall_funcs;
     unsigned text_facts;    /* PY_MT_*: what the file's text says anywhere */
     py_module *next_same_name;
+    py_module *reached_from;  /* cg_py_focus.reach: the capture file last told of */
 };
 
 typedef struct py_project {
@@ -171,6 +172,7 @@ typedef struct py_project {
     cg_report *report;
     const cg_py_opts *opts;
     cg_arena *arena;        /* project-lifetime allocations */
+    py_module *scan_root;   /* the capture file being walked (cg_py_focus.reach), or NULL */
 } py_project;
 
 /* ---- py_parse.c ------------------------------------------------------------ */

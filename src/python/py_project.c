@@ -19,7 +19,7 @@
 /* Does the text mention a capture API?  Generous enough that a miss is
  * unlikely (a false hit costs one parse, a miss loses findings), specific
  * enough that "cuda" and "computational graph" in one file are not a hit. */
-static int mentions_capture(const char *t, size_t n)
+int cg_py_mentions_capture(const char *t, size_t n)
 {
     static const char *const apis[] = { "capture_begin", "make_graphed_callables", "CUDAGraph",
         "cuda.graph", "reduce-overhead", "triton.cudagraphs", "CudaGraphManager",
@@ -40,6 +40,9 @@ static void load_one(void *arg, size_t i)
     py_project *p = ph->p;
     __atomic_add_fetch(&p->report->progress_done, 1, __ATOMIC_RELAXED);
     py_module *m = &p->mods[i];
+    const cg_py_focus *fo = p->opts->focus;
+    if (ph->level == 0 && fo && fo->scan && !m->file->report && !fo->scan(fo->ctx, m->file->path))
+        return;   /* context only: read if a call reaches it */
     char err[512];
     if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
@@ -58,7 +61,7 @@ static void load_one(void *arg, size_t i)
         return;
     }
     m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
-    m->has_marker = mentions_capture(m->src.text, m->src.len);
+    m->has_marker = cg_py_mentions_capture(m->src.text, m->src.len);
     if (memmem(m->src.text, m->src.len, "set_default_device", 18))
         __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
     if (m->has_marker) {
@@ -250,6 +253,7 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
     phase1 ph = { .p = &p, .level = 0 };
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    if (opts->focus && opts->focus->default_device) p.default_device_set = 1;
     prefetch_imports(&p, opts->jobs);
     __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     py_analyze_project(&p);
