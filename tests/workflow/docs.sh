@@ -30,7 +30,7 @@ run "$PY" - "$SRC/.pre-commit-hooks.yaml" <<'PYEOF'
 import sys, yaml
 hooks = yaml.safe_load(open(sys.argv[1]))
 h = [x for x in hooks if x["id"] == "cglint"][0]
-assert h["entry"] == "cglint" and h["language"] == "system"
+assert h["entry"] == "scripts/pre-commit-hook" and h["language"] == "script"
 assert h["types_or"] == ["python", "c", "c++", "cuda"]
 print("hooks ok")
 PYEOF
