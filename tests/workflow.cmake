@@ -24,7 +24,7 @@ endforeach()
 # the pre-commit test builds cglint once more through the hook (a full build
 # the first time, then only what changed), the GitHub Actions test through
 # scripts/bootstrap --no-tests (a full build each time)
-set_tests_properties(workflow.precommit workflow.actions PROPERTIES TIMEOUT 1500)
+set_tests_properties(workflow.precommit workflow.actions workflow.docs PROPERTIES TIMEOUT 1500)
 
 add_executable(test_fix ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_fix.c)
 target_link_libraries(test_fix PRIVATE cglint_driver PkgConfig::CMOCKA)
