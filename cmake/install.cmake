@@ -44,7 +44,6 @@ set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/cglint/cglint")
 # Depends: the Debian packages of the libraries cglint links (libclang,
 # libgit2, jansson, tree-sitter, libc), as dpkg-shlibdeps finds them for the
 # built binary when cpack runs (cglint_cpack.cmake).  Not CPACK_DEBIAN_PACKAGE_
