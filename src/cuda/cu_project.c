@@ -39,6 +39,8 @@ static void project_init(cu_project *p, const cg_file *files, size_t n, const cg
     cg_map_init(&p->funcs);
     cg_map_init(&p->rsp_reported);
     cg_map_init(&p->deep_reported);
+    cg_map_init(&p->missing_cuda);
+    cg_map_init(&p->missing_project);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) k += files[i].lang == CG_LANG_CU;
     p->files = calloc(k ? k : 1, sizeof *p->files);
@@ -78,6 +80,8 @@ static void project_free(cu_project *p)
     if (p->hdr_index_ready) cg_map_free(&p->hdr_by_name);
     cg_map_free(&p->rsp_reported);
     cg_map_free(&p->deep_reported);
+    cg_map_free(&p->missing_cuda);
+    cg_map_free(&p->missing_project);
     for (int i = 0; i < p->npch; i++) pthread_mutex_destroy(&p->pch[i].lock);
     pthread_mutex_destroy(&p->lock);
     cg_arena_free(p->arena);

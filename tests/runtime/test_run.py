@@ -221,6 +221,59 @@ class RunTests(unittest.TestCase):
         self.assertIn("captured 3 times at this site, replayed 12 times; 2 of the captures re-captured the same "
                       "graph object", f["evidence"])
 
+    def test_capture_in_a_loop_that_ran_without_recapture(self):
+        # CG705 as a static pass may report it at the capture's own line (a
+        # capture in a loop): the capture ran, nothing was re-captured while
+        # replayed, so the verdict is "not reproduced", never "not exercised"
+        findings = os.path.join(self.tmp, "static.json")
+        with open(findings, "w") as f:
+            json.dump({"schema_version": 1, "tool": {"name": "cglint", "version": "test"},
+                       "findings": [{"rule": "CG705", "path": "config_sweep.py", "line": 8, "column": 5,
+                                     "end_line": 8, "end_column": 32, "message": "capture in a loop"}]}, f)
+        out = os.path.join(self.tmp, "report.json")
+        rc, so, se = self.run_cglint(["--findings", findings, "-f", "json", "-o", out, "--",
+                                      sys.executable, "config_sweep.py"])
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        f = self.finding(doc, "CG705")
+        self.assertEqual(f["verdict"], "not_reproduced", f)
+        self.assertIn("the capture at config_sweep.py:8 ran 2 times and was replayed 6 times", f["evidence"])
+
+    def test_name_rebound_inside_the_capture_is_its_output(self):
+        # PyTorch's test_graph_capture_reset_recapture: `b = b + 1` inside the
+        # capture; `b` then holds the output, not a stale input (no CG504)
+        rc, so, se, doc = self.run_json("rebound_inside.py")
+        self.assertEqual(rc, 0, se)
+        self.assertEqual([f for f in doc["findings"] if f["rule"] == "CG504"], [])
+
+    def test_sweep_over_operators_is_not_recapture(self):
+        # PyTorch's graph tests sweep operators and optimizers over inputs of
+        # one shape: each capture is another graph (no CG705 at run time)
+        rc, so, se, doc = self.run_json("op_sweep.py")
+        self.assertEqual(rc, 0, se)
+        f = self.finding(doc, "CG705")
+        self.assertEqual(f["verdict"], "not_reproduced", f["evidence"])
+        self.assertEqual(doc["run"]["regions"][0]["captures"], 3)
+
+    def test_native_captures_without_line_information(self):
+        # cuda-samples built without -g: the captures ran, but at no known
+        # line; a finding there is "not exercised" with the reason, never
+        # "its line never ran inside a capture"
+        findings = os.path.join(self.tmp, "static.json")
+        with open(findings, "w") as f:
+            json.dump({"schema_version": 1, "tool": {"name": "cglint", "version": "test"},
+                       "findings": [{"rule": "CG705", "path": "sweep.cu", "line": 133, "column": 9,
+                                     "end_line": 133, "end_column": 30, "message": "capture in a loop"}]}, f)
+        out = os.path.join(self.tmp, "report.json")
+        rc, so, se = self.run_cglint(["--no-cupti", "--findings", findings, "-f", "json", "-o", out, "--",
+                                      sys.executable, "native_no_lines.py"])
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        f = self.finding(doc, "CG705")
+        self.assertEqual(f["verdict"], "not_exercised", f)
+        self.assertIn("2 captures ran at places cglint could not map to source lines", f["evidence"])
+        self.assertIn("-g or -lineinfo", f["evidence"])
+
     def test_cpu_tensors_of_checkpoint_are_not_the_users(self):
         rc, so, se, doc = self.run_json("checkpoint_rng.py", static=["clean.py"])
         self.assertEqual(rc, 0)
