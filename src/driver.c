@@ -448,3 +448,8 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     cg_report_sort(report);
     return rc;
 }
+
+void cg_clang_version(char *buf, size_t n)
+{
+    cg_cu_clang_version(buf, n);
+}

@@ -71,4 +71,7 @@ cg_syntax_check_fn cg_syntax_checker(const char *path);
 /* The project root above `abs_dir`: the closest directory holding
  * pyproject.toml, .cglint.toml or .git.  Malloc'ed, or NULL when none. */
 char *cg_project_root(const char *abs_dir);
+/* The C/C++ front end's libclang version (clang_getClangVersion), or a line
+ * saying this cglint has no analyzers, for --version. */
+void cg_clang_version(char *buf, size_t n);
 #endif

@@ -2,6 +2,7 @@
  * machine that has no tree-sitter): the static analysis is not there, so it
  * says so; `cglint run --findings FILE` still works. */
 #include "driver.h"
+#include <stdio.h>
 
 int cg_run(const cg_run_opts *o, cg_report *report)
 {
@@ -29,4 +30,9 @@ int cg_server_main(int argc, char **argv)
     fputs("cglint: error: this cglint was built without the static analyzers (CGLINT_ANALYZERS=OFF): "
           "it has no language server\n", stderr);
     return 2;
+}
+
+void cg_clang_version(char *buf, size_t n)
+{
+    snprintf(buf, n, "none (built with CGLINT_ANALYZERS=OFF)");
 }

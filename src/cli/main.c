@@ -26,9 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
+#include "cglint_version.h"   /* generated from CMake's project(VERSION) */
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 
@@ -89,7 +87,7 @@ static const char usage_text[] =
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
     "      --exit-zero         exit 0 even when there are findings\n"
-    "      --version           print the version and exit\n"
+    "      --version           print the version (and libclang's, the grammar's) and exit\n"
     "  -h, --help              print this help and exit\n"
     "Editors:\n"
     "  cglint server           a language server (LSP over stdio): diagnostics, fixes, rule pages\n"
@@ -464,7 +462,13 @@ int main(int argc, char **argv)
             break;
         }
         case 'q': quiet = 1; break;
-        case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); return EXIT_CLEAN;
+        case O_VERSION: {
+            char clang[256];
+            cg_clang_version(clang, sizeof clang);
+            printf("cglint %s\nlibclang: %s\ntree-sitter-python: %s\n", CGLINT_VERSION, clang,
+                   CGLINT_TSPY_VERSION);
+            return EXIT_CLEAN;
+        }
         case 'h': fputs(usage_text, stdout); return EXIT_CLEAN;
         case O_EXITZERO: exit_zero = 1; break;
         case O_EXCLUDE: {

@@ -517,6 +517,14 @@ static int ends_with(const char *s, const char *suf)
     return n >= k && strcmp(s + n - k, suf) == 0;
 }
 
+void cg_cu_clang_version(char *buf, size_t n)
+{
+    CXString vs = clang_getClangVersion();
+    const char *v = clang_getCString(vs);
+    snprintf(buf, n, "%s", v ? v : "unknown");
+    clang_disposeString(vs);
+}
+
 int cu_parse_setup(cu_project *p)
 {
     /* libclang's version: 19 or newer parses CUDA 12+ headers */

@@ -12,9 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
+#include "cglint_version.h"   /* generated from CMake's project(VERSION) */
 
 #define CG_JSON_SCHEMA_VERSION 1
 

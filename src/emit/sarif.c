@@ -26,9 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
+#include "cglint_version.h"   /* generated from CMake's project(VERSION) */
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define SARIF_INFO_URI "https://github.com/cglint/cglint"

@@ -29,9 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
+#include "cglint_version.h"   /* generated from CMake's project(VERSION) */
 
 static const char run_usage[] =
     "Usage: cglint run [OPTIONS] [PATH...] -- COMMAND [ARGS...]\n"
@@ -62,7 +60,13 @@ static const char run_usage[] =
     "  -h, --help              this help\n"
     "\n"
     "Exit status: the program's own (128+N if signal N killed it); 127 COMMAND not\n"
-    "found; 2 cglint could not start it (bad options, a findings file that is not cglint's).\n";
+    "found; 2 cglint could not start it (bad options, a findings file that is not cglint's).\n"
+    "\n"
+    "Environment: CGLINT_RUNTIME_DIR  the runtime directory (holding python/cglint_runtime);\n"
+    "                                 default: ../share/cglint/runtime beside this binary,\n"
+    "                                 else the source tree it was built from\n"
+    "             CGLINT_CUPTI_LIB    the CUPTI library; default: ../lib/cglint beside this\n"
+    "                                 binary, else the build tree's; empty: none\n";
 
 static void die_usage(const char *fmt, const char *arg)
 {
@@ -87,24 +91,52 @@ static void exe_dir(char *out, size_t n)
     snprintf(out, n, "%s", dirname(buf));
 }
 
-/* runtime/ (with python/cglint_runtime), or NULL. */
-static char *find_runtime_dir(void)
+/* Where an installed cglint keeps its runtime, relative to the directory of
+ * the binary (CMake computes them from GNUInstallDirs: ../share/cglint/runtime
+ * and ../lib/cglint under one prefix). */
+#ifndef CGLINT_REL_RUNTIME
+#define CGLINT_REL_RUNTIME "../share/cglint/runtime"
+#endif
+#ifndef CGLINT_REL_LIBDIR
+#define CGLINT_REL_LIBDIR "../lib/cglint"
+#endif
+
+static int has_observer(const char *dir)
 {
+    char probe[PATH_MAX + 64];
+    snprintf(probe, sizeof probe, "%.3900s/python/cglint_runtime/observer.py", dir);
+    return exists(probe);
+}
+
+/* runtime/ (with python/cglint_runtime), or NULL.  CGLINT_RUNTIME_DIR, when
+ * set, decides alone; else the runtime beside the binary (installed:
+ * ../share/cglint/runtime, found through /proc/self/exe, so a relocated
+ * install or an unpacked .deb works), then the source tree it was built
+ * from (a binary run from, or copied out of, its build directory). */
+static char *find_runtime_dir(int *env_bad)
+{
+    const char *env = getenv("CGLINT_RUNTIME_DIR");
+    *env_bad = 0;
+    if (env && *env) {
+        if (has_observer(env)) {
+            char res[PATH_MAX];
+            return strdup(realpath(env, res) ? res : env);
+        }
+        *env_bad = 1;
+        return NULL;
+    }
     char cand[4][PATH_MAX];
     int nc = 0;
-    const char *env = getenv("CGLINT_RUNTIME_DIR");
-    if (env && *env) snprintf(cand[nc++], PATH_MAX, "%s", env);
+    char d[PATH_MAX];
+    exe_dir(d, sizeof d);
+    snprintf(cand[nc++], PATH_MAX, "%.3000s/%s", d, CGLINT_REL_RUNTIME);
+    snprintf(cand[nc++], PATH_MAX, "%.3000s/../share/cglint/runtime", d);
+    snprintf(cand[nc++], PATH_MAX, "%.3000s/runtime", d);
 #ifdef CGLINT_SOURCE_RUNTIME
     snprintf(cand[nc++], PATH_MAX, "%s", CGLINT_SOURCE_RUNTIME);
 #endif
-    char d[PATH_MAX];
-    exe_dir(d, sizeof d);
-    snprintf(cand[nc++], PATH_MAX, "%.3000s/../share/cglint/runtime", d);
-    snprintf(cand[nc++], PATH_MAX, "%.3000s/runtime", d);
     for (int i = 0; i < nc; i++) {
-        char probe[PATH_MAX + 64];
-        snprintf(probe, sizeof probe, "%.3900s/python/cglint_runtime/observer.py", cand[i]);
-        if (exists(probe)) {
+        if (has_observer(cand[i])) {
             char res[PATH_MAX];
             return strdup(realpath(cand[i], res) ? res : cand[i]);
         }
@@ -112,19 +144,25 @@ static char *find_runtime_dir(void)
     return NULL;
 }
 
+/* libcglint_cupti.so: CGLINT_CUPTI_LIB, else beside the binary (installed:
+ * ../lib/cglint), else where the build put it. */
 static char *find_cupti_lib(void)
 {
     const char *env = getenv("CGLINT_CUPTI_LIB");
     if (env) return *env && exists(env) ? strdup(env) : NULL;
+    char d[PATH_MAX], p[PATH_MAX + 64];
+    exe_dir(d, sizeof d);
+    const char *rel[] = { CGLINT_REL_LIBDIR, "../lib/cglint", "." };
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        snprintf(p, sizeof p, "%.3000s/%s/libcglint_cupti.so", d, rel[i]);
+        if (exists(p)) {
+            char res[PATH_MAX];
+            return strdup(realpath(p, res) ? res : p);
+        }
+    }
 #ifdef CGLINT_CUPTI_BUILD_PATH
     if (exists(CGLINT_CUPTI_BUILD_PATH)) return strdup(CGLINT_CUPTI_BUILD_PATH);
 #endif
-    char d[PATH_MAX], p[PATH_MAX + 64];
-    exe_dir(d, sizeof d);
-    snprintf(p, sizeof p, "%.3000s/libcglint_cupti.so", d);
-    if (exists(p)) return strdup(p);
-    snprintf(p, sizeof p, "%.3000s/../lib/cglint/libcglint_cupti.so", d);
-    if (exists(p)) return strdup(p);
     return NULL;
 }
 
@@ -385,8 +423,13 @@ int cg_run_main(int argc, char **argv)
     snprintf(hints, sizeof hints, "%s/hints.json", evabs);
     write_hints(hints, &report);
 
-    char *runtime = find_runtime_dir();
-    if (!runtime)
+    int env_bad;
+    char *runtime = find_runtime_dir(&env_bad);
+    if (!runtime && env_bad)
+        cg_report_notice(&report, CG_WARN, NULL, 0, 0,
+                         "CGLINT_RUNTIME_DIR=%s holds no python/cglint_runtime/observer.py: "
+                         "Python programs are not observed", getenv("CGLINT_RUNTIME_DIR"));
+    else if (!runtime)
         cg_report_notice(&report, CG_WARN, NULL, 0, 0,
                          "the Python observer (runtime/python) was not found: set CGLINT_RUNTIME_DIR; "
                          "Python programs are not observed");

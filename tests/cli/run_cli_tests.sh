@@ -211,7 +211,9 @@ t_missing_path() {
 }
 t_version() {
     cg --version
-    want_rc 0 && want_out '^cglint [0-9]+\.[0-9]+\.[0-9]+' && [ "$(wc -l <"$T/out")" -eq 1 ] ||
+    # cglint's version first, then libclang's and the pinned grammar's (issue 15)
+    want_rc 0 && want_out '^cglint [0-9]+\.[0-9]+\.[0-9]+$' && want_out '^libclang: .*clang version [0-9]+' &&
+        want_out '^tree-sitter-python: [0-9]+\.[0-9]+\.[0-9]+$' && [ "$(wc -l <"$T/out")" -eq 3 ] ||
         { echo "version output: $(show "$T/out")"; return 1; }
     [ ! -s "$T/err" ] || { echo "stderr not empty"; return 1; }
 }
