@@ -72,6 +72,28 @@ static py_val build_host_number(const py_call_site *cs)
     return r;
 }
 
+/* math.*(...): a number; read from a tensor when an argument is one (CG101
+ * reports the read), else keeping where a number argument came from, so
+ * `math.sqrt(self.rate)` still names `rate` (CG304) */
+static py_val build_math(const py_call_site *cs)
+{
+    const py_event *ev = cs->ev;
+    py_val r = py_vk(PY_V_NUMBER);
+    for (int i = 0; i < ev->nargs; i++) {
+        const py_val *a = &ev->args[i];
+        if (a->kind == PY_V_TENSOR || (a->flags & PY_VF_HOSTSCALAR)) r.flags |= PY_VF_HOSTSCALAR;
+        if (a->kind == PY_V_NUMBER && a->origin && !r.origin) {
+            r.origin = a->origin;
+            r.oname = a->oname;
+            r.ofn = a->ofn;
+            r.ocls = a->ocls;
+            r.omod = a->omod;
+        }
+    }
+    if (r.flags & PY_VF_HOSTSCALAR) r.origin = PY_O_NONE;
+    return r;
+}
+
 /* str(t), repr(t), format(t): a string made by formatting a tensor (CG107) */
 static py_val build_str(const py_call_site *cs)
 {
@@ -267,6 +289,7 @@ static py_val build_optimizer(const py_call_site *cs)
     r.omod = cs->fr->mod;
     r.ctor = ev->node;
     if (kw_is(cs, "capturable", "True")) r.flags |= PY_VF_CAPTURABLE;
+    if (kw_is(cs, "fused", "True")) r.flags |= PY_VF_FUSED;
     int k = py_ev_kw(ev, "lr");
     if (k >= 0 && ev->kw[k].kind == PY_V_TENSOR) r.flags |= PY_VF_TENSOR_LR;
     return r;
@@ -460,7 +483,7 @@ static const py_api prefixes[] = {
     ROW("tensorboardX.SummaryWriter", R, .build = build_host_io),
     ROW("torch.optim.lr_scheduler.", R, .build = build_scheduler),
     ROW("torch.optim.", R, .build = build_optimizer),
-    ROW("math.", R, .kind = PY_V_NUMBER),
+    ROW("math.", R, .build = build_math),
     ROW("time.", R, .kind = PY_V_NUMBER),
     ROW("numpy.", R, .kind = PY_V_NDARRAY),
     ROW("torch.nn.functional.", R, .kind = PY_V_TENSOR),

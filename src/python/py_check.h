@@ -60,6 +60,7 @@ enum {
     PY_VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
     PY_VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
     PY_VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
+    PY_VF_FUSED = 1 << 20,       /* an optimizer built with fused=True (CG108: GradScaler.step) */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
@@ -196,6 +197,7 @@ typedef struct py_event {
     TSNode kwn[PY_MAX_ARGS];
     int size_arg;              /* the call is itself a size argument (CG203) */
     int chained_to_device;     /* result goes straight into .cuda()/.to() */
+    int chained_to_pin;        /* result goes straight into .pin_memory() (CG503, not CG305) */
     int consumed_by_print;     /* a print/log call formats it anyway */
     /* other events */
     py_val val;                /* condition, index, stored value, scalar, stream */

@@ -52,6 +52,11 @@ static void check_scalar_read(const py_ctx *ctx, const py_event *ev)
                ev->nargs == 1 && py_is_gpu_tensor(&ev->args[0])) {
         hit = 1;
         what = ev->qual + 9;
+    } else if (!ev->method && cg_starts(ev->qual, "math.")) {
+        /* math.isfinite(t), math.floor(t), math.sqrt(t): Tensor.__float__ (or
+         * __index__) reads the value on the host */
+        for (int i = 0; i < ev->nargs && !hit; i++) hit = py_is_gpu_tensor(&ev->args[i]);
+        what = ev->qual;
     }
     if (!hit) return;
     if (ev->size_arg) {
@@ -73,6 +78,13 @@ static void check_size_use(const py_ctx *ctx, const py_event *ev)
               expr(ctx, ev));
 }
 
+/* A device written as the CPU: "cpu", 'cpu', torch.device("cpu"). */
+static int cpu_literal(py_module *m, TSNode a)
+{
+    return py_text_eq(m, a, "\"cpu\"") || py_text_eq(m, a, "'cpu'") || py_text_eq(m, a, "torch.device(\"cpu\")") ||
+           py_text_eq(m, a, "torch.device('cpu')");
+}
+
 /* CG102: device-to-host copies */
 static void check_d2h(const py_ctx *ctx, const py_event *ev)
 {
@@ -85,15 +97,11 @@ static void check_d2h(const py_ctx *ctx, const py_event *ev)
                   "`%s` copies a CUDA tensor to host memory during graph capture", expr(ctx, ev));
         return;
     }
-    if (cg_eq(ev->method, "to") && py_is_gpu_tensor(r)) {
-        int cpu = 0;
-        if (ev->nargs > 0) {
-            TSNode a = ev->argn[0];
-            cpu = py_text_eq(ev->mod, a, "\"cpu\"") || py_text_eq(ev->mod, a, "'cpu'") ||
-                  py_text_eq(ev->mod, a, "torch.device(\"cpu\")") || py_text_eq(ev->mod, a, "torch.device('cpu')");
-        }
+    /* .to("cpu") is a copy to the host like .cpu(): on a value of unknown kind too */
+    if (cg_eq(ev->method, "to") && tensorish(r)) {
+        int cpu = ev->nargs > 0 && cpu_literal(ev->mod, ev->argn[0]);
         int k = py_ev_kw(ev, "device");
-        if (k >= 0) cpu = py_text_eq(ev->mod, ev->kwn[k], "\"cpu\"") || py_text_eq(ev->mod, ev->kwn[k], "'cpu'");
+        if (k >= 0) cpu = cpu_literal(ev->mod, ev->kwn[k]);
         if (cpu && !kw_true(ev, "non_blocking"))
             py_report(ctx, PY_AT(CG_R_CG102, ev->mod, ev->node),
                       "`%s` is a blocking copy to pageable host memory during graph capture", expr(ctx, ev));
@@ -254,7 +262,12 @@ static void check_library_sync(const py_ctx *ctx, const py_event *ev)
                   "synchronizes during graph capture");
         return;
     }
-    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && (cg_eq(ev->method, "step") || cg_eq(ev->method, "update")))
+    /* GradScaler.step(opt) reads found_inf with .item() before stepping, unless
+     * the optimizer takes the scale and flag itself (fused=True, capturable:
+     * measured to capture and replay); update() keeps the scale on the GPU and
+     * never syncs. */
+    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && cg_eq(ev->method, "step") &&
+        !(ev->nargs > 0 && (ev->args[0].flags & PY_VF_FUSED) && (ev->args[0].flags & PY_VF_CAPTURABLE)))
         py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node),
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));
@@ -447,7 +460,7 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
 static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->method || !py_api_is_factory(ev->qual) || ev->chained_to_device) return;
-    if (kw_true(ev, "pin_memory")) return;   /* CG503 says more */
+    if (kw_true(ev, "pin_memory") || ev->chained_to_pin) return;   /* CG503 says more */
     if (ctx->p->default_device_set && !cg_eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;

@@ -172,6 +172,11 @@ static int open_capture_begin(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         return 0;
     *out = py_vk(PY_V_NONE);
     if (ctx->active || ctx->quiet) return 1;
+    /* a method that wraps the API (`def capture_begin(self, ...)` in a
+     * CUDAGraph subclass calling super().capture_begin()) begins no capture
+     * of its own: its caller picks the stream (CG404) */
+    if (fr->fn && fr->fn->cls && (cg_eq(fr->fn->name, "capture_begin") || cg_eq(fr->fn->name, "capture_end")))
+        return 1;
     py_emit(ctx, ev);
     start_region(ctx, fr, call, "capture_begin", NULL);
     if (py_api_thread_local_mode(fr->mod, ev)) ctx->region->thread_local = 1;
