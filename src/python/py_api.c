@@ -317,7 +317,7 @@ static py_val build_factory(const py_call_site *cs)
     int from_numpy = cg_eq(cs->q, "torch.from_numpy");
     int k = py_ev_kw(ev, "device");
     if (k >= 0) r.dev = (uint8_t)py_api_device_of(cs->ctx, cs->fr, ev->kwn[k], NULL);
-    else if (from_numpy || !cs->ctx->p->default_device_set) r.dev = PY_DEV_CPU;
+    else if (from_numpy || !py_default_device_cuda(cs->ctx, cs->fr->mod)) r.dev = PY_DEV_CPU;
     if (from_numpy) r.dev = PY_DEV_CPU;
     if (kw_is(cs, "pin_memory", "True")) r.flags |= PY_VF_PINNED;
     if (kw_is(cs, "dtype", "torch.bool")) r.flags |= PY_VF_BOOL;

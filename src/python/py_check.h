@@ -256,6 +256,14 @@ int py_ev_kw(const py_event *ev, const char *name);
 int py_is_gpu_tensor(const py_val *v);
 /* Is the region a torch.compile(mode="reduce-overhead") function? */
 int py_region_is_compiled(const py_region *r);
+/* Has torch.set_default_device (a CUDA device) been called by module m, or
+ * by the module of the capture under analysis?  Factories without device=
+ * may then make GPU tensors (CG305, CG902). */
+static inline int py_default_device_cuda(const py_ctx *ctx, const py_module *m)
+{
+    return (m && (m->text_facts & PY_MT_DEFAULT_CUDA)) ||
+           (ctx->region && ctx->region->mod && (ctx->region->mod->text_facts & PY_MT_DEFAULT_CUDA));
+}
 /* py_api.c: is q a torch tensor factory (torch.zeros, torch.tensor...)? */
 int py_api_is_factory(const char *q);
 

@@ -461,7 +461,7 @@ static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->method || !py_api_is_factory(ev->qual) || ev->chained_to_device) return;
     if (kw_true(ev, "pin_memory") || ev->chained_to_pin) return;   /* CG503 says more */
-    if (ctx->p->default_device_set && !cg_eq(ev->qual, "torch.from_numpy")) {
+    if (py_default_device_cuda(ctx, ev->mod) && !cg_eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;
     }

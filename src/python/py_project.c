@@ -59,8 +59,6 @@ static void load_one(void *arg, size_t i)
     }
     m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
     m->has_marker = mentions_capture(m->src.text, m->src.len);
-    if (memmem(m->src.text, m->src.len, "set_default_device", 18))
-        __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
     if (m->has_marker) {
         py_module_ensure(p, m);
     } else {
