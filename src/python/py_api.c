@@ -248,6 +248,9 @@ static py_val build_generator(const py_call_site *cs)
     py_val r = py_vk(PY_V_EXTOBJ);
     r.qual = cs->q;
     if (device_arg(cs, "device") == PY_DEV_CUDA) r.flags |= PY_VF_CUDA_GEN;
+    /* its identity: where it is made (CG602 matches the registered one) */
+    r.omod = cs->fr->mod;
+    r.ctor = cs->call;
     return r;
 }
 
@@ -273,6 +276,31 @@ static py_val build_scheduler(const py_call_site *cs)
     return r;
 }
 
+/* Param groups written as a list of dicts (`[{"params": ..., "capturable": True}]`):
+ * +1 when every group says capturable True, -1 when one says False, 0 when
+ * none says (or the groups are not written out). */
+static int groups_capturable(py_module *m, TSNode groups)
+{
+    groups = py_unparen(groups);
+    if (!IS(groups, list) && !IS(groups, tuple)) return 0;
+    uint32_t n = py_named_child_count(groups), said = 0, dicts = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = py_named_child(groups, i);
+        if (!IS(d, dictionary)) continue;
+        dicts++;
+        uint32_t k = py_named_child_count(d);
+        for (uint32_t j = 0; j < k; j++) {
+            TSNode pr = py_named_child(d, j);
+            if (strcmp(py_type(pr), "pair") != 0) continue;
+            TSNode key = py_named_child(pr, 0), val = py_named_child(pr, 1);
+            if (!py_text_eq(m, key, "\"capturable\"") && !py_text_eq(m, key, "'capturable'")) continue;
+            if (!py_text_eq(m, val, "True")) return -1;
+            said++;
+        }
+    }
+    return dicts && said == dicts ? 1 : 0;
+}
+
 /* torch.optim.<Optimizer>(...): capturable or not (CG605), lr a tensor or not (CG606) */
 static py_val build_optimizer(const py_call_site *cs)
 {
@@ -288,7 +316,11 @@ static py_val build_optimizer(const py_call_site *cs)
     /* where it is built, for CG605's fix */
     r.omod = cs->fr->mod;
     r.ctor = ev->node;
-    if (kw_is(cs, "capturable", "True")) r.flags |= PY_VF_CAPTURABLE;
+    /* every param group must be capturable: a group's own "capturable" wins
+     * over the keyword, which is the default of the groups that say nothing */
+    int groups = ev->nargs > 0 ? groups_capturable(cs->fr->mod, ev->argn[0]) : 0;
+    if (groups > 0 || (groups == 0 && kw_is(cs, "capturable", "True"))) r.flags |= PY_VF_CAPTURABLE;
+    if (groups < 0) r.ctor = (TSNode){0};   /* capturable=True would not fix it: no edit */
     if (kw_is(cs, "fused", "True")) r.flags |= PY_VF_FUSED;
     int k = py_ev_kw(ev, "lr");
     if (k >= 0 && ev->kw[k].kind == PY_V_TENSOR) r.flags |= PY_VF_TENSOR_LR;

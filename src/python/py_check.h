@@ -82,7 +82,8 @@ typedef struct py_val {
     /* torch.cuda.graph(..., stream=s) / torch.cuda.stream(s): the stream */
     const char *stream;
     int stream_default;
-    /* an optimizer: the call that built it, in omod (CG605's fix) */
+    /* an optimizer or a generator: the call that built it, in omod (CG605's
+     * fix; which generator is registered, CG602) */
     TSNode ctor;
 } py_val;
 
@@ -116,6 +117,10 @@ typedef struct py_region {
     char *autocast_line;
     py_module *autocast_mod;    /*   its module and call, for CG601's fix */
     TSNode autocast_node;
+    TSNode gens[4];             /* generators the capturing function registered before it, by
+                                   where they were made: CG602 */
+    int ngens;
+    int gens_unknown;           /*   and registrations of generators not known: CG602 */
     int small_warmup;           /* a `for _ in range(N)` with N < 11 before the capture: CG703 */
     int warmup_iters;           /*   its N: CG703 */
     /* make_graphed_callables (set on its first region only) */

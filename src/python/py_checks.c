@@ -637,8 +637,17 @@ static void check_generator(const py_ctx *ctx, const py_event *ev)
     int k = py_ev_kw(ev, "generator");
     if (k < 0 || !(ev->kw[k].flags & PY_VF_CUDA_GEN)) return;
     const py_region *r = ctx->region;
-    if (r->mod && (r->mod->text_facts & PY_MT_REGISTERS_GENERATOR)) return;
-    if (ev->mod->text_facts & PY_MT_REGISTERS_GENERATOR) return;
+    const py_val *gen = &ev->kw[k];
+    if (r->ngens > 0 && !r->gens_unknown) {
+        /* the capturing function registered generators it knows: this one? */
+        for (int i = 0; i < r->ngens; i++)
+            if (!py_is_null(gen->ctor) && py_eq(r->gens[i], gen->ctor)) return;
+    } else {
+        /* registered elsewhere, or a generator not known: any registration in
+         * the file counts */
+        if (r->mod && (r->mod->text_facts & PY_MT_REGISTERS_GENERATOR)) return;
+        if (ev->mod->text_facts & PY_MT_REGISTERS_GENERATOR) return;
+    }
     py_report(ctx, PY_AT(CG_R_CG602, ev->mod, ev->kwn[k], .fix = "call `g.register_generator_state(gen)` before capturing"),
               "CUDA generator `%s` is used during capture but not registered with the graph",
               py_snip(ctx, ev->mod, ev->kwn[k]));

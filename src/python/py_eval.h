@@ -40,6 +40,10 @@ typedef struct py_frame {
     cg_loc eager_loc;
     char *eager_line;
     int pin_loader_loop;     /* inside `for batch in DataLoader(pin_memory=True)` */
+    TSNode gens[4];          /* generators registered with register_generator_state before the
+                                capture: where each was made (CG602) */
+    int ngens;
+    int gens_unknown;        /* ...and registrations of a generator not known */
 } py_frame;
 
 /* ---- values --------------------------------------------------------------------- */

@@ -102,6 +102,9 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
         r->in_loop = memmem(t, len, ".replay(", 8) != NULL;
     }
     r->pin_loader_loop = fr->pin_loader_loop;
+    memcpy(r->gens, fr->gens, sizeof r->gens);
+    r->ngens = fr->ngens;
+    r->gens_unknown = fr->gens_unknown;
     r->eager_backward = fr->eager_backward;
     r->eager_loc = fr->eager_loc;
     r->eager_line = fr->eager_line;
@@ -414,6 +417,13 @@ static void note_stream_call(py_ctx *ctx, const py_event *ev)
 static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
 {
     if (py_api_is_warmup_call(ev, callee)) fr->warm = 1;
+    if (ev->method && cg_eq(ev->method, "register_generator_state")) {
+        const py_val *g = ev->nargs > 0 ? &ev->args[0] : NULL;
+        if (g && (g->flags & PY_VF_CUDA_GEN) && !py_is_null(g->ctor) && fr->ngens < 4)
+            fr->gens[fr->ngens++] = g->ctor;
+        else
+            fr->gens_unknown = 1;
+    }
     if (fr->stream_ctx || fr->eager_backward) return;
     if ((ev->method && cg_eq(ev->method, "backward")) || (ev->qual && cg_ends_with(ev->qual, "DistributedDataParallel"))) {
         fr->eager_backward = 1;
