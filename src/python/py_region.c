@@ -87,20 +87,49 @@ static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int
     return 0;
 }
 
+static int ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* Does t (len bytes) hold `name` followed by `after` (e.g. ".replay("), with
+ * no identifier character (nor a dot: `self.g` is not `g`) right before it? */
+static int has_use(const char *t, size_t len, const char *name, size_t nl, const char *after)
+{
+    size_t al = strlen(after);
+    for (const char *p = t, *end = t + len; (p = memmem(p, (size_t)(end - p), name, nl)) != NULL; p++) {
+        if (p > t && (ident_char(p[-1]) || p[-1] == '.')) continue;
+        const char *q = p + nl;
+        if (cg_eq(after, "=")) {   /* an assignment `g = ...`, not `g == ...` */
+            while (q < end && *q == ' ') q++;
+            if (q < end && *q == '=' && !(q + 1 < end && q[1] == '=')) return 1;
+        } else if ((size_t)(end - q) >= al && memcmp(q, after, al) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Re-capturing every iteration (CG705): the capture sits in a loop body with
+ * no condition around it, and the same graph object `graph` is captured and
+ * replayed in that loop.  A graph built afresh in the loop body (or inline)
+ * is a new graph per iteration, for a new configuration: not this. */
+static int recaptured_in_loop(py_ctx *ctx, py_frame *fr, TSNode graph)
+{
+    if (ctx->loops == 0 || ctx->conds_in_loop != 0 || py_is_null(ctx->loop_node)) return 0;
+    graph = py_unparen(graph);
+    if (!IS(graph, identifier) && !IS(graph, attribute)) return 0;
+    size_t len, nl;
+    const char *t = py_text(fr->mod, ctx->loop_node, &len);
+    const char *name = py_text(fr->mod, graph, &nl);
+    return has_use(t, len, name, nl, ".replay(") && !has_use(t, len, name, nl, "=");
+}
+
 /* What the function did before the capture (CG601, CG701, CG702, CG703,
- * CG705, CG708): into the region, before its PY_EV_REGION_BEGIN. */
-static void region_begin_context(py_ctx *ctx, py_frame *fr)
+ * CG705, CG708): into the region, before its PY_EV_REGION_BEGIN.  `graph`:
+ * the graph object captured, when the capture names one. */
+static void region_begin_context(py_ctx *ctx, py_frame *fr, TSNode graph)
 {
     py_region *r = ctx->region;
     r->warm = fr->warm || !fr->built_module;
-    /* re-capturing every iteration: the capture and a replay share a loop body
-     * with no condition around the capture (one graph per bucket replays later) */
-    r->in_loop = 0;
-    if (ctx->loops > 0 && ctx->conds_in_loop == 0 && !py_is_null(ctx->loop_node)) {
-        size_t len;
-        const char *t = py_text(fr->mod, ctx->loop_node, &len);
-        r->in_loop = memmem(t, len, ".replay(", 8) != NULL;
-    }
+    r->in_loop = recaptured_in_loop(ctx, fr, graph);
     r->pin_loader_loop = fr->pin_loader_loop;
     memcpy(r->gens, fr->gens, sizeof r->gens);
     r->ngens = fr->ngens;
@@ -183,7 +212,7 @@ static int open_capture_begin(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
     py_emit(ctx, ev);
     start_region(ctx, fr, call, "capture_begin", NULL);
     if (py_api_thread_local_mode(fr->mod, ev)) ctx->region->thread_local = 1;
-    region_begin_context(ctx, fr);
+    region_begin_context(ctx, fr, ev->recv_node);
     ctx->region->side_stream = begins_on_side_stream(fr);
     py_val v = py_vk(PY_V_UNKNOWN);
     v.stream = ctx->region->streams.capture;
@@ -288,7 +317,7 @@ static int open_graphed_callables(py_ctx *ctx, py_frame *fr, py_event *ev, TSNod
     const char *kind = cg_starts(q, "transformer_engine.") ? "te.make_graphed_callables" : "make_graphed_callables";
     for (int i = 0; i < n; i++) {
         start_region(ctx, fr, call, kind, NULL);
-        region_begin_context(ctx, fr);
+        region_begin_context(ctx, fr, (TSNode){0});
         if (i == 0) {
             /* constraints on the call itself (CG704) are checked once, in capture context */
             graphed_callables_facts(ctx, fr, ev);
@@ -322,7 +351,10 @@ static void with_graph(py_ctx *ctx, py_frame *fr, TSNode st, TSNode item, py_val
 {
     start_region(ctx, fr, st, "torch.cuda.graph", v.stream);
     if (v.flags & PY_VF_THREAD_LOCAL) ctx->region->thread_local = 1;
-    region_begin_context(ctx, fr);
+    /* the graph object: torch.cuda.graph(g, ...)'s first argument */
+    TSNode call = py_unparen(IS(item, with_item) ? py_field(item, PY.f_value) : item);
+    TSNode args = IS(call, call) ? py_field(call, PY.f_arguments) : (TSNode){0};
+    region_begin_context(ctx, fr, py_named_child(args, 0));
     ctx->region->side_stream = 1;   /* torch.cuda.graph picks its own side stream */
     w->began = 1;
     region_begin_event(ctx, fr, item, v);
