@@ -94,6 +94,18 @@ static py_val build_math(const py_call_site *cs)
     return r;
 }
 
+/* functools.partial(torch.compile, mode="reduce-overhead"): a compiler that
+ * captures with CUDA graphs when called (py_region.c's open_compile) */
+static py_val build_partial(const py_call_site *cs)
+{
+    const py_event *ev = cs->ev;
+    if (ev->nargs == 0 || ev->args[0].kind != PY_V_EXT || !cg_eq(ev->args[0].qual, "torch.compile"))
+        return py_vk(PY_V_UNKNOWN);
+    py_val r = ev->args[0];
+    if (py_compile_kw_cudagraphs(ev)) r.flags |= PY_VF_CUDAGRAPHS;
+    return r;
+}
+
 /* str(t), repr(t), format(t): a string made by formatting a tensor (CG107) */
 static py_val build_str(const py_call_site *cs)
 {
@@ -442,6 +454,7 @@ static const py_api functions[] = {
     ROW("torch.cuda.amp.autocast_mode.autocast", R, .build = build_autocast),
     ROW("torch.amp.autocast_mode.autocast", R, .build = build_autocast),
     ROW("torch.Generator", R, .build = build_generator),
+    ROW("functools.partial", R, .build = build_partial),
     ROW("torch.utils.data.DataLoader", R, .build = build_dataloader),
     ROW("torch.utils.data.dataloader.DataLoader", R, .build = build_dataloader),
     /* host values */

@@ -61,6 +61,9 @@ enum {
     PY_VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
     PY_VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
     PY_VF_FUSED = 1 << 20,       /* an optimizer built with fused=True (CG108: GradScaler.step) */
+    PY_VF_CUDAGRAPHS = 1 << 21,  /* made by torch.compile to run as CUDA graphs (mode="reduce-overhead",
+                                    backend="cudagraphs"), or a functools.partial of torch.compile
+                                    that does so (CG902) */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */

@@ -807,10 +807,33 @@ static void check_compiled_call(const py_ctx *ctx, const py_event *ev)
 
 /* ---- 9 perf ---------------------------------------------------------------------- */
 
-/* CG902: in-place mutation of a reduce-overhead function's inputs */
+/* CG902: CPU tensors handed to a function compiled with CUDA graphs, at the call */
+static void check_compiled_cpu_args(const py_ctx *ctx, const py_event *ev)
+{
+    if (!py_region_is_compiled(ctx->region) || !(ev->callee.flags & PY_VF_CUDAGRAPHS) || ctx->path.n != 0) return;
+    for (int i = 0; i < ev->nargs + ev->nkw; i++) {
+        const py_val *a = i < ev->nargs ? &ev->args[i] : &ev->kw[i - ev->nargs];
+        TSNode an = i < ev->nargs ? ev->argn[i] : ev->kwn[i - ev->nargs];
+        if (a->kind != PY_V_TENSOR || a->dev != PY_DEV_CPU) continue;
+        py_report(ctx, PY_AT(CG_R_CG902, ev->mod, an, .fix = "pass CUDA tensors: move it to the GPU before the call"),
+                  "`%s` is a CPU tensor passed to a function compiled with CUDA graphs: inductor skips CUDA "
+                  "graphs for it (\"skipping cudagraphs due to cpu device\")", py_snip(ctx, ev->mod, an));
+    }
+}
+
+/* CG902: in-place mutation of a reduce-overhead function's inputs, by an
+ * in-place method or through out= */
 static void check_mutated_input(const py_ctx *ctx, const py_event *ev)
 {
-    if (!py_region_is_compiled(ctx->region) || !ev->method || ctx->path.n != 1) return;
+    if (!py_region_is_compiled(ctx->region) || ctx->path.n != 1) return;
+    int k = py_ev_kw(ev, "out");
+    if (k >= 0 && (ev->kw[k].flags & PY_VF_PARAM)) {
+        py_report(ctx, PY_AT(CG_R_CG902, ev->mod, ev->node, .fix = "return the result instead of writing into an input"),
+                  "`%s` writes into an input of this reduce-overhead function through `out=`: inductor skips "
+                  "CUDA graphs (\"skipping cudagraphs due to mutated inputs\")", expr(ctx, ev));
+        return;
+    }
+    if (!ev->method) return;
     size_t ml = strlen(ev->method);
     if (ml < 2 || ev->method[ml - 1] != '_' || ev->method[0] == '_') return;
     if (!(ev->recv.flags & PY_VF_PARAM)) return;
@@ -863,6 +886,7 @@ const py_check py_checks[] = {
     { CG_R_CG704, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_graphed_callables },
     { CG_R_CG706, PY_EV_CALL, PY_PH_CAPTURE, check_compiled_call },
     { CG_R_CG902, PY_EV_CALL, PY_PH_CAPTURE, check_mutated_input },
+    { CG_R_CG902, PY_EV_CALL, PY_PH_CAPTURE, check_compiled_cpu_args },
 };
 const size_t py_check_count = sizeof py_checks / sizeof *py_checks;
 

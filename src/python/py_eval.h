@@ -139,6 +139,8 @@ int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c);
 /* Captures no statement spells out in module m: @torch.compile(mode=
  * "reduce-overhead") defs, modules that attach Megatron-LM's CudaGraphManager. */
 void py_region_scan_implicit(py_ctx *ctx, py_module *m);
+/* Do the keywords of a torch.compile call (ev) ask for CUDA graphs? */
+int py_compile_kw_cudagraphs(const py_event *ev);
 
 /* ---- py_api.c --------------------------------------------------------------------- */
 /* What calling external function ev->qual (at node call) gives. */

@@ -232,23 +232,59 @@ static int close_capture_end(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode cal
     return 1;
 }
 
-/* torch.compile: mode="reduce-overhead" (or options={"triton.cudagraphs": True})
- * captures the compiled function with CUDA graphs */
+/* Do the keywords of a torch.compile call (or of a functools.partial of it)
+ * ask for CUDA graphs: mode="reduce-overhead", options={"triton.cudagraphs":
+ * True}, backend="cudagraphs"? */
+int py_compile_kw_cudagraphs(const py_event *ev)
+{
+    int mk = py_ev_kw(ev, "mode"), ok = py_ev_kw(ev, "options"), bk = py_ev_kw(ev, "backend");
+    size_t ml = 0, ol = 0, bl = 0;
+    const char *mt = mk >= 0 ? py_text(ev->mod, ev->kwn[mk], &ml) : "";
+    const char *ot = ok >= 0 ? py_text(ev->mod, ev->kwn[ok], &ol) : "";
+    const char *bt = bk >= 0 ? py_text(ev->mod, ev->kwn[bk], &bl) : "";
+    return memmem(mt, ml, "reduce-overhead", 15) || (memmem(ot, ol, "triton.cudagraphs", 17) && memmem(ot, ol, "True", 4)) ||
+           memmem(bt, bl, "\"cudagraphs\"", 12) || memmem(bt, bl, "'cudagraphs'", 12);
+}
+
+/* torch.compile: mode="reduce-overhead", options={"triton.cudagraphs": True}
+ * or backend="cudagraphs" captures the compiled function with CUDA graphs;
+ * so does a functools.partial of torch.compile with those keywords, called */
 static int open_compile(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
 {
     if (!ev->qual || !(cg_eq(ev->qual, "torch.compile") || cg_eq(ev->qual, "torch._dynamo.optimize"))) return 0;
     py_val target = ev->nargs > 0 ? ev->args[0] : py_vk(PY_V_UNKNOWN);
-    int mk = py_ev_kw(ev, "mode"), ok = py_ev_kw(ev, "options");
-    size_t ml = 0, ol = 0;
-    const char *mt = mk >= 0 ? py_text(fr->mod, ev->kwn[mk], &ml) : "";
-    const char *ot = ok >= 0 ? py_text(fr->mod, ev->kwn[ok], &ol) : "";
-    int cudagraphs = memmem(mt, ml, "reduce-overhead", 15) ||
-                     (memmem(ot, ol, "triton.cudagraphs", 17) && memmem(ot, ol, "True", 4));
+    int cudagraphs = py_compile_kw_cudagraphs(ev) || (ev->callee.flags & PY_VF_CUDAGRAPHS);
     if (cudagraphs && !ctx->active && !ctx->quiet && (target.kind == PY_V_FUNC || target.kind == PY_V_INSTANCE))
         capture_callable(ctx, fr, call, "reduce-overhead", &target);
     target.flags |= PY_VF_COMPILED;
+    if (cudagraphs) target.flags |= PY_VF_CUDAGRAPHS;
     *out = target;
     return 1;
+}
+
+/* A call of a function compiled to run as CUDA graphs, with CPU tensors for
+ * arguments: inductor skips CUDA graphs for it (CG902, at the argument).  A
+ * region of its own, at the call, for that one event; the call then goes on
+ * as any other (returns 0). */
+static int open_compiled_call(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
+{
+    (void)out;
+    if (!(ev->callee.flags & PY_VF_CUDAGRAPHS) || !(ev->callee.flags & PY_VF_COMPILED) || ctx->active || ctx->quiet)
+        return 0;
+    int cpu = 0;
+    for (int i = 0; i < ev->nargs; i++)
+        if (ev->args[i].kind == PY_V_TENSOR && ev->args[i].dev == PY_DEV_CPU) cpu = 1;
+    for (int i = 0; i < ev->nkw; i++)
+        if (ev->kw[i].kind == PY_V_TENSOR && ev->kw[i].dev == PY_DEV_CPU) cpu = 1;
+    if (!cpu) return 0;
+    py_region *saved_after = ctx->after;
+    int saved_phase = ctx->phase;
+    start_region(ctx, fr, call, "reduce-overhead", NULL);
+    py_emit(ctx, ev);
+    py_region_end(ctx);
+    ctx->after = saved_after;
+    ctx->phase = saved_phase;
+    return 0;
 }
 
 /* Megatron-LM's FullCudaGraphWrapper(fn, ...) captures fn */
@@ -335,7 +371,8 @@ static int open_graphed_callables(py_ctx *ctx, py_frame *fr, py_event *ev, TSNod
 
 typedef int (*py_opener)(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out);
 static const py_opener py_openers[] = {
-    open_capture_begin, close_capture_end, open_compile, open_full_cuda_graph_wrapper, open_graphed_callables,
+    open_capture_begin, close_capture_end, open_compile, open_compiled_call, open_full_cuda_graph_wrapper,
+    open_graphed_callables,
 };
 
 int py_region_open_call(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
@@ -556,7 +593,8 @@ static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const 
     py_frame_free(&fr);
 }
 
-/* @torch.compile(mode="reduce-overhead") (or options with triton.cudagraphs) defs */
+/* @torch.compile(mode="reduce-overhead") (or options with triton.cudagraphs,
+ * or backend="cudagraphs") defs */
 static void scan_compiled_defs(py_ctx *ctx, py_module *m)
 {
     for (size_t k = 0; k < m->nall_funcs; k++) {
@@ -570,7 +608,8 @@ static void scan_compiled_defs(py_ctx *ctx, py_module *m)
             size_t len;
             const char *t = py_text(m, d, &len);
             if (memmem(t, len, "compile", 7) &&
-                (memmem(t, len, "reduce-overhead", 15) || memmem(t, len, "triton.cudagraphs", 17)))
+                (memmem(t, len, "reduce-overhead", 15) || memmem(t, len, "triton.cudagraphs", 17) ||
+                 memmem(t, len, "\"cudagraphs\"", 12) || memmem(t, len, "'cudagraphs'", 12)))
                 analyze_implicit_region(ctx, f, d, "reduce-overhead");
         }
     }
