@@ -339,9 +339,16 @@ static py_val build_optimizer(const py_call_site *cs)
     return r;
 }
 
-/* torch.nn.*: classes give modules; clip_grad_* a tensor */
+/* torch.nn.*: classes give modules (nn.Parameter a tensor that requires
+ * grad); clip_grad_* a tensor */
 static py_val build_nn(const py_call_site *cs)
 {
+    if (cg_eq(cs->q, "torch.nn.Parameter") || cg_eq(cs->q, "torch.nn.parameter.Parameter")) {
+        const py_event *ev = cs->ev;
+        py_val r = py_vtensor(ev->nargs > 0 && ev->args[0].kind == PY_V_TENSOR ? ev->args[0].dev : PY_DEV_UNKNOWN);
+        if (!kw_is(cs, "requires_grad", "False")) r.flags |= PY_VF_REQUIRES_GRAD;
+        return r;
+    }
     const char *last = strrchr(cs->q, '.');
     if (last && last[1] >= 'A' && last[1] <= 'Z') {
         py_val r = py_vk(PY_V_EXTOBJ);
@@ -365,6 +372,7 @@ static py_val build_factory(const py_call_site *cs)
     if (from_numpy) r.dev = PY_DEV_CPU;
     if (kw_is(cs, "pin_memory", "True")) r.flags |= PY_VF_PINNED;
     if (kw_is(cs, "dtype", "torch.bool")) r.flags |= PY_VF_BOOL;
+    if (kw_is(cs, "requires_grad", "True")) r.flags |= PY_VF_REQUIRES_GRAD;
     return r;
 }
 
@@ -380,9 +388,13 @@ static py_val build_torch(const py_call_site *cs)
         if (cg_starts(name, host[i])) return py_vk(PY_V_NUMBER);   /* torch.is_autocast_enabled()... */
     if (cs->row && (cs->row->props & API_FACTORY)) return build_factory(cs);
     py_val r = py_vtensor(PY_DEV_UNKNOWN);
-    for (int i = 0; i < cs->ev->nargs; i++)
+    uint32_t in_flags = 0;
+    for (int i = 0; i < cs->ev->nargs; i++) {
         if (cs->ev->args[i].kind == PY_V_TENSOR && cs->ev->args[i].dev == PY_DEV_CPU) r.dev = PY_DEV_CPU;
+        if (cs->ev->args[i].kind == PY_V_TENSOR) in_flags |= cs->ev->args[i].flags;
+    }
     if ((cs->row && (cs->row->props & API_BOOL)) || cg_starts(cs->q, "torch.logical_")) r.flags |= PY_VF_BOOL;
+    py_region_note_grad_op(cs->ctx, cs->fr, cs->ev->node, in_flags, &r);
     return r;
 }
 
@@ -765,7 +777,19 @@ py_val py_api_tensor_method(py_ctx *ctx, py_frame *fr, const py_event *ev)
     if (row && (row->props & API_ON_TENSOR))
         return row->kind == PY_V_TENSOR ? (py_val){ .kind = PY_V_TENSOR, .dev = r->dev, .flags = row->flags }
                                         : py_vk(row->kind);
-    return py_vtensor(r->dev);
+    py_val out = py_vtensor(r->dev);
+    if (cg_eq(ev->method, "requires_grad_")) {
+        out = *r;
+        if (!(ev->nargs > 0 && py_text_eq(fr->mod, ev->argn[0], "False"))) out.flags |= PY_VF_REQUIRES_GRAD;
+        return out;
+    }
+    if (!cg_eq(ev->method, "detach") && !cg_eq(ev->method, "detach_")) {
+        uint32_t in_flags = r->flags;
+        for (int i = 0; i < ev->nargs; i++)
+            if (ev->args[i].kind == PY_V_TENSOR) in_flags |= ev->args[i].flags;
+        py_region_note_grad_op(ctx, fr, ev->node, in_flags, &out);
+    }
+    return out;
 }
 
 int py_api_is_factory(const char *q) { return function_has(q, API_FACTORY); }

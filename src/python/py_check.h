@@ -64,6 +64,10 @@ enum {
     PY_VF_CUDAGRAPHS = 1 << 21,  /* made by torch.compile to run as CUDA graphs (mode="reduce-overhead",
                                     backend="cudagraphs"), or a functools.partial of torch.compile
                                     that does so (CG902) */
+    PY_VF_REQUIRES_GRAD = 1 << 22, /* a leaf that requires grad: nn.Parameter, requires_grad=True */
+    PY_VF_EAGER_GRAD = 1 << 23,  /* made before the capture, on the default stream, by an op on a tensor
+                                    that requires grad: its autograd node is bound to that stream (CG702);
+                                    ctor/omod: the op */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
@@ -104,6 +108,9 @@ typedef struct py_region {
     cg_map inputs;              /* tensors the capture reads in fn ("static_x", "self.static_x"): CG504 */
     cg_streams streams;         /* forks, joins and event records (streams.capture: the capturing
                                    stream): CG402, CG403 */
+    const char *stray[8];       /* streams given work in the capture without a fork (CG403 at the
+                                   `with`): a later wait on one is the same hazard, not reported again */
+    int nstray;
     int steps_optimizer;        /* an optimizer step is captured: CG606 */
     int has_backward;           /* the capture runs backward(): CG702 */
     int thread_local;           /* capture_error_mode="thread_local" (or relaxed): CG708 */
@@ -112,7 +119,9 @@ typedef struct py_region {
     int warm;                   /* ran the model first (or built none here): CG701, CG706 */
     int in_loop;                /* the capture sits in a loop with no condition around it: CG705 */
     int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
-    int eager_backward;         /* backward()/DDP() on the default stream before it: CG702 */
+    int eager_backward;         /* backward()/DDP() on the default stream before it, or a tensor the
+                                   capture reads made there with an autograd node: CG702 */
+    int eager_grad_op;          /*   ...the latter: CG702 */
     cg_loc eager_loc;           /*   where: CG702 */
     char *eager_line;
     int autocast;               /* inside `with autocast(...)` that caches casts: CG601 */

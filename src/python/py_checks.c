@@ -500,6 +500,26 @@ static void check_wait_default_stream(const py_ctx *ctx, const py_event *ev)
                   "(cudaErrorStreamCaptureIsolation)", expr(ctx, ev));
 }
 
+/* CG403 (waits): a captured stream waits on a stream the capture never
+ * forked (`torch.cuda.current_stream().wait_stream(other)` with work queued on
+ * `other` before the capture): waiting on an event recorded outside the
+ * capture is refused (cudaErrorStreamCaptureIsolation) */
+static void check_wait_uncaptured(const py_ctx *ctx, const py_event *ev)
+{
+    const py_region *r = ctx->region;
+    if (!r || !ev->method || !cg_eq(ev->method, "wait_stream") || ev->nargs == 0) return;
+    const py_val *w = &ev->recv, *o = &ev->args[0];
+    if (w->kind != PY_V_STREAM || !w->qual || !cg_streams_in_capture(&r->streams, w->qual)) return;
+    if (o->kind != PY_V_STREAM || !o->qual || (o->flags & PY_VF_DEFAULT_STREAM) || cg_eq(o->qual, "<default>")) return;
+    if (cg_streams_in_capture(&r->streams, o->qual)) return;
+    for (int i = 0; i < r->nstray; i++)
+        if (cg_eq(r->stray[i], o->qual)) return;   /* reported at its `with torch.cuda.stream(...)` */
+    py_report(ctx, PY_AT(CG_R_CG403, ev->mod, ev->node,
+              .fix = "wait on it before the capture begins, or fork it from the capturing stream first"),
+              "`%s` makes the capture wait on stream `%s`, which was never forked into it: waiting on work "
+              "outside the capture is refused (cudaErrorStreamCaptureIsolation)", expr(ctx, ev), o->qual);
+}
+
 /* CG401 (set_stream) */
 static void check_set_default_stream(const py_ctx *ctx, const py_event *ev)
 {
@@ -748,6 +768,14 @@ static void check_eager_backward(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
     if (!manual_capture(r) || !r->has_backward || !r->eager_backward) return;
+    if (r->eager_grad_op) {
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG702, .loc = &r->eager_loc, .line = r->eager_line,
+                     .fix = "compute it inside the capture, or on a side stream (`with torch.cuda.stream(side):`)" },
+                     "this op on a tensor that requires grad runs on the default stream before the capture at "
+                     "line %u, and the capture uses its result: its autograd node is bound to the legacy stream, "
+                     "so the captured backward fails", r->site.line);
+        return;
+    }
     py_report(ctx, &(py_finding){ .rule = CG_R_CG702, .loc = &r->eager_loc, .line = r->eager_line,
                  .fix = "warm up (and build DDP) under `with torch.cuda.stream(side):`" },
                  "this runs on the default stream before the capture at line %u, binding autograd's "
@@ -867,6 +895,7 @@ const py_check py_checks[] = {
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_set_default_stream },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_wait_default_stream },
     { CG_R_CG401, PY_EV_STREAM_CTX, PY_PH_CAPTURE, check_stream_ctx },   /* and CG403 */
+    { CG_R_CG403, PY_EV_CALL, PY_PH_CAPTURE, check_wait_uncaptured },
     { CG_R_CG402, PY_EV_REGION_END, PY_PH_CAPTURE, check_unjoined },
     { CG_R_CG404, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_capture_stream },
     { CG_R_CG503, PY_EV_CALL, PY_PH_CAPTURE, check_pin_memory },

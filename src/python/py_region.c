@@ -421,6 +421,9 @@ static void with_stream(py_ctx *ctx, py_frame *fr, TSNode item, py_val v, py_wit
     fr->stream_ctx++;
     if (!v.stream) return;
     py_emit_at(ctx, fr, PY_EV_STREAM_CTX, item, v);
+    if (ctx->active && !ctx->quiet && ctx->region && !v.stream_default &&
+        !cg_streams_in_capture(&ctx->region->streams, v.stream) && ctx->region->nstray < 8)
+        ctx->region->stray[ctx->region->nstray++] = v.stream;
     /* work issued on a forked stream: where CG402 points if it is never joined */
     if (ctx->active && !ctx->quiet && ctx->region && !v.stream_default) {
         cg_loc loc = py_loc(fr->mod, item);
@@ -515,8 +518,44 @@ void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py
     if (!ctx->quiet) note_stream_call(ctx, ev);
 }
 
+/* Is node n under `with torch.no_grad():` (or inference_mode), or in a
+ * function decorated so? */
+static int under_no_grad(py_module *m, TSNode n)
+{
+    for (int depth = 0; !py_is_null(n) && depth < 200; depth++, n = py_parent(n)) {
+        if (IS(n, with_statement) || IS(n, decorated_definition)) {
+            TSNode head = IS(n, with_statement) ? py_named_child(n, 0) : py_named_child(n, 0);
+            size_t len;
+            const char *t = py_text(m, head, &len);
+            if (memmem(t, len, "no_grad", 7) || memmem(t, len, "inference_mode", 14)) return 1;
+        }
+        if (IS(n, class_definition)) return 0;
+    }
+    return 0;
+}
+
+void py_region_note_grad_op(py_ctx *ctx, py_frame *fr, TSNode n, uint32_t in_flags, py_val *out)
+{
+    if (ctx->active || fr->stream_ctx || out->kind != PY_V_TENSOR) return;
+    if (!(in_flags & (PY_VF_REQUIRES_GRAD | PY_VF_EAGER_GRAD)) || under_no_grad(fr->mod, n)) return;
+    out->flags |= PY_VF_EAGER_GRAD;
+    out->ctor = n;
+    out->omod = fr->mod;
+}
+
 void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
 {
+    /* a tensor with an autograd node bound to the default stream, read by a
+     * capture (CG702 when it also runs backward) */
+    if (ctx->active && !ctx->quiet && ctx->region && (v->flags & PY_VF_EAGER_GRAD) && v->omod &&
+        !ctx->region->eager_backward) {
+        py_region *r = ctx->region;
+        r->eager_backward = r->eager_grad_op = 1;
+        r->eager_loc = py_loc(v->omod, v->ctor);
+        size_t ll;
+        const char *lt = cg_source_line(&v->omod->src, r->eager_loc.line, &ll);
+        r->eager_line = cg_arena_strndup(ctx->arena, lt, ll);
+    }
     if (!ctx->active || ctx->quiet || !ctx->region || fr->fn != ctx->region->fn || v->kind != PY_V_TENSOR) return;
     if (v->flags & PY_VF_OUTPUT) return;
     size_t len;
