@@ -394,7 +394,8 @@ static py_val build_torch(const py_call_site *cs)
         if (cs->ev->args[i].kind == PY_V_TENSOR) in_flags |= cs->ev->args[i].flags;
     }
     if ((cs->row && (cs->row->props & API_BOOL)) || cg_starts(cs->q, "torch.logical_")) r.flags |= PY_VF_BOOL;
-    py_region_note_grad_op(cs->ctx, cs->fr, cs->ev->node, in_flags, &r);
+    /* *_like factories make new leaves, without an autograd node */
+    if (!cg_ends_with(cs->q, "_like")) py_region_note_grad_op(cs->ctx, cs->fr, cs->ev->node, in_flags, &r);
     return r;
 }
 
@@ -779,11 +780,14 @@ py_val py_api_tensor_method(py_ctx *ctx, py_frame *fr, const py_event *ev)
                                         : py_vk(row->kind);
     py_val out = py_vtensor(r->dev);
     if (cg_eq(ev->method, "requires_grad_")) {
+        /* only a leaf takes requires_grad_: it has no autograd node of its own */
         out = *r;
+        out.flags &= ~(uint32_t)PY_VF_EAGER_GRAD;
         if (!(ev->nargs > 0 && py_text_eq(fr->mod, ev->argn[0], "False"))) out.flags |= PY_VF_REQUIRES_GRAD;
         return out;
     }
-    if (!cg_eq(ev->method, "detach") && !cg_eq(ev->method, "detach_")) {
+    /* detach() and new_*() make tensors without an autograd node */
+    if (!cg_eq(ev->method, "detach") && !cg_eq(ev->method, "detach_") && !cg_starts(ev->method, "new_")) {
         uint32_t in_flags = r->flags;
         for (int i = 0; i < ev->nargs; i++)
             if (ev->args[i].kind == PY_V_TENSOR) in_flags |= ev->args[i].flags;
