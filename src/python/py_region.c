@@ -119,7 +119,14 @@ static int recaptured_in_loop(py_ctx *ctx, py_frame *fr, TSNode graph)
     size_t len, nl;
     const char *t = py_text(fr->mod, ctx->loop_node, &len);
     const char *name = py_text(fr->mod, graph, &nl);
-    return has_use(t, len, name, nl, ".replay(") && !has_use(t, len, name, nl, "=");
+    if (!has_use(t, len, name, nl, ".replay(") || has_use(t, len, name, nl, "=")) return 0;
+    /* `for g in graphs:` captures another graph each iteration */
+    if (IS(ctx->loop_node, for_statement)) {
+        size_t ll;
+        const char *lt = py_text(fr->mod, py_field(ctx->loop_node, PY.f_left), &ll);
+        if (ll == nl && memcmp(lt, name, nl) == 0) return 0;
+    }
+    return 1;
 }
 
 /* What the function did before the capture (CG601, CG701, CG702, CG703,
