@@ -27,7 +27,6 @@ typedef struct cg_py_focus {
      * Thread-unsafe calls are fine: the analysis is single-threaded. */
     void (*reach)(void *ctx, const char *from, const char *to);
     void *ctx;
-    int default_device;     /* torch.set_default_device somewhere in the files not read: 1; else 0 */
 } cg_py_focus;
 
 /* Does the text mention a capture API (the prefilter of a whole run)? */

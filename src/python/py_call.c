@@ -439,6 +439,7 @@ static void result_use(py_frame *fr, TSNode call, py_event *ev)
         TSNode pa = py_field(parent, PY.f_attribute);
         if (IS(gp, call) && (py_text_eq(fr->mod, pa, "cuda") || py_text_eq(fr->mod, pa, "to")))
             ev->chained_to_device = 1;
+        if (IS(gp, call) && py_text_eq(fr->mod, pa, "pin_memory")) ev->chained_to_pin = 1;
     }
     if (IS(parent, argument_list)) {
         TSNode gp = py_parent(parent);

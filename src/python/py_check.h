@@ -60,6 +60,14 @@ enum {
     PY_VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
     PY_VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
     PY_VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
+    PY_VF_FUSED = 1 << 20,       /* an optimizer built with fused=True (CG108: GradScaler.step) */
+    PY_VF_CUDAGRAPHS = 1 << 21,  /* made by torch.compile to run as CUDA graphs (mode="reduce-overhead",
+                                    backend="cudagraphs"), or a functools.partial of torch.compile
+                                    that does so (CG902) */
+    PY_VF_REQUIRES_GRAD = 1 << 22, /* a leaf that requires grad: nn.Parameter, requires_grad=True */
+    PY_VF_EAGER_GRAD = 1 << 23,  /* made before the capture, on the default stream, by an op on a tensor
+                                    that requires grad: its autograd node is bound to that stream (CG702);
+                                    ctor/omod: the op */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
@@ -81,7 +89,8 @@ typedef struct py_val {
     /* torch.cuda.graph(..., stream=s) / torch.cuda.stream(s): the stream */
     const char *stream;
     int stream_default;
-    /* an optimizer: the call that built it, in omod (CG605's fix) */
+    /* an optimizer or a generator: the call that built it, in omod (CG605's
+     * fix; which generator is registered, CG602) */
     TSNode ctor;
 } py_val;
 
@@ -99,6 +108,9 @@ typedef struct py_region {
     cg_map inputs;              /* tensors the capture reads in fn ("static_x", "self.static_x"): CG504 */
     cg_streams streams;         /* forks, joins and event records (streams.capture: the capturing
                                    stream): CG402, CG403 */
+    const char *stray[8];       /* streams given work in the capture without a fork (CG403 at the
+                                   `with`): a later wait on one is the same hazard, not reported again */
+    int nstray;
     int steps_optimizer;        /* an optimizer step is captured: CG606 */
     int has_backward;           /* the capture runs backward(): CG702 */
     int thread_local;           /* capture_error_mode="thread_local" (or relaxed): CG708 */
@@ -107,7 +119,9 @@ typedef struct py_region {
     int warm;                   /* ran the model first (or built none here): CG701, CG706 */
     int in_loop;                /* the capture sits in a loop with no condition around it: CG705 */
     int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
-    int eager_backward;         /* backward()/DDP() on the default stream before it: CG702 */
+    int eager_backward;         /* backward()/DDP() on the default stream before it, or a tensor the
+                                   capture reads made there with an autograd node: CG702 */
+    int eager_grad_op;          /*   ...the latter: CG702 */
     cg_loc eager_loc;           /*   where: CG702 */
     char *eager_line;
     int autocast;               /* inside `with autocast(...)` that caches casts: CG601 */
@@ -115,6 +129,10 @@ typedef struct py_region {
     char *autocast_line;
     py_module *autocast_mod;    /*   its module and call, for CG601's fix */
     TSNode autocast_node;
+    TSNode gens[4];             /* generators the capturing function registered before it, by
+                                   where they were made: CG602 */
+    int ngens;
+    int gens_unknown;           /*   and registrations of generators not known: CG602 */
     int small_warmup;           /* a `for _ in range(N)` with N < 11 before the capture: CG703 */
     int warmup_iters;           /*   its N: CG703 */
     /* make_graphed_callables (set on its first region only) */
@@ -196,6 +214,7 @@ typedef struct py_event {
     TSNode kwn[PY_MAX_ARGS];
     int size_arg;              /* the call is itself a size argument (CG203) */
     int chained_to_device;     /* result goes straight into .cuda()/.to() */
+    int chained_to_pin;        /* result goes straight into .pin_memory() (CG503, not CG305) */
     int consumed_by_print;     /* a print/log call formats it anyway */
     /* other events */
     py_val val;                /* condition, index, stored value, scalar, stream */
@@ -254,6 +273,14 @@ int py_ev_kw(const py_event *ev, const char *name);
 int py_is_gpu_tensor(const py_val *v);
 /* Is the region a torch.compile(mode="reduce-overhead") function? */
 int py_region_is_compiled(const py_region *r);
+/* Has torch.set_default_device (a CUDA device) been called by module m, or
+ * by the module of the capture under analysis?  Factories without device=
+ * may then make GPU tensors (CG305, CG902). */
+static inline int py_default_device_cuda(const py_ctx *ctx, const py_module *m)
+{
+    return (m && (m->text_facts & PY_MT_DEFAULT_CUDA)) ||
+           (ctx->region && ctx->region->mod && (ctx->region->mod->text_facts & PY_MT_DEFAULT_CUDA));
+}
 /* py_api.c: is q a torch tensor factory (torch.zeros, torch.tensor...)? */
 int py_api_is_factory(const char *q);
 

@@ -52,6 +52,11 @@ static void check_scalar_read(const py_ctx *ctx, const py_event *ev)
                ev->nargs == 1 && py_is_gpu_tensor(&ev->args[0])) {
         hit = 1;
         what = ev->qual + 9;
+    } else if (!ev->method && cg_starts(ev->qual, "math.")) {
+        /* math.isfinite(t), math.floor(t), math.sqrt(t): Tensor.__float__ (or
+         * __index__) reads the value on the host */
+        for (int i = 0; i < ev->nargs && !hit; i++) hit = py_is_gpu_tensor(&ev->args[i]);
+        what = ev->qual;
     }
     if (!hit) return;
     if (ev->size_arg) {
@@ -73,6 +78,13 @@ static void check_size_use(const py_ctx *ctx, const py_event *ev)
               expr(ctx, ev));
 }
 
+/* A device written as the CPU: "cpu", 'cpu', torch.device("cpu"). */
+static int cpu_literal(py_module *m, TSNode a)
+{
+    return py_text_eq(m, a, "\"cpu\"") || py_text_eq(m, a, "'cpu'") || py_text_eq(m, a, "torch.device(\"cpu\")") ||
+           py_text_eq(m, a, "torch.device('cpu')");
+}
+
 /* CG102: device-to-host copies */
 static void check_d2h(const py_ctx *ctx, const py_event *ev)
 {
@@ -85,15 +97,11 @@ static void check_d2h(const py_ctx *ctx, const py_event *ev)
                   "`%s` copies a CUDA tensor to host memory during graph capture", expr(ctx, ev));
         return;
     }
-    if (cg_eq(ev->method, "to") && py_is_gpu_tensor(r)) {
-        int cpu = 0;
-        if (ev->nargs > 0) {
-            TSNode a = ev->argn[0];
-            cpu = py_text_eq(ev->mod, a, "\"cpu\"") || py_text_eq(ev->mod, a, "'cpu'") ||
-                  py_text_eq(ev->mod, a, "torch.device(\"cpu\")") || py_text_eq(ev->mod, a, "torch.device('cpu')");
-        }
+    /* .to("cpu") is a copy to the host like .cpu(): on a value of unknown kind too */
+    if (cg_eq(ev->method, "to") && tensorish(r)) {
+        int cpu = ev->nargs > 0 && cpu_literal(ev->mod, ev->argn[0]);
         int k = py_ev_kw(ev, "device");
-        if (k >= 0) cpu = py_text_eq(ev->mod, ev->kwn[k], "\"cpu\"") || py_text_eq(ev->mod, ev->kwn[k], "'cpu'");
+        if (k >= 0) cpu = cpu_literal(ev->mod, ev->kwn[k]);
         if (cpu && !kw_true(ev, "non_blocking"))
             py_report(ctx, PY_AT(CG_R_CG102, ev->mod, ev->node),
                       "`%s` is a blocking copy to pageable host memory during graph capture", expr(ctx, ev));
@@ -254,7 +262,12 @@ static void check_library_sync(const py_ctx *ctx, const py_event *ev)
                   "synchronizes during graph capture");
         return;
     }
-    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && (cg_eq(ev->method, "step") || cg_eq(ev->method, "update")))
+    /* GradScaler.step(opt) reads found_inf with .item() before stepping, unless
+     * the optimizer takes the scale and flag itself (fused=True, capturable:
+     * measured to capture and replay); update() keeps the scale on the GPU and
+     * never syncs. */
+    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && cg_eq(ev->method, "step") &&
+        !(ev->nargs > 0 && (ev->args[0].flags & PY_VF_FUSED) && (ev->args[0].flags & PY_VF_CAPTURABLE)))
         py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node),
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));
@@ -447,8 +460,8 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
 static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->method || !py_api_is_factory(ev->qual) || ev->chained_to_device) return;
-    if (kw_true(ev, "pin_memory")) return;   /* CG503 says more */
-    if (ctx->p->default_device_set && !cg_eq(ev->qual, "torch.from_numpy")) {
+    if (kw_true(ev, "pin_memory") || ev->chained_to_pin) return;   /* CG503 says more */
+    if (py_default_device_cuda(ctx, ev->mod) && !cg_eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;
     }
@@ -485,6 +498,26 @@ static void check_wait_default_stream(const py_ctx *ctx, const py_event *ev)
         py_report(ctx, PY_AT(CG_R_CG401, ev->mod, ev->node),
                   "`%s` makes the capture wait on the legacy default stream, which capture forbids "
                   "(cudaErrorStreamCaptureIsolation)", expr(ctx, ev));
+}
+
+/* CG403 (waits): a captured stream waits on a stream the capture never
+ * forked (`torch.cuda.current_stream().wait_stream(other)` with work queued on
+ * `other` before the capture): waiting on an event recorded outside the
+ * capture is refused (cudaErrorStreamCaptureIsolation) */
+static void check_wait_uncaptured(const py_ctx *ctx, const py_event *ev)
+{
+    const py_region *r = ctx->region;
+    if (!r || !ev->method || !cg_eq(ev->method, "wait_stream") || ev->nargs == 0) return;
+    const py_val *w = &ev->recv, *o = &ev->args[0];
+    if (w->kind != PY_V_STREAM || !w->qual || !cg_streams_in_capture(&r->streams, w->qual)) return;
+    if (o->kind != PY_V_STREAM || !o->qual || (o->flags & PY_VF_DEFAULT_STREAM) || cg_eq(o->qual, "<default>")) return;
+    if (cg_streams_in_capture(&r->streams, o->qual)) return;
+    for (int i = 0; i < r->nstray; i++)
+        if (cg_eq(r->stray[i], o->qual)) return;   /* reported at its `with torch.cuda.stream(...)` */
+    py_report(ctx, PY_AT(CG_R_CG403, ev->mod, ev->node,
+              .fix = "wait on it before the capture begins, or fork it from the capturing stream first"),
+              "`%s` makes the capture wait on stream `%s`, which was never forked into it: waiting on work "
+              "outside the capture is refused (cudaErrorStreamCaptureIsolation)", expr(ctx, ev), o->qual);
 }
 
 /* CG401 (set_stream) */
@@ -624,8 +657,17 @@ static void check_generator(const py_ctx *ctx, const py_event *ev)
     int k = py_ev_kw(ev, "generator");
     if (k < 0 || !(ev->kw[k].flags & PY_VF_CUDA_GEN)) return;
     const py_region *r = ctx->region;
-    if (r->mod && (r->mod->text_facts & PY_MT_REGISTERS_GENERATOR)) return;
-    if (ev->mod->text_facts & PY_MT_REGISTERS_GENERATOR) return;
+    const py_val *gen = &ev->kw[k];
+    if (r->ngens > 0 && !r->gens_unknown) {
+        /* the capturing function registered generators it knows: this one? */
+        for (int i = 0; i < r->ngens; i++)
+            if (!py_is_null(gen->ctor) && py_eq(r->gens[i], gen->ctor)) return;
+    } else {
+        /* registered elsewhere, or a generator not known: any registration in
+         * the file counts */
+        if (r->mod && (r->mod->text_facts & PY_MT_REGISTERS_GENERATOR)) return;
+        if (ev->mod->text_facts & PY_MT_REGISTERS_GENERATOR) return;
+    }
     py_report(ctx, PY_AT(CG_R_CG602, ev->mod, ev->kwn[k], .fix = "call `g.register_generator_state(gen)` before capturing"),
               "CUDA generator `%s` is used during capture but not registered with the graph",
               py_snip(ctx, ev->mod, ev->kwn[k]));
@@ -726,6 +768,14 @@ static void check_eager_backward(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
     if (!manual_capture(r) || !r->has_backward || !r->eager_backward) return;
+    if (r->eager_grad_op) {
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG702, .loc = &r->eager_loc, .line = r->eager_line,
+                     .fix = "compute it inside the capture, or on a side stream (`with torch.cuda.stream(side):`)" },
+                     "this op on a tensor that requires grad runs on the default stream before the capture at "
+                     "line %u, and the capture uses its result: its autograd node is bound to the legacy stream, "
+                     "so the captured backward fails", r->site.line);
+        return;
+    }
     py_report(ctx, &(py_finding){ .rule = CG_R_CG702, .loc = &r->eager_loc, .line = r->eager_line,
                  .fix = "warm up (and build DDP) under `with torch.cuda.stream(side):`" },
                  "this runs on the default stream before the capture at line %u, binding autograd's "
@@ -785,10 +835,33 @@ static void check_compiled_call(const py_ctx *ctx, const py_event *ev)
 
 /* ---- 9 perf ---------------------------------------------------------------------- */
 
-/* CG902: in-place mutation of a reduce-overhead function's inputs */
+/* CG902: CPU tensors handed to a function compiled with CUDA graphs, at the call */
+static void check_compiled_cpu_args(const py_ctx *ctx, const py_event *ev)
+{
+    if (!py_region_is_compiled(ctx->region) || !(ev->callee.flags & PY_VF_CUDAGRAPHS) || ctx->path.n != 0) return;
+    for (int i = 0; i < ev->nargs + ev->nkw; i++) {
+        const py_val *a = i < ev->nargs ? &ev->args[i] : &ev->kw[i - ev->nargs];
+        TSNode an = i < ev->nargs ? ev->argn[i] : ev->kwn[i - ev->nargs];
+        if (a->kind != PY_V_TENSOR || a->dev != PY_DEV_CPU) continue;
+        py_report(ctx, PY_AT(CG_R_CG902, ev->mod, an, .fix = "pass CUDA tensors: move it to the GPU before the call"),
+                  "`%s` is a CPU tensor passed to a function compiled with CUDA graphs: inductor skips CUDA "
+                  "graphs for it (\"skipping cudagraphs due to cpu device\")", py_snip(ctx, ev->mod, an));
+    }
+}
+
+/* CG902: in-place mutation of a reduce-overhead function's inputs, by an
+ * in-place method or through out= */
 static void check_mutated_input(const py_ctx *ctx, const py_event *ev)
 {
-    if (!py_region_is_compiled(ctx->region) || !ev->method || ctx->path.n != 1) return;
+    if (!py_region_is_compiled(ctx->region) || ctx->path.n != 1) return;
+    int k = py_ev_kw(ev, "out");
+    if (k >= 0 && (ev->kw[k].flags & PY_VF_PARAM)) {
+        py_report(ctx, PY_AT(CG_R_CG902, ev->mod, ev->node, .fix = "return the result instead of writing into an input"),
+                  "`%s` writes into an input of this reduce-overhead function through `out=`: inductor skips "
+                  "CUDA graphs (\"skipping cudagraphs due to mutated inputs\")", expr(ctx, ev));
+        return;
+    }
+    if (!ev->method) return;
     size_t ml = strlen(ev->method);
     if (ml < 2 || ev->method[ml - 1] != '_' || ev->method[0] == '_') return;
     if (!(ev->recv.flags & PY_VF_PARAM)) return;
@@ -822,6 +895,7 @@ const py_check py_checks[] = {
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_set_default_stream },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_wait_default_stream },
     { CG_R_CG401, PY_EV_STREAM_CTX, PY_PH_CAPTURE, check_stream_ctx },   /* and CG403 */
+    { CG_R_CG403, PY_EV_CALL, PY_PH_CAPTURE, check_wait_uncaptured },
     { CG_R_CG402, PY_EV_REGION_END, PY_PH_CAPTURE, check_unjoined },
     { CG_R_CG404, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_capture_stream },
     { CG_R_CG503, PY_EV_CALL, PY_PH_CAPTURE, check_pin_memory },
@@ -841,6 +915,7 @@ const py_check py_checks[] = {
     { CG_R_CG704, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_graphed_callables },
     { CG_R_CG706, PY_EV_CALL, PY_PH_CAPTURE, check_compiled_call },
     { CG_R_CG902, PY_EV_CALL, PY_PH_CAPTURE, check_mutated_input },
+    { CG_R_CG902, PY_EV_CALL, PY_PH_CAPTURE, check_compiled_cpu_args },
 };
 const size_t py_check_count = sizeof py_checks / sizeof *py_checks;
 

@@ -40,6 +40,10 @@ typedef struct py_frame {
     cg_loc eager_loc;
     char *eager_line;
     int pin_loader_loop;     /* inside `for batch in DataLoader(pin_memory=True)` */
+    TSNode gens[4];          /* generators registered with register_generator_state before the
+                                capture: where each was made (CG602) */
+    int ngens;
+    int gens_unknown;        /* ...and registrations of a generator not known */
 } py_frame;
 
 /* ---- values --------------------------------------------------------------------- */
@@ -135,6 +139,12 @@ int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c);
 /* Captures no statement spells out in module m: @torch.compile(mode=
  * "reduce-overhead") defs, modules that attach Megatron-LM's CudaGraphManager. */
 void py_region_scan_implicit(py_ctx *ctx, py_module *m);
+/* A tensor op at node n made *out from inputs with flags in_flags: before a
+ * capture, on the default stream, from a tensor that requires grad, it is
+ * marked PY_VF_EAGER_GRAD (CG702). */
+void py_region_note_grad_op(py_ctx *ctx, py_frame *fr, TSNode n, uint32_t in_flags, py_val *out);
+/* Do the keywords of a torch.compile call (ev) ask for CUDA graphs? */
+int py_compile_kw_cudagraphs(const py_event *ev);
 
 /* ---- py_api.c --------------------------------------------------------------------- */
 /* What calling external function ev->qual (at node call) gives. */

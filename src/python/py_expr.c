@@ -78,6 +78,7 @@ static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
         if ((py_text_eq(fr->mod, op, "&") || py_text_eq(fr->mod, op, "|") || py_text_eq(fr->mod, op, "^")) &&
             ((a.flags & PY_VF_BOOL) || (b.flags & PY_VF_BOOL)))
             out.flags |= PY_VF_BOOL;
+        py_region_note_grad_op(ctx, fr, n, a.flags | b.flags, &out);
         return out;
     }
     if (a.kind == PY_V_NDARRAY || b.kind == PY_V_NDARRAY) return py_vk(PY_V_NDARRAY);

@@ -298,6 +298,22 @@ static void count_global_stmts(py_module *m, TSNode n, int depth)
     for (uint32_t i = 0; i < c; i++) count_global_stmts(m, py_named_child(n, i), depth + 1);
 }
 
+/* Does the file call set_default_device with a device that may be CUDA?  A
+ * literal "cpu" or "meta" is not; "cuda", torch.device("cuda", i) and names
+ * (a variable may well hold a GPU) are. */
+static int sets_default_cuda(const char *t, size_t n)
+{
+    static const char key[] = "set_default_device(";
+    const size_t kl = sizeof key - 1;
+    for (const char *p = t, *end = t + n; (p = memmem(p, (size_t)(end - p), key, kl)) != NULL;) {
+        p += kl;
+        const char *close = memchr(p, ')', (size_t)(end - p));
+        size_t al = close ? (size_t)(close - p) : 0;
+        if (al && !memmem(p, al, "cpu", 3) && !memmem(p, al, "meta", 4)) return 1;
+    }
+    return 0;
+}
+
 /* What the file says anywhere (PY_MT_*): searched once here so that no rule
  * searches source text. */
 static unsigned text_facts(const py_module *m)
@@ -311,6 +327,7 @@ static unsigned text_facts(const py_module *m)
     /* built here, not merely named (a mock.patch target string is not DDP) */
     if (memmem(t, n, "DistributedDataParallel(", 24) || memmem(t, n, "DDP(", 4)) f |= PY_MT_BUILDS_DDP;
     if (memmem(t, n, "NCCL_ASYNC_ERROR_HANDLING", 25)) f |= PY_MT_NCCL_ASYNC;
+    if (sets_default_cuda(t, n)) f |= PY_MT_DEFAULT_CUDA;
     return f;
 }
 

@@ -132,6 +132,8 @@ enum {
     PY_MT_REGISTERS_GENERATOR = 1 << 1, /* register_generator_state(...) (CG602) */
     PY_MT_BUILDS_DDP = 1 << 2,          /* DistributedDataParallel(...) or DDP(...) built here (CG703) */
     PY_MT_NCCL_ASYNC = 1 << 3,          /* NCCL_ASYNC_ERROR_HANDLING set (CG703) */
+    PY_MT_DEFAULT_CUDA = 1 << 4,        /* torch.set_default_device(...) with a device that is not
+                                           written as the CPU or meta: factories may be on the GPU */
 };
 
 typedef struct py_import {
@@ -168,7 +170,6 @@ typedef struct py_project {
     size_t nmods;
     cg_map by_name;         /* dotted name -> py_module (chain through next_same_name) */
     cg_map attr_assigns;    /* attr name -> (void*)count of `X.attr = ...` outside __init__ */
-    int default_device_set; /* torch.set_default_device seen: factories may be on GPU */
     cg_report *report;
     const cg_py_opts *opts;
     cg_arena *arena;        /* project-lifetime allocations */

@@ -62,8 +62,6 @@ static void load_one(void *arg, size_t i)
     }
     m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
     m->has_marker = cg_py_mentions_capture(m->src.text, m->src.len);
-    if (memmem(m->src.text, m->src.len, "set_default_device", 18))
-        __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
     if (m->has_marker) {
         py_module_ensure(p, m);
     } else {
@@ -253,7 +251,6 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
     phase1 ph = { .p = &p, .level = 0 };
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
-    if (opts->focus && opts->focus->default_device) p.default_device_set = 1;
     prefetch_imports(&p, opts->jobs);
     __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     py_analyze_project(&p);

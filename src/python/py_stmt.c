@@ -251,10 +251,34 @@ static void exec_loop_body(py_ctx *ctx, py_frame *fr, TSNode loop, TSNode body)
     ctx->conds_in_loop = saved_conds;
 }
 
+/* `for cls in (torch.optim.Adam, torch.optim.AdamW):` a loop over a literal
+ * tuple or list of library names: the body once per name, the target bound
+ * to each (the classes chosen in a loop).  Returns 0 for other loops. */
+static int exec_for_names(py_ctx *ctx, py_frame *fr, TSNode st, TSNode left)
+{
+    TSNode right = py_unparen(py_field(st, PY.f_right));
+    if (!(IS(right, tuple) || IS(right, list)) || !IS(left, identifier)) return 0;
+    uint32_t n = py_named_child_count(right);
+    py_val names[4];
+    if (n == 0 || n > 4) return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        names[i] = py_eval_quiet(ctx, fr, py_named_child(right, i));
+        if (names[i].kind != PY_V_EXT) return 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        py_bind_target(ctx, fr, left, names[i]);
+        exec_loop_body(ctx, fr, st, py_field(st, PY.f_body));
+    }
+    TSNode alt = py_field(st, PY.f_alternative);
+    if (!py_is_null(alt)) py_exec_block(ctx, fr, py_field(alt, PY.f_body));
+    return 1;
+}
+
 static void exec_for(py_ctx *ctx, py_frame *fr, TSNode st)
 {
-    py_val it = py_eval(ctx, fr, py_field(st, PY.f_right));
     TSNode left = py_field(st, PY.f_left);
+    if (exec_for_names(ctx, fr, st, left)) return;
+    py_val it = py_eval(ctx, fr, py_field(st, PY.f_right));
     int enumerated = (it.flags & PY_VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
                      py_named_child_count(left) == 2;
     it.flags &= ~(uint32_t)PY_VF_ENUMERATE;

@@ -19,7 +19,6 @@ typedef struct entry {
     char *text;
     size_t len;
     int captures;             /* mentions a capture API (cg_py_mentions_capture) */
-    int default_device;       /* mentions torch.set_default_device */
     char **reached_from;      /* disk entries only: capture files whose walks used this file */
     size_t nreached, capreached;
 } entry;
@@ -68,7 +67,6 @@ static entry *entry_of(cg_project *p, cg_map *map, const char *path)
 static void set_facts(entry *e)
 {
     e->captures = e->text && cg_py_mentions_capture(e->text, e->len);
-    e->default_device = e->text && memmem(e->text, e->len, "set_default_device", 18) != NULL;
 }
 
 static void read_disk(cg_project *p, const char *path)
@@ -124,13 +122,6 @@ static int scan(void *ctx, const char *path)
     const entry *f = p->focus_entry;
     for (size_t i = 0; f && i < f->nreached; i++)
         if (strcmp(f->reached_from[i], path) == 0) return 1;
-    return 0;
-}
-
-static int any_default_device(const cg_project *p)
-{
-    for (size_t i = 0; i < p->nentries; i++)
-        if (p->entries[i]->default_device) return 1;
     return 0;
 }
 
@@ -309,7 +300,7 @@ int cg_project_analyze(cg_project *p, const char *path, cg_report *out)
         p->focus = path;
         p->focus_entry = cg_map_get(&p->disk, path, strlen(path));
     }
-    cg_py_focus fo = { .scan = scan, .ctx = p, .default_device = any_default_device(p) };
+    cg_py_focus fo = { .scan = scan, .ctx = p };
     if (files) o.py_focus = &fo;
     /* C/C++ (analysed as a named file is, clang-tidy's way) and files outside
      * the project: a run naming the file, its buffer standing for it */
