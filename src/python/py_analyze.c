@@ -44,20 +44,9 @@ static void scan_function(py_ctx *ctx, py_func *f)
 {
     py_frame fr;
     py_frame_init(&fr, f, f->mod);
-    if (f->cls) {
-        fr.self = py_vk(PY_V_INSTANCE);
-        fr.self.cls = f->cls;
-        const char *sn;
-        size_t sl;
-        TSNode params = py_field(f->node, PY.f_parameters);
-        if (!py_is_null(params) && py_named_child_count(params) > 0 &&
-            IS(py_named_child(params, 0), identifier)) {
-            sn = py_text(f->mod, py_named_child(params, 0), &sl);
-            fr.self_name = sn;
-            fr.self_len = sl;
-        }
-    }
     py_walk_begin(ctx);
+    /* self, and what the parameters' annotations say */
+    py_bind_params(ctx, &fr, f, NULL, NULL, 0);
     ctx->cur_stream = NULL;
     ctx->loops = ctx->conds_in_loop = ctx->autocast = 0;
     if (!py_is_null(f->body)) py_exec_block(ctx, &fr, f->body);

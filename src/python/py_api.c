@@ -700,6 +700,37 @@ py_val py_api_tensor_method(py_ctx *ctx, py_frame *fr, const py_event *ev)
     return py_vtensor(r->dev);
 }
 
+/* An instance of external class q, as an annotation names it: a tensor, a
+ * module of torch.nn, or what the row of q says its call gives when that
+ * needs no arguments (GradScaler, CUDAGraph, Logger); else unknown.
+ * Optimizers are not assumed either way (capturable or not). */
+py_val py_api_instance_of(const char *q)
+{
+    static const char *const tensors[] = { "torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter",
+        "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor", "torch.cuda.FloatTensor", NULL };
+    if (!q) return py_vk(PY_V_UNKNOWN);
+    if (cg_one_of(q, tensors)) return py_vtensor(PY_DEV_UNKNOWN);
+    const py_api *row = function_row(q);
+    if (row && (row->props & API_RESULT) && !row->build && row->kind == PY_V_EXTOBJ) return row_value(row, NULL);
+    const char *last = strrchr(q, '.');
+    if (cg_starts(q, "torch.nn.") && !cg_starts(q, "torch.nn.functional.") && last && last[1] >= 'A' && last[1] <= 'Z') {
+        py_val r = py_vk(PY_V_EXTOBJ);
+        r.qual = q;
+        return r;
+    }
+    return py_vk(PY_V_UNKNOWN);
+}
+
+/* A project logger's level method (NeMo's `logging.warning`, a Logger class
+ * of one's own): host I/O, like logging's (CG301); not followed. */
+int py_api_is_log_method(const py_func *f)
+{
+    static const char *const levels[] = { "debug", "info", "warning", "warn", "error", "exception", "critical",
+        "log", NULL };
+    return f && f->cls && (cg_ends_with(f->cls->name, "Logger") || cg_ends_with(f->cls->name, "Logging")) &&
+           cg_one_of(f->name, levels);
+}
+
 int py_api_is_factory(const char *q) { return function_has(q, API_FACTORY); }
 
 int py_api_takes_sizes(const char *qual, const char *method)

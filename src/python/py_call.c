@@ -140,27 +140,144 @@ py_val py_val_of_sym(py_ctx *ctx, py_sym s, const char *name, size_t len)
     }
 }
 
-/* Parameters of method fn (which computes an attribute's value) with a
- * number for default give their default's kind (`scale=1.0`); the first one
- * is self. */
-static void bind_default_numbers(py_ctx *ctx, py_frame *fr, py_func *fn)
+/* ---- annotations ---------------------------------------------------------------------- */
+/* An instance of what the dotted name t (len bytes) names in module m: a
+ * project class, an external class the library tables know, None. */
+static py_val annotation_name(py_ctx *ctx, py_module *m, const char *t, size_t len)
 {
-    TSNode params = py_field(fn->node, PY.f_parameters);
-    uint32_t k = py_is_null(params) ? 0 : py_named_child_count(params);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode pn = py_named_child(params, i);
-        if (i == 0 && IS(pn, identifier)) {
-            fr->self_name = py_text(fr->mod, pn, &fr->self_len);
-            continue;
-        }
-        if (!IS(pn, default_parameter) && !IS(pn, typed_default_parameter)) continue;
-        TSNode dn = py_field(pn, PY.f_value), nn = py_field(pn, PY.f_name);
-        if (IS(dn, integer) || IS(dn, float_)) {
-            size_t l;
-            const char *t = py_text(fr->mod, nn, &l);
-            py_bind(ctx, fr, t, l, py_vk(PY_V_NUMBER));
-        }
+    if (len == 4 && memcmp(t, "None", 4) == 0) return py_vk(PY_V_NONE);
+    const char *dot = memchr(t, '.', len);
+    size_t fl = dot ? (size_t)(dot - t) : len;
+    py_sym s = py_resolve_name(ctx->p, m, t, fl);
+    if (dot) {
+        const char *base = s.kind == PY_SYM_EXTERNAL ? s.qual : s.kind == PY_SYM_MODULE ? s.mod->name : NULL;
+        if (!base) return py_vk(PY_V_UNKNOWN);
+        s = py_resolve_dotted(ctx->p, cg_arena_printf(ctx->arena, "%s%.*s", base, (int)(len - fl), dot), m, 0);
     }
+    if (s.kind == PY_SYM_CLASS) {
+        py_val v = py_vk(PY_V_INSTANCE);
+        v.cls = s.cls;
+        return v;
+    }
+    return s.kind == PY_SYM_EXTERNAL ? py_api_instance_of(s.qual) : py_vk(PY_V_UNKNOWN);
+}
+
+static const char *trim(const char *t, size_t *len)
+{
+    while (*len && (t[0] == ' ' || t[0] == '\n' || t[0] == '\t')) { t++; (*len)--; }
+    while (*len && (t[*len - 1] == ' ' || t[*len - 1] == '\n' || t[*len - 1] == '\t')) (*len)--;
+    return t;
+}
+
+/* The first top-level `sep` in t (outside brackets), or NULL. */
+static const char *top_level(const char *t, size_t len, char sep)
+{
+    int depth = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (t[i] == '[' || t[i] == '(') depth++;
+        else if (t[i] == ']' || t[i] == ')') depth--;
+        else if (t[i] == sep && depth == 0) return t + i;
+    }
+    return NULL;
+}
+
+static py_val annotation_text(py_ctx *ctx, py_module *m, const char *t, size_t len, int depth);
+
+/* Each of the `sep`-separated parts of t, joined. */
+static py_val annotation_parts(py_ctx *ctx, py_module *m, const char *t, size_t len, char sep, int depth)
+{
+    py_val out = py_vk(PY_V_UNKNOWN);
+    int first = 1;
+    while (len) {
+        const char *s = top_level(t, len, sep);
+        size_t pl = s ? (size_t)(s - t) : len;
+        py_val v = annotation_text(ctx, m, t, pl, depth + 1);
+        out = first ? v : py_join(ctx, out, v);
+        first = 0;
+        if (!s) break;
+        len -= pl + 1;
+        t = s + 1;
+    }
+    return out;
+}
+
+/* X[...]: Optional/Union of their arguments, Type[C] the class, a list of
+ * project classes their elements; else what X names. */
+static py_val annotation_generic(py_ctx *ctx, py_module *m, const char *t, size_t len, const char *br, int depth)
+{
+    static const char *const seqs[] = { "List", "list", "Sequence", "Iterable", "Iterator", "MutableSequence",
+        "Tuple", "tuple", "ModuleList", NULL };
+    size_t hl = (size_t)(br - t);
+    const char *head = trim(t, &hl);
+    const char *last = head;
+    for (size_t i = 0; i < hl; i++) if (head[i] == '.') last = head + i + 1;
+    char name[32];
+    snprintf(name, sizeof name, "%.*s", (int)(hl - (size_t)(last - head) < 31 ? hl - (size_t)(last - head) : 31), last);
+    const char *in = br + 1;
+    size_t il = len - hl - 2;
+    if (cg_eq(name, "Optional") || cg_eq(name, "Union")) return annotation_parts(ctx, m, in, il, ',', depth);
+    if (cg_eq(name, "Annotated")) {
+        const char *c = top_level(in, il, ',');
+        return annotation_text(ctx, m, in, c ? (size_t)(c - in) : il, depth + 1);
+    }
+    const char *c = top_level(in, il, ',');
+    py_val el = annotation_text(ctx, m, in, c ? (size_t)(c - in) : il, depth + 1);
+    if (cg_eq(name, "Type") || cg_eq(name, "type")) {
+        if (el.kind == PY_V_INSTANCE) el.kind = PY_V_CLASS;
+        return el.kind == PY_V_CLASS ? el : py_vk(PY_V_UNKNOWN);
+    }
+    if (cg_one_of(name, seqs)) {
+        py_val l = py_vk(PY_V_LIST);
+        for (const py_val *a = &el; a && l.nelems < 4; a = a->alt)
+            if (a->kind == PY_V_INSTANCE) l.elems[l.nelems++] = a->cls;
+        if (l.nelems) l.kind = PY_V_MODLIST;
+        return l;
+    }
+    return annotation_name(ctx, m, head, hl);
+}
+
+static py_val annotation_text(py_ctx *ctx, py_module *m, const char *t, size_t len, int depth)
+{
+    t = trim(t, &len);
+    if (!len || depth > 6) return py_vk(PY_V_UNKNOWN);
+    if (len >= 2 && (t[0] == '"' || t[0] == '\'') && t[len - 1] == t[0])   /* "Net": a forward reference */
+        return annotation_text(ctx, m, t + 1, len - 2, depth + 1);
+    if (top_level(t, len, '|')) return annotation_parts(ctx, m, t, len, '|', depth);
+    const char *br = memchr(t, '[', len);
+    if (br && t[len - 1] == ']') return annotation_generic(ctx, m, t, len, br, depth);
+    for (size_t i = 0; i < len; i++)
+        if (!(t[i] == '.' || t[i] == '_' || (t[i] >= '0' && t[i] <= '9') || ((t[i] | 32) >= 'a' && (t[i] | 32) <= 'z')))
+            return py_vk(PY_V_UNKNOWN);
+    return annotation_name(ctx, m, t, len);
+}
+
+py_val py_annotation(py_ctx *ctx, py_module *m, TSNode type)
+{
+    if (py_is_null(type)) return py_vk(PY_V_UNKNOWN);
+    size_t len;
+    const char *t = py_text(m, type, &len);
+    py_val v = annotation_text(ctx, m, t, len, 0);
+    /* `List[Tensor]`, `Tuple[Tensor, ...]`: tensors, as far as the rules go */
+    if (v.kind == PY_V_UNKNOWN && memmem(t, len, "Tensor", 6)) v = py_vtensor(PY_DEV_UNKNOWN);
+    return v;
+}
+
+/* v, or what annotation `type` of module m says when v says nothing (unknown or None). */
+static py_val annotated(py_ctx *ctx, py_module *m, TSNode type, py_val v)
+{
+    if (py_is_null(type) || (v.kind != PY_V_UNKNOWN && v.kind != PY_V_NONE)) return v;
+    py_val a = py_annotation(ctx, m, type);
+    return a.kind == PY_V_UNKNOWN ? v : py_join(ctx, v, a);
+}
+
+py_val py_annotated(py_ctx *ctx, py_module *m, TSNode type, py_val v) { return annotated(ctx, m, type, v); }
+
+/* The annotation of the assignment whose right-hand side is rhs (`self.x: T = v`). */
+static TSNode rhs_annotation(TSNode rhs)
+{
+    TSNode parent = py_parent(rhs);
+    return IS(parent, assignment) && py_eq(py_field(parent, PY.f_right), rhs) ? py_field(parent, PY.f_type)
+                                                                              : (TSNode){0};
 }
 
 py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name)
@@ -168,17 +285,17 @@ py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *
     py_attr *a = py_class_attr(ctx->p, c, name);
     py_val v = py_vk(PY_V_UNKNOWN);
     if (a && !py_is_null(a->value) && ctx->depth < PY_MAX_CALL_DEPTH) {
+        py_module *m = a->value_fn ? a->value_fn->mod : a->type_mod ? a->type_mod : c->mod;
         py_frame fr;
-        py_frame_init(&fr, a->value_fn, a->value_fn ? a->value_fn->mod : c->mod);
-        fr.self = *self;
-        fr.self_name = "self";
-        fr.self_len = 4;
-        if (a->value_fn) bind_default_numbers(ctx, &fr, a->value_fn);
+        py_frame_init(&fr, a->value_fn ? a->value_fn : m->body, m);
+        if (a->value_fn) py_bind_params(ctx, &fr, a->value_fn, self, NULL, 0);
         ctx->depth++;
         v = py_eval_quiet(ctx, &fr, a->value);
         ctx->depth--;
         py_frame_free(&fr);
+        v = annotated(ctx, m, rhs_annotation(a->value), v);
     }
+    if (a && !py_is_null(a->type)) v = annotated(ctx, a->type_mod, a->type, v);
     if (v.kind == PY_V_NUMBER || v.kind == PY_V_UNKNOWN) {
         v.origin = PY_O_SELF_ATTR;
         v.oname = cg_arena_strdup(ctx->arena, name);
@@ -188,13 +305,12 @@ py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *
 }
 
 /* ---- following project functions ---------------------------------------------------- */
-py_val py_call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c, const py_val *self,
-                        const py_val *args, int nargs)
+py_val py_call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c, const py_val *self, const py_args *args)
 {
     py_func *f = NULL;
     if (!py_class_lookup_method_owner(ctx->p, c, "__call__", &f))
         py_class_lookup_method_owner(ctx->p, c, "forward", &f);
-    if (f) return py_call_function(ctx, fr, call, f, self, args, nargs, strcmp(f->name, "forward") == 0);
+    if (f) return py_call_function(ctx, fr, call, f, self, args, strcmp(f->name, "forward") == 0);
     return c->is_nn_module ? py_vtensor(PY_DEV_UNKNOWN) : py_vk(PY_V_UNKNOWN);
 }
 
@@ -202,17 +318,34 @@ void py_call_captured(py_ctx *ctx, py_frame *fr, TSNode call, const py_val *targ
 {
     py_val targs[4] = { py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA),
                         py_vtensor(PY_DEV_CUDA) };
-    if (target->kind == PY_V_INSTANCE) py_call_instance(ctx, fr, call, target->cls, target, targs, 4);
-    else if (target->kind == PY_V_FUNC) py_call_function(ctx, fr, call, target->fn, NULL, targs, 4, 1);
+    py_args a = py_args_pos(targs, 4);
+    for (const py_val *t = target; t; t = t->alt) {
+        if (t->kind == PY_V_INSTANCE) py_call_instance(ctx, fr, call, t->cls, t, &a);
+        else if (t->kind == PY_V_FUNC) py_call_function(ctx, fr, call, t->fn, NULL, &a, 1);
+    }
+}
+
+/* What a call passes for parameter `name` (nl bytes), the ai-th positional
+ * one: the value, or NULL when it passes nothing for it.  After a spread
+ * (`*xs`, `**kw`) of unknown length every parameter may be passed: unknown. */
+static const py_val *passed(const py_args *a, int ai, const char *name, size_t nl, int kwonly, int *spread)
+{
+    static const py_val unknown;
+    for (int i = 0; i < a->npos && (i <= ai || kwonly); i++)
+        if (a->pos[i].flags & PY_VF_SPREAD) *spread = 1;
+    if (!*spread && !kwonly && ai < a->npos) return &a->pos[ai];
+    for (int i = 0; i < a->nkw; i++)
+        if (a->kwname[i] && strlen(a->kwname[i]) == nl && memcmp(a->kwname[i], name, nl) == 0) return &a->kw[i];
+    return *spread ? &unknown : NULL;
 }
 
 /* What parameter pn (the i-th of f, the ai-th after self) holds: the
  * argument's kind when known; else, for forward() and graphed callables, a
  * tensor only when nothing says otherwise (no default, no annotation or a
  * Tensor one).  `mask=None`, `kwargs: dict = None`, `flag: bool` are not
- * tensors. */
-static py_val param_value(py_ctx *ctx, py_func *f, TSNode type, TSNode def, const py_val *args, int nargs,
-                          int ai, int params_are_tensors)
+ * tensors.  An annotation naming a class says what an unknown argument is. */
+static py_val param_value(py_ctx *ctx, py_func *f, TSNode type, TSNode def, const py_val *given,
+                          int params_are_tensors)
 {
     py_val v = py_vk(PY_V_UNKNOWN);
     int has_def = !py_is_null(def), has_type = !py_is_null(type);
@@ -220,36 +353,96 @@ static py_val param_value(py_ctx *ctx, py_func *f, TSNode type, TSNode def, cons
     const char *tt = has_type ? py_text(f->mod, type, &tl) : "";
     int ann_tensor = has_type && memmem(tt, tl, "Tensor", 6) != NULL;
     int tensor_shaped = !has_def && (!has_type || ann_tensor);
-    if (ai < nargs) v = args[ai];
+    if (given) v = *given;
     else if (params_are_tensors && tensor_shaped) v = py_vtensor(PY_DEV_UNKNOWN);
-    if (ai >= nargs && has_def && (IS(def, integer) || IS(def, float_))) v = py_vk(PY_V_NUMBER);
-    if (v.kind == PY_V_UNKNOWN && ann_tensor) v = py_vtensor(PY_DEV_UNKNOWN);
-    if (params_are_tensors && v.kind == PY_V_UNKNOWN && ai < nargs && tensor_shaped) v = py_vtensor(PY_DEV_UNKNOWN);
+    v.flags &= ~(uint32_t)PY_VF_SPREAD;
+    if (!given && has_def && (IS(def, integer) || IS(def, float_))) v = py_vk(PY_V_NUMBER);
+    if (v.kind == PY_V_UNKNOWN || (v.kind == PY_V_NONE && !given)) v = annotated(ctx, f->mod, type, v);
+    if (params_are_tensors && v.kind == PY_V_UNKNOWN && given && tensor_shaped) v = py_vtensor(PY_DEV_UNKNOWN);
     /* the tensors a reduce-overhead function is given (CG902: mutated inputs) */
     if (ctx->active && ctx->path.n == 0 && py_region_is_compiled(ctx->region) && v.kind == PY_V_TENSOR)
         v.flags |= PY_VF_PARAM;
     return v;
 }
 
-/* Bind f's parameters in its frame: self, then the arguments in order. */
-static void bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, const py_val *args, int nargs,
-                        int params_are_tensors)
+/* Parameter pn's name, annotation and default. */
+static TSNode param_parts(TSNode pn, TSNode *type, TSNode *def)
 {
+    *type = *def = (TSNode){0};
+    if (IS(pn, typed_parameter)) {
+        *type = py_field(pn, PY.f_type);
+        return py_named_child(pn, 0);
+    }
+    if (IS(pn, default_parameter) || IS(pn, typed_default_parameter)) {
+        *def = py_field(pn, PY.f_value);
+        if (IS(pn, typed_default_parameter)) *type = py_field(pn, PY.f_type);
+        return py_field(pn, PY.f_name);
+    }
+    return pn;
+}
+
+/* `*args` (kind PY_V_TUPLE: the positional arguments from the ai-th on) or
+ * `**kwargs` (PY_V_DICT: the keywords no parameter took) of f, named by
+ * pattern pn: bound in fr. */
+static void bind_rest(py_ctx *ctx, py_frame *fr, py_func *f, TSNode pn, int kind, const py_args *a, int ai,
+                      const unsigned char *taken, int spread)
+{
+    TSNode name = py_named_child(pn, 0);
+    if (!IS(name, identifier)) return;
+    size_t nl;
+    const char *nt = py_text(f->mod, name, &nl);
+    py_val items[PY_MAX_ARGS];
+    const char *keys[PY_MAX_ARGS];
+    int n = 0;
+    if (kind == PY_V_TUPLE)
+        for (int i = ai; i < a->npos && n < PY_MAX_ARGS; i++) items[n++] = a->pos[i];
+    else
+        for (int i = 0; i < a->nkw && n < PY_MAX_ARGS; i++)
+            if (!taken[i] && a->kwname[i]) {
+                keys[n] = cg_arena_printf(ctx->arena, "\"%s\"", a->kwname[i]);
+                items[n++] = a->kw[i];
+            }
+    py_val v = spread ? py_vk(kind) : py_seq(ctx, kind, items, n);
+    if (kind == PY_V_DICT && !spread && n) {
+        const char **kc = cg_arena_alloc(ctx->arena, (size_t)n * sizeof *kc);
+        memcpy(kc, keys, (size_t)n * sizeof *kc);
+        v.keys = kc;
+    }
+    py_bind(ctx, fr, nt, nl, v);
+}
+
+/* The keyword argument of a that names a parameter (nl bytes), marked taken. */
+static void take_keyword(const py_args *a, const char *name, size_t nl, unsigned char *taken)
+{
+    for (int i = 0; i < a->nkw && i < PY_MAX_ARGS; i++)
+        if (a->kwname[i] && strlen(a->kwname[i]) == nl && memcmp(a->kwname[i], name, nl) == 0) taken[i] = 1;
+}
+
+/* Bind f's parameters in its frame: self, then the arguments in order and by
+ * name; `*args` and `**kwargs` get what is left. */
+void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, const py_args *args,
+                    int params_are_tensors)
+{
+    static const py_args none;
+    if (!args) args = &none;
     TSNode params = py_field(f->node, PY.f_parameters);
     uint32_t np = py_is_null(params) ? 0 : py_named_child_count(params);
-    int ai = 0;
+    int ai = 0, spread = 0, kwonly = 0;
+    unsigned char taken[PY_MAX_ARGS] = { 0 };
+    TSNode kwargs = { 0 };
     for (uint32_t i = 0; i < np; i++) {
-        TSNode pn = py_named_child(params, i);
-        TSNode name = pn, type = (TSNode){0}, def = (TSNode){0};
-        if (IS(pn, typed_parameter)) {
-            name = py_named_child(pn, 0);
-            type = py_field(pn, PY.f_type);
-        } else if (IS(pn, default_parameter) || IS(pn, typed_default_parameter)) {
-            name = py_field(pn, PY.f_name);
-            def = py_field(pn, PY.f_value);
-            if (IS(pn, typed_default_parameter)) type = py_field(pn, PY.f_type);
+        TSNode type, def, pn = py_named_child(params, i);
+        if (IS(pn, typed_parameter) && !IS(py_named_child(pn, 0), identifier)) pn = py_named_child(pn, 0);
+        if (IS(pn, list_splat_pattern)) {
+            passed(args, ai, "", 0, 1, &spread);
+            bind_rest(ctx, fr, f, pn, PY_V_TUPLE, args, ai, taken, spread);
+            kwonly = 1;
+            continue;
         }
-        if (!IS(name, identifier)) continue;   /* *args, **kwargs, / and * markers */
+        if (IS(pn, dictionary_splat_pattern)) kwargs = pn;
+        if (strcmp(py_type(pn), "keyword_separator") == 0) kwonly = 1;
+        TSNode name = param_parts(pn, &type, &def);
+        if (!IS(name, identifier)) continue;   /* **kwargs, / and * markers */
         size_t nl;
         const char *nt = py_text(f->mod, name, &nl);
         if (i == 0 && f->cls) {
@@ -261,13 +454,43 @@ static void bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *sel
             py_bind(ctx, fr, nt, nl, sv);
             continue;
         }
-        py_bind(ctx, fr, nt, nl, param_value(ctx, f, type, def, args, nargs, ai, params_are_tensors));
-        ai++;
+        const py_val *given = passed(args, ai, nt, nl, kwonly, &spread);
+        take_keyword(args, nt, nl, taken);
+        py_bind(ctx, fr, nt, nl, param_value(ctx, f, type, def, given, params_are_tensors));
+        if (!kwonly) ai++;
     }
+    if (!py_is_null(kwargs)) bind_rest(ctx, fr, f, kwargs, PY_V_DICT, args, ai, taken, spread);
 }
 
-py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f,
-                        const py_val *self, const py_val *args, int nargs, int params_are_tensors)
+/* The memo's word for a value: its kind and identity, a level into its elements. */
+static uint64_t hash_val(uint64_t h, const py_val *v, int depth)
+{
+    for (; v; v = v->alt) {
+        const void *id[5] = { (void *)(uintptr_t)v->kind, v->cls, v->fn, v->mod, (void *)(uintptr_t)v->nelems };
+        h = (h ^ cg_hash_bytes(id, sizeof id)) * 1099511628211ull;
+        if (v->kind == PY_V_MODLIST) h = (h ^ cg_hash_bytes(v->elems, sizeof v->elems)) * 1099511628211ull;
+        if (v->kind == PY_V_EXTOBJ && v->qual) h = (h ^ cg_hash_bytes(v->qual, strlen(v->qual))) * 1099511628211ull;
+        for (int i = 0; depth < 1 && i < v->nitems && i < 8; i++) h = hash_val(h, &v->items[i], depth + 1);
+    }
+    return h;
+}
+
+/* One analysis per (function, self, arguments' kinds and classes, region, quiet). */
+static int memo_key(char *key, size_t n, py_ctx *ctx, py_func *f, const py_val *self, const py_args *a, int quiet)
+{
+    uint64_t h = 1469598103934665603ull;
+    if (self) h = hash_val(h, self, 1);
+    for (int i = 0; i < a->npos && i < 12; i++) h = hash_val(h, &a->pos[i], 0);
+    for (int i = 0; i < a->nkw && i < 12; i++) {
+        if (a->kwname[i]) h = (h ^ cg_hash_bytes(a->kwname[i], strlen(a->kwname[i]))) * 1099511628211ull;
+        h = hash_val(h, &a->kw[i], 0);
+    }
+    return snprintf(key, n, "%p/%p/%d/%d/%016llx", (void *)f, (void *)ctx->region, quiet, a->npos,
+                    (unsigned long long)h);
+}
+
+py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f, const py_val *self,
+                        const py_args *args, int params_are_tensors)
 {
     /* Outside capture a call is followed only quietly, for the type of its
      * result (`lr = lr_at(0)` is a float), and only a few levels deep. */
@@ -281,17 +504,14 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
     if (ctx->active && py_region_is_compiled(ctx->region) && has_decorator(f, dynamo_disable))
         return py_vk(PY_V_UNKNOWN);
 
-    /* memo: one analysis per (function, argument kinds, region) */
-    char key[64];
-    int kl = snprintf(key, sizeof key, "%p/%p/%d/", (void *)f, (void *)ctx->region, quiet_call);
-    for (int i = 0; i < nargs && i < 8 && kl < (int)sizeof key - 2; i++) key[kl++] = (char)('A' + args[i].kind);
-    key[kl] = 0;
+    char key[96];
+    int kl = memo_key(key, sizeof key, ctx, f, self, args, quiet_call);
     py_val *memo = cg_map_get(&ctx->memo, key, (size_t)kl);
     if (memo) return *memo;
 
     py_frame fr;
     py_frame_init(&fr, f, f->mod);
-    bind_params(ctx, &fr, f, self, args, nargs, params_are_tensors);
+    py_bind_params(ctx, &fr, f, self, args, params_are_tensors);
 
     cg_callpath_push(&ctx->path, f->qualname, py_loc(caller->mod, callnode));
     f->analyzing = 1;
@@ -329,42 +549,54 @@ static py_val super_value(py_ctx *ctx, py_frame *fr)
     return v;
 }
 
-/* The callee of `obj.name(...)`: a qualified external name, a module member,
- * a method or attribute of a project instance; else a method call on a
- * value, said in ev (method, recv, recv_node) with an unknown callee. */
+/* Member mname of one alternative recv of a receiver: a qualified external
+ * name, a module member, a method or attribute of a project instance;
+ * unknown when recv's kind says nothing (a method called on a value). */
+static py_val member_of(py_ctx *ctx, const py_val *recv, const char *mname)
+{
+    py_val callee = py_vk(PY_V_UNKNOWN);
+    if (recv->kind == PY_V_EXT) {
+        callee = py_vext(cg_arena_printf(ctx->arena, "%s.%s", recv->qual, mname));
+    } else if (recv->kind == PY_V_MODULE) {
+        if (py_module_ensure(ctx->p, recv->mod) == 0)
+            callee = py_val_of_sym(ctx, py_resolve_member(ctx->p, recv->mod, mname, strlen(mname)), mname,
+                                   strlen(mname));
+    } else if (recv->kind == PY_V_INSTANCE) {
+        py_func *m = NULL;
+        if (py_class_lookup_method_owner(ctx->p, recv->cls, mname, &m)) {
+            callee = py_vk(PY_V_FUNC);
+            callee.fn = m;
+        } else {
+            callee = py_val_of_attr(ctx, recv->cls, recv, mname);
+            if (callee.kind == PY_V_UNKNOWN) callee = py_vk(PY_V_UNKNOWN);   /* no origin: nothing known */
+        }
+        if (callee.kind == PY_V_FUNC && !callee.cls) callee.cls = recv->cls;
+    }
+    return callee;
+}
+
+/* The callee of `obj.name(...)`, joined over the receiver's alternatives (a
+ * project class's own method wins over a tensor method of that name); else
+ * a method call on a value, said in ev (method, recv, recv_node) with an
+ * unknown callee. */
 static py_val attribute_callee(py_ctx *ctx, py_frame *fr, TSNode fn, py_event *ev)
 {
     TSNode obj = py_field(fn, PY.f_object), attr = py_field(fn, PY.f_attribute);
     py_val recv = py_eval(ctx, fr, obj);
     const char *mname = py_text_dup(fr->mod, attr);
     py_val callee = py_vk(PY_V_UNKNOWN);
-    int method = 0;
-    if (recv.kind == PY_V_EXT) {
-        callee = py_vext(cg_arena_printf(ctx->arena, "%s.%s", recv.qual, mname));
-    } else if (recv.kind == PY_V_MODULE) {
-        if (py_module_ensure(ctx->p, recv.mod) == 0)
-            callee = py_val_of_sym(ctx, py_resolve_member(ctx->p, recv.mod, mname, strlen(mname)), mname,
-                                   strlen(mname));
-    } else if (recv.kind == PY_V_INSTANCE) {
-        py_func *m = NULL;
-        if (py_class_lookup_method_owner(ctx->p, recv.cls, mname, &m)) {
-            callee = py_vk(PY_V_FUNC);
-            callee.fn = m;
-            callee.cls = recv.cls;
-        } else {
-            py_val av = py_val_of_attr(ctx, recv.cls, &recv, mname);
-            if (av.kind != PY_V_UNKNOWN) callee = av;
-            else method = 1;
-        }
-    } else if (!(recv.kind == PY_V_CLASS && cg_eq(mname, "__init__"))) {
-        method = 1;
+    int found = 0;
+    for (const py_val *r = &recv; r; r = r->alt) {
+        py_val c = member_of(ctx, r, mname);
+        if (c.kind == PY_V_UNKNOWN) continue;
+        callee = found ? py_join(ctx, callee, c) : c;
+        found = 1;
     }
-    if (method) {
+    if (!found && !(recv.kind == PY_V_CLASS && cg_eq(mname, "__init__"))) {
         ev->method = mname;
         ev->recv = recv;
         ev->recv_node = obj;
     }
-    if (callee.kind == PY_V_FUNC && !callee.cls && recv.kind == PY_V_INSTANCE) callee.cls = recv.cls;
     return callee;
 }
 
@@ -373,6 +605,21 @@ static void size_use(py_ctx *ctx, py_frame *fr, TSNode a, const py_val *v)
 {
     if (!(v->flags & PY_VF_HOSTSCALAR) || !IS(py_unparen(a), identifier)) return;
     py_emit_at(ctx, fr, PY_EV_SIZE_USE, a, *v);
+}
+
+/* f(**{"a": x}), f(**kwargs) with known keys: keywords.  Returns 0 when the
+ * keys are not all known. */
+static int spread_keywords(py_ctx *ctx, const py_val *v, TSNode a, py_event *ev)
+{
+    if (v->kind != PY_V_DICT || v->alt || !v->keys || v->nitems + ev->nkw > PY_MAX_ARGS) return 0;
+    for (int i = 0; i < v->nitems; i++)
+        if (!v->keys[i] || strlen(v->keys[i]) < 2 || (v->keys[i][0] != '"' && v->keys[i][0] != '\'')) return 0;
+    for (int i = 0; i < v->nitems; i++) {
+        ev->kwname[ev->nkw] = cg_arena_strndup(ctx->arena, v->keys[i] + 1, strlen(v->keys[i]) - 2);
+        ev->kw[ev->nkw] = v->items[i];
+        ev->kwn[ev->nkw++] = a;
+    }
+    return 1;
 }
 
 /* One argument `a` of the call in ev; `sizes`: the call's positional
@@ -396,7 +643,17 @@ static void eval_argument(py_ctx *ctx, py_frame *fr, TSNode a, int sizes, py_eve
     } else {
         ctx->size_arg = sizes && !IS(a, list_splat) && !IS(a, dictionary_splat);
         py_val v = py_eval(ctx, fr, a);
-        if (ev->nargs < PY_MAX_ARGS) {
+        if (IS(a, dictionary_splat) && spread_keywords(ctx, &v, a, ev)) {
+            ctx->size_arg = 0;
+            return;
+        }
+        /* f(*(a, b)): its elements, spread */
+        int n = (v.flags & PY_VF_SPREAD) && v.nitems && !v.alt && IS(a, list_splat) ? v.nitems : 0;
+        for (int i = 0; i < n && ev->nargs < PY_MAX_ARGS; i++) {
+            ev->args[ev->nargs] = v.items[i];
+            ev->argn[ev->nargs++] = a;
+        }
+        if (!n && ev->nargs < PY_MAX_ARGS) {
             ev->args[ev->nargs] = v;
             ev->argn[ev->nargs] = a;
             ev->nargs++;
@@ -458,37 +715,44 @@ static int follow_checkpoint(py_ctx *ctx, py_frame *fr, const py_event *ev, TSNo
         ev->nargs == 0 || !ctx->active)
         return 0;
     const py_val *fn = &ev->args[0];
-    if (fn->kind == PY_V_FUNC) py_call_function(ctx, fr, call, fn->fn, NULL, ev->args + 1, ev->nargs - 1, 0);
-    else if (fn->kind == PY_V_INSTANCE) py_call_instance(ctx, fr, call, fn->cls, fn, ev->args + 1, ev->nargs - 1);
+    py_args a = py_args_pos(ev->args + 1, ev->nargs - 1);
+    if (fn->kind == PY_V_FUNC) py_call_function(ctx, fr, call, fn->fn, NULL, &a, 0);
+    else if (fn->kind == PY_V_INSTANCE) py_call_instance(ctx, fr, call, fn->cls, fn, &a);
     return 1;
 }
 
-/* Calling a value of known kind; *known is 0 when its kind says nothing. */
-static py_val callee_result(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call,
-                            int *known)
+/* Calling one alternative of a callee; *known is 0 when its kind says nothing. */
+static py_val callee_result_one(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call,
+                                int *known)
 {
+    py_args args = { ev->args, ev->nargs, ev->kwname, ev->kw, ev->nkw };
     *known = 1;
     switch (callee->kind) {
-    case PY_V_EXT: return py_api_call_result(ctx, fr, ev, call);
+    case PY_V_EXT: {
+        if (cg_eq(callee->qual, ev->qual)) return py_api_call_result(ctx, fr, ev, call);
+        py_event other = *ev;   /* another alternative: `(Adam if c else SGD)(...)` */
+        other.qual = callee->qual;
+        return py_api_call_result(ctx, fr, &other, call);
+    }
     case PY_V_FUNC: {
         py_val self = py_vk(PY_V_UNKNOWN);
         if (callee->cls) { self = py_vk(PY_V_INSTANCE); self.cls = callee->cls; }
-        return py_call_function(ctx, fr, call, callee->fn, callee->cls ? &self : NULL, ev->args, ev->nargs, 0);
+        return py_call_function(ctx, fr, call, callee->fn, callee->cls ? &self : NULL, &args, 0);
     }
     case PY_V_CLASS: {
         py_val inst = py_vk(PY_V_INSTANCE);
         inst.cls = callee->cls;
         py_func *init = NULL;
         if (ctx->active && py_class_lookup_method_owner(ctx->p, callee->cls, "__init__", &init))
-            py_call_function(ctx, fr, call, init, &inst, ev->args, ev->nargs, 0);
+            py_call_function(ctx, fr, call, init, &inst, &args, 0);
         return inst;
     }
-    case PY_V_INSTANCE: return py_call_instance(ctx, fr, call, callee->cls, callee, ev->args, ev->nargs);
+    case PY_V_INSTANCE: return py_call_instance(ctx, fr, call, callee->cls, callee, &args);
     case PY_V_MODLIST:
         for (int i = 0; i < callee->nelems; i++) {
             py_val inst = py_vk(PY_V_INSTANCE);
             inst.cls = callee->elems[i];
-            py_call_instance(ctx, fr, call, callee->elems[i], &inst, ev->args, ev->nargs);
+            py_call_instance(ctx, fr, call, callee->elems[i], &inst, &args);
         }
         return py_vtensor(PY_DEV_UNKNOWN);
     case PY_V_EXTOBJ:
@@ -497,6 +761,79 @@ static py_val callee_result(py_ctx *ctx, py_frame *fr, const py_event *ev, const
         *known = 0;
         return py_vk(PY_V_UNKNOWN);
     }
+}
+
+/* Could f (a method: its first parameter is self) take these arguments?
+ * No when a parameter without a default gets nothing, or a keyword names
+ * no parameter of a function without **kwargs; a spread may fill anything. */
+static int args_fit(py_func *f, const py_args *a)
+{
+    for (int i = 0; i < a->npos; i++)
+        if (a->pos[i].flags & PY_VF_SPREAD) return 1;
+    TSNode params = py_field(f->node, PY.f_parameters);
+    uint32_t np = py_named_child_count(params);
+    int ai = 0, kwonly = 0, kwstar = 0, matched = 0;
+    for (uint32_t i = f->cls ? 1 : 0; i < np; i++) {
+        TSNode type, def, pn = py_named_child(params, i);
+        if (IS(pn, typed_parameter) && !IS(py_named_child(pn, 0), identifier)) pn = py_named_child(pn, 0);
+        if (IS(pn, list_splat_pattern) || strcmp(py_type(pn), "keyword_separator") == 0) {
+            kwonly = 1;
+            if (IS(pn, list_splat_pattern)) ai = a->npos;
+            continue;
+        }
+        if (IS(pn, dictionary_splat_pattern)) kwstar = 1;
+        TSNode name = param_parts(pn, &type, &def);
+        if (!IS(name, identifier)) continue;
+        size_t nl;
+        const char *nt = py_text(f->mod, name, &nl);
+        int by_kw = 0;
+        for (int k = 0; k < a->nkw; k++)
+            if (a->kwname[k] && strlen(a->kwname[k]) == nl && memcmp(a->kwname[k], nt, nl) == 0) by_kw = 1;
+        matched += by_kw;
+        int by_pos = !kwonly && ai < a->npos;
+        if (!kwonly) ai++;
+        if (!by_pos && !by_kw && py_is_null(def)) return 0;
+    }
+    return kwstar || matched >= a->nkw;
+}
+
+/* The function calling alternative c runs (a class's __init__, an
+ * instance's __call__ or forward), or NULL. */
+static py_func *function_called(py_ctx *ctx, const py_val *c)
+{
+    py_func *f = NULL;
+    if (c->kind == PY_V_FUNC) return c->fn;
+    if (c->kind == PY_V_CLASS) py_class_lookup_method_owner(ctx->p, c->cls, "__init__", &f);
+    if (c->kind == PY_V_INSTANCE && !py_class_lookup_method_owner(ctx->p, c->cls, "__call__", &f))
+        py_class_lookup_method_owner(ctx->p, c->cls, "forward", &f);
+    return f;
+}
+
+/* Calling a callee: each of its alternatives, their results joined.  Of
+ * several, one the arguments cannot bind is not what the code calls (a
+ * union from a helper that builds one of four modules, called with what
+ * only three take). */
+static py_val callee_result(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call,
+                            int *known)
+{
+    py_args args = { ev->args, ev->nargs, ev->kwname, ev->kw, ev->nkw };
+    int fit[PY_MAX_ALTS + 1], nfit = 0, n = 0;
+    for (const py_val *a = callee; a && n <= PY_MAX_ALTS; a = a->alt, n++) {
+        py_func *f = callee->alt ? function_called(ctx, a) : NULL;
+        fit[n] = !f || args_fit(f, &args);
+        nfit += fit[n];
+    }
+    *known = 0;
+    py_val out = py_vk(PY_V_UNKNOWN);
+    n = 0;
+    for (const py_val *a = callee; a && n <= PY_MAX_ALTS; a = a->alt, n++) {
+        if (nfit && !fit[n]) continue;
+        int k;
+        py_val r = callee_result_one(ctx, fr, ev, a, call, &k);
+        if (k) out = *known ? py_join(ctx, out, r) : r;
+        *known |= k;
+    }
+    return out;
 }
 
 /* A method called on a value (ev->method, ev->recv). */
@@ -540,6 +877,8 @@ py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     py_region_note_call(ctx, fr, &ev, &callee, call);
     if (follow_checkpoint(ctx, fr, &ev, call)) return py_vtensor(PY_DEV_UNKNOWN);
 
+    /* a project logger writes to the host; what it does inside is its own */
+    if (callee.kind == PY_V_FUNC && !callee.alt && py_api_is_log_method(callee.fn)) return py_vk(PY_V_NONE);
     /* the call's result, following project code in capture context */
     int known;
     out = callee_result(ctx, fr, &ev, &callee, call, &known);

@@ -60,6 +60,7 @@ enum {
     PY_VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
     PY_VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
     PY_VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
+    PY_VF_SPREAD = 1 << 20,      /* `*xs` in a call or a display: its elements, spread */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
@@ -83,6 +84,19 @@ typedef struct py_val {
     int stream_default;
     /* an optimizer: the call that built it, in omod (CG605's fix) */
     TSNode ctor;
+    /* a tuple, list or dict whose elements are known: their values, in order
+     * (a dict's: its values) */
+    const struct py_val *items;
+    const char *const *keys;    /* a dict's: each item's key when it is a string literal (its text) */
+    uint16_t nitems;
+    /* one of several values (a conditional, several call sites or
+     * assignments): this one, or any of alt's chain.  The rules see this
+     * one, the most telling (py_join orders them). */
+    const struct py_val *alt;
+    /* a nested function: the frame it was defined in (closure_id tells
+     * whether that frame still runs) */
+    struct py_frame *closure;
+    unsigned closure_id;
 } py_val;
 
 /* ---- a capture region: the facts rules read -------------------------------------
@@ -256,6 +270,8 @@ int py_is_gpu_tensor(const py_val *v);
 int py_region_is_compiled(const py_region *r);
 /* py_api.c: is q a torch tensor factory (torch.zeros, torch.tensor...)? */
 int py_api_is_factory(const char *q);
+/* py_api.c: is f a level method (warning, info...) of a project's Logger class? */
+int py_api_is_log_method(const py_func *f);
 
 /* ---- py_checks.c --------------------------------------------------------------- */
 typedef void (*py_check_fn)(const py_ctx *ctx, const py_event *ev);

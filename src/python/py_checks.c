@@ -170,6 +170,7 @@ static int is_log_call(const py_event *ev)
     static const char *const levels[] = { "debug", "info", "warning", "warn", "error", "exception",
         "critical", "log", NULL };
     if (cg_starts(ev->qual, "logging.") && cg_one_of(ev->qual + 8, levels)) return 1;
+    if (ev->callee.kind == PY_V_FUNC && py_api_is_log_method(ev->callee.fn)) return 1;
     if (ev->method && cg_one_of(ev->method, levels)) {
         if (ev->recv.flags & PY_VF_LOGGER) return 1;
         /* logger objects of unknown origin, by their conventional names */

@@ -72,6 +72,15 @@ int py_exec_block(py_ctx *ctx, py_frame *fr, TSNode block);
 void py_bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
 
 /* ---- py_expr.c -------------------------------------------------------------------- */
+/* Values that are one of several (py_val.alt): at most this many alternatives. */
+#define PY_MAX_ALTS 6
+/* a or b: one value that may be either (for every alternative:
+ * `for (const py_val *a = &v; a; a = a->alt)`). */
+py_val py_join(py_ctx *ctx, py_val a, py_val b);
+/* A tuple, list or dict (`kind`) with these n elements (copied). */
+py_val py_seq(py_ctx *ctx, int kind, const py_val *items, int n);
+/* Target i of n in `t0, t1, ... = v` (star: the index of a starred target, or -1). */
+py_val py_unpack(py_ctx *ctx, const py_val *v, int i, int n, int star);
 py_val py_eval(py_ctx *ctx, py_frame *fr, TSNode n);
 /* py_eval with no events: for the value's type only. */
 py_val py_eval_quiet(py_ctx *ctx, py_frame *fr, TSNode n);
@@ -80,7 +89,7 @@ py_val py_eval_cond(py_ctx *ctx, py_frame *fr, TSNode n);
 /* What iterating over `it` gives (a ModuleList's element class, range's
  * numbers, a tensor's rows); keep_modlist: a list of several classes stays
  * one (a call reaches each). */
-py_val py_element_of(const py_val *it, int keep_modlist);
+py_val py_element_of(py_ctx *ctx, const py_val *it, int keep_modlist);
 /* A Python number v (at node num) meets a tensor: PY_EV_SCALAR_MATH when it
  * has an origin. */
 void py_scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
@@ -88,6 +97,21 @@ void py_scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
 void py_emit_at(py_ctx *ctx, py_frame *fr, py_event_kind k, TSNode n, py_val v);
 
 /* ---- py_call.c -------------------------------------------------------------------- */
+/* What a call passes: positional values (after a spread `*xs` or `**kw`
+ * whose length is unknown every parameter is passed something unknown),
+ * then keywords by name. */
+typedef struct py_args {
+    const py_val *pos;
+    int npos;
+    const char *const *kwname;
+    const py_val *kw;
+    int nkw;
+} py_args;
+static inline py_args py_args_pos(const py_val *pos, int n)
+{
+    py_args a = { pos, n, NULL, NULL, 0 };
+    return a;
+}
 void py_frame_init(py_frame *fr, py_func *fn, py_module *mod);
 void py_frame_free(py_frame *fr);
 /* Bind name to v in the frame (a number keeps where it came from: CG304). */
@@ -102,10 +126,19 @@ py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call);
  * its result.  `params_are_tensors`: parameters nothing else explains are
  * tensors (forward(), graphed callables). */
 py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f,
-                        const py_val *self, const py_val *args, int nargs, int params_are_tensors);
+                        const py_val *self, const py_args *args, int params_are_tensors);
+/* Bind f's parameters in frame fr (self first, for a method) to what the
+ * call passes (args: NULL for nothing), their annotations and defaults. */
+void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, const py_args *args,
+                    int params_are_tensors);
+/* What annotation `type` of module m says a value is (a project class's
+ * instance, Optional/Union of them, a tensor...); unknown when it says nothing. */
+py_val py_annotation(py_ctx *ctx, py_module *m, TSNode type);
+/* v, or what annotation `type` says when v is unknown or None. */
+py_val py_annotated(py_ctx *ctx, py_module *m, TSNode type, py_val v);
 /* Call an instance of project class c: its __call__ or forward. */
 py_val py_call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c, const py_val *self,
-                        const py_val *args, int nargs);
+                        const py_args *args);
 /* Call a graphed or compiled callable (a function or an instance) with CUDA
  * tensors for arguments, as a capture of it would. */
 void py_call_captured(py_ctx *ctx, py_frame *fr, TSNode call, const py_val *target);
@@ -144,6 +177,8 @@ py_val py_api_tensor_method(py_ctx *ctx, py_frame *fr, const py_event *ev);
 /* What method ev->method gives on a project module or an nn module, when
  * the library says (model.cuda(), model.eval(): the module itself). */
 int py_api_module_method_keeps_self(const char *method);
+/* An instance of external class q, as an annotation names it. */
+py_val py_api_instance_of(const char *q);
 /* Attribute a (al bytes) of a tensor o. */
 py_val py_api_tensor_attr(const py_val *o, const char *a, size_t al);
 /* Are the positional arguments of this call sizes (CG203)? */

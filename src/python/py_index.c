@@ -165,6 +165,10 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
                 }
                 pa->assigns++;
                 if (!w->in_init || IS(n, augmented_assignment)) pa->assigns_outside_init++;
+                if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
+                    pa->type = py_field(n, PY.f_type);
+                    pa->type_mod = w->m;
+                }
                 /* keep __init__'s value; else the first one seen */
                 if (IS(n, assignment) && nt == 1 &&
                     (py_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
@@ -180,6 +184,36 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
 }
 
 static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_counts, int depth);
+
+/* `x: T` and `x = v` in a class body (dataclass fields, class attributes):
+ * what self.x is when no method says (an annotation of x, its value). */
+static void index_class_body(py_module *m, py_class *c, TSNode body)
+{
+    uint32_t n = py_named_child_count(body);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode st = py_named_child(body, i);
+        TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){0};
+        if (!IS(e, assignment)) continue;
+        TSNode left = py_field(e, PY.f_left), type = py_field(e, PY.f_type), right = py_field(e, PY.f_right);
+        if (!IS(left, identifier) || IS(right, assignment)) continue;
+        size_t len;
+        const char *t = py_text(m, left, &len);
+        py_attr *pa = cg_map_get(&c->attrs, t, len);
+        if (!pa) {
+            pa = cg_arena_alloc(m->arena, sizeof *pa);
+            pa->name = cg_arena_strndup(m->arena, t, len);
+            cg_map_put(&c->attrs, pa->name, len, pa);
+        }
+        if (!py_is_null(type) && py_is_null(pa->type)) {
+            pa->type = type;
+            pa->type_mod = m;
+        }
+        if (py_is_null(pa->value) && !py_is_null(right)) {
+            pa->value = right;   /* value_fn NULL: the class body, in type_mod */
+            pa->type_mod = m;
+        }
+    }
+}
 
 static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_counts, int depth, int top)
 {
@@ -210,6 +244,7 @@ static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_coun
         if (top) cg_map_put(&m->classes, name, nl, c);
         TSNode body = py_field(def, PY.f_body);
         if (!py_is_null(body)) index_defs(m, body, c, attr_counts, depth + 1);
+        if (!py_is_null(body)) index_class_body(m, c, body);
     }
 }
 

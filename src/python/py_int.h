@@ -46,11 +46,11 @@ typedef struct py_grammar {
         list_splat_pattern, dictionary_splat_pattern, comment, except_clause,
         finally_clause, raise_statement, pass_statement, decorator, type, wildcard_import,
         delete_statement, named_expression, await_, match_statement, nonlocal_statement,
-        future_import_statement, with_item_alias_unused;
+        future_import_statement, pair, generic_type, as_pattern, with_item_alias_unused;
     TSFieldId f_function, f_arguments, f_object, f_attribute, f_name, f_value, f_body,
         f_left, f_right, f_condition, f_consequence, f_alternative, f_parameters,
         f_superclasses, f_module_name, f_alias, f_subscript, f_argument, f_operator,
-        f_definition, f_type, f_expression, f_return_type;
+        f_definition, f_type, f_expression, f_return_type, f_key;
 } py_grammar;
 extern py_grammar PY;
 
@@ -107,7 +107,9 @@ struct py_func {
 typedef struct py_attr {
     const char *name;
     TSNode value;           /* a right-hand side, preferring __init__'s */
-    py_func *value_fn;      /* the method it sits in */
+    py_func *value_fn;      /* the method it sits in (NULL: the class body) */
+    TSNode type;            /* an annotation (`x: T` in the class body, `self.x: T = ...`), */
+    py_module *type_mod;    /*   in this module */
     int assigns;            /* assignments to self.<name> in the class */
     int assigns_outside_init;
 } py_attr;

@@ -502,7 +502,8 @@ static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const 
     self.cls = f->cls;
     py_val targs[4] = { py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA),
                         py_vtensor(PY_DEV_CUDA) };
-    py_call_function(ctx, &fr, site, f, f->cls ? &self : NULL, targs, 4, 1);
+    py_args a = py_args_pos(targs, 4);
+    py_call_function(ctx, &fr, site, f, f->cls ? &self : NULL, &a, 1);
     py_region_end(ctx);
     ctx->after = NULL;
     ctx->phase = PY_PH_OUTSIDE;

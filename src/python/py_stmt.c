@@ -78,6 +78,28 @@ static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int 
     py_emit(ctx, &ev);
 }
 
+static int is_pattern(TSNode t)
+{
+    return IS(t, pattern_list) || IS(t, tuple_pattern) || IS(t, expression_list) || IS(t, tuple) || IS(t, list) ||
+           strcmp(py_type(t), "list_pattern") == 0;
+}
+
+/* The targets of pattern t (comments skipped) into out (16 at most), the
+ * index of a starred one in *star (-1: none); returns how many. */
+static int pattern_targets(TSNode t, TSNode *out, int *star)
+{
+    int n = 0;
+    *star = -1;
+    uint32_t k = py_named_child_count(t);
+    for (uint32_t i = 0; i < k && n < 16; i++) {
+        TSNode c = py_named_child(t, i);
+        if (IS(c, comment)) continue;
+        if (IS(c, list_splat_pattern) || IS(c, list_splat)) *star = n;
+        out[n++] = c;
+    }
+    return n;
+}
+
 void py_bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
 {
     if (py_is_null(t)) return;
@@ -86,22 +108,30 @@ void py_bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
         size_t len;
         const char *s = py_text(fr->mod, t, &len);
         py_bind(ctx, fr, s, len, v);
-    } else if (IS(t, pattern_list) || IS(t, tuple_pattern) || IS(t, expression_list) || IS(t, tuple) ||
-               IS(t, list)) {
-        /* a, b = t: rows of a tensor are tensors; elements of anything else unknown */
-        uint32_t k = py_named_child_count(t);
-        py_val e = v.kind == PY_V_TENSOR ? py_vtensor(v.dev) : py_vk(PY_V_UNKNOWN);
-        for (uint32_t i = 0; i < k; i++) py_bind_target(ctx, fr, py_named_child(t, i), e);
+    } else if (is_pattern(t)) {
+        /* a, b = f(): each target its element (rows of a tensor are tensors) */
+        TSNode ts[16];
+        int star, n = pattern_targets(t, ts, &star);
+        for (int i = 0; i < n; i++) py_bind_target(ctx, fr, ts[i], py_unpack(ctx, &v, i, n, star));
     } else if (IS(t, list_splat_pattern) || IS(t, list_splat)) {
-        if (py_named_child_count(t)) py_bind_target(ctx, fr, py_named_child(t, 0), py_vk(PY_V_LIST));
+        /* *rest: what py_unpack gave it (a list) */
+        if (py_named_child_count(t)) py_bind_target(ctx, fr, py_named_child(t, 0), v.kind == PY_V_LIST ? v : py_vk(PY_V_LIST));
     }
 }
 
-static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug, int many)
+static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug)
 {
+    t = py_unparen(t);
+    if (!aug && is_pattern(t)) {
+        /* (a, self.b), c = ...: each part its element */
+        TSNode ts[16];
+        int star, n = pattern_targets(t, ts, &star);
+        for (int i = 0; i < n; i++) store_target(ctx, fr, ts[i], py_unpack(ctx, &v, i, n, star), 0);
+        return;
+    }
     if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
     else if (IS(t, identifier) && (ctx->active || ctx->phase == PY_PH_AFTER)) store_event(ctx, fr, t, v, 0);
-    if (!aug) py_bind_target(ctx, fr, t, many ? (v.kind == PY_V_TENSOR ? py_vtensor(v.dev) : py_vk(PY_V_UNKNOWN)) : v);
+    if (!aug) py_bind_target(ctx, fr, t, v);
 }
 
 /* `left = right`, `left += right`, `a = b = ... = right` (tree-sitter nests a
@@ -113,6 +143,8 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
     TSNode right = py_field(e, PY.f_right);
     while (!aug && IS(right, assignment)) right = py_field(right, PY.f_right);
     py_val v = py_is_null(right) ? py_vk(PY_V_UNKNOWN) : py_eval(ctx, fr, right);
+    /* `m: Net = make()`, `self.state: State | None = None`: the annotation says what an unknown is */
+    if (!aug) v = py_annotated(ctx, fr->mod, py_field(e, PY.f_type), v);
     /* a model built here, before any capture: it needs warm-up here too (CG701) */
     if (!ctx->active && !ctx->quiet && !fr->warm &&
         (v.kind == PY_V_INSTANCE || v.kind == PY_V_MODLIST ||
@@ -126,12 +158,7 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
             py_val old = py_eval(ctx, fr, left);
             if (old.kind == PY_V_TENSOR) { py_scalar_math(ctx, fr, right, &v); v = old; }
         }
-        if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
-            uint32_t k = py_named_child_count(left);
-            for (uint32_t i = 0; i < k; i++) store_target(ctx, fr, py_named_child(left, i), v, aug, k > 1);
-        } else if (!py_is_null(left)) {
-            store_target(ctx, fr, left, v, aug, 0);
-        }
+        if (!py_is_null(left)) store_target(ctx, fr, left, v, aug);
         TSNode next = py_field(a, PY.f_right);
         if (aug || !IS(next, assignment)) break;
         a = next;
@@ -258,7 +285,7 @@ static void exec_for(py_ctx *ctx, py_frame *fr, TSNode st)
     int enumerated = (it.flags & PY_VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
                      py_named_child_count(left) == 2;
     it.flags &= ~(uint32_t)PY_VF_ENUMERATE;
-    py_val el = py_element_of(&it, 1);
+    py_val el = py_element_of(ctx, &it, 1);
     if (enumerated) {
         py_bind_target(ctx, fr, py_named_child(left, 0), py_vk(PY_V_NUMBER));
         py_bind_target(ctx, fr, py_named_child(left, 1), el);
@@ -299,8 +326,7 @@ static void exec_try(py_ctx *ctx, py_frame *fr, TSNode st)
 static void exec_return(py_ctx *ctx, py_frame *fr, TSNode st)
 {
     py_val v = py_named_child_count(st) ? py_eval(ctx, fr, py_named_child(st, 0)) : py_vk(PY_V_NONE);
-    if (!fr->has_ret) fr->ret = v;
-    else if (fr->ret.kind != v.kind) fr->ret = py_vk(PY_V_UNKNOWN);
+    fr->ret = fr->has_ret ? py_join(ctx, fr->ret, v) : v;
     fr->has_ret = 1;
 }
 
