@@ -30,6 +30,18 @@ static int func_mentions_capture(py_func *f)
            memmem(t, n, "reduce-overhead", 15) || memmem(t, n, "cudagraphs", 10) || memmem(t, n, "CudaGraph", 9);
 }
 
+/* Does the function's own text open a capture (not merely say "graph")? */
+static int func_opens_capture(py_func *f)
+{
+    static const char *const openers[] = { "cuda.graph(", "graphs.graph(", "capture_begin(",
+        "make_graphed_callables(", "reduce-overhead", "FullCudaGraphWrapper(", "triton.cudagraphs", NULL };
+    uint32_t s = py_start_byte(f->node), e = py_end_byte(f->node);
+    const char *t = f->mod->src.text + s;
+    for (int i = 0; openers[i]; i++)
+        if (memmem(t, e - s, openers[i], strlen(openers[i]))) return 1;
+    return 0;
+}
+
 void py_walk_begin(py_ctx *ctx)
 {
     ctx->active = 0;
@@ -45,6 +57,8 @@ static void scan_function(py_ctx *ctx, py_func *f)
     py_frame fr;
     py_frame_init(&fr, f, f->mod);
     py_walk_begin(ctx);
+    /* a function that opens a capture reads what its callers pass */
+    ctx->scan_fn = !f->is_module_body && func_opens_capture(f) ? f : NULL;
     /* self, and what the parameters' annotations say */
     py_bind_params(ctx, &fr, f, NULL, NULL, 0);
     ctx->cur_stream = NULL;
@@ -66,6 +80,7 @@ void py_analyze_project(py_project *p)
     ctx.path.limit = 24;
     cg_map_init(&ctx.memo);
     cg_map_init(&ctx.globals);
+    cg_map_init(&ctx.callers);
     for (size_t i = 0; i < p->nmods; i++) {
         py_module *m = &p->mods[i];
         if (!m->has_marker || m->state != 1) continue;
@@ -81,5 +96,6 @@ void py_analyze_project(py_project *p)
     free(ctx.regions);
     cg_map_free(&ctx.memo);
     cg_map_free(&ctx.globals);
+    cg_map_free(&ctx.callers);
     cg_arena_free(ctx.arena);
 }

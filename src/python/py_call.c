@@ -16,6 +16,7 @@
  * py_region.c's. */
 #include "py_eval.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- frames and names ------------------------------------------------------------ */
@@ -424,6 +425,7 @@ void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, c
                     int params_are_tensors)
 {
     static const py_args none;
+    int from_top = !args && !f->is_module_body;
     if (!args) args = &none;
     TSNode params = py_field(f->node, PY.f_parameters);
     uint32_t np = py_is_null(params) ? 0 : py_named_child_count(params);
@@ -456,7 +458,9 @@ void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, c
         }
         const py_val *given = passed(args, ai, nt, nl, kwonly, &spread);
         take_keyword(args, nt, nl, taken);
-        py_bind(ctx, fr, nt, nl, param_value(ctx, f, type, def, given, params_are_tensors));
+        py_val v = param_value(ctx, f, type, def, given, params_are_tensors);
+        if (from_top) v.flags |= PY_VF_CALLERS;   /* what callers pass: when read (py_lookup) */
+        py_bind(ctx, fr, nt, nl, v);
         if (!kwonly) ai++;
     }
     if (!py_is_null(kwargs)) bind_rest(ctx, fr, f, kwargs, PY_V_DICT, args, ai, taken, spread);
@@ -534,6 +538,230 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
     *save = ret;
     cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, save);
     return ret;
+}
+
+/* ---- what callers pass ------------------------------------------------------------------
+ * A function walked from its top (it holds a capture, or an attribute's
+ * value is computed in it) does not know its parameters.  Its call sites
+ * do: they are found by name (each module's filter of called names, then
+ * its tree), and each caller is walked quietly up to the call, which is
+ * confirmed to reach the function before what it passes is kept.  A
+ * caller's own parameters come from its callers in turn, two levels up.
+ * Once per function per run, and only for parameters that are read. */
+typedef struct py_sites {
+    int n;
+    py_args site[12];
+} py_sites;
+
+#define MAX_CALLER_MODULES 48
+#define MAX_CALLER_DEPTH 2
+#define MAX_CALLER_PARSES 16
+
+/* The walk state a caller walk sets aside. */
+typedef struct walk_state {
+    py_region *region, *after;
+    int active, phase, quiet, loops, conds_in_loop, autocast, size_arg;
+    TSNode loop_node, watch;
+    const char *cur_stream;
+    py_func *watch_fn;
+    struct py_args *watch_args;
+} walk_state;
+
+static void walk_save(py_ctx *ctx, walk_state *w)
+{
+    *w = (walk_state){ ctx->region, ctx->after, ctx->active, ctx->phase, ctx->quiet, ctx->loops,
+                       ctx->conds_in_loop, ctx->autocast, ctx->size_arg, ctx->loop_node, ctx->watch,
+                       ctx->cur_stream, ctx->watch_fn, ctx->watch_args };
+}
+
+static void walk_restore(py_ctx *ctx, const walk_state *w)
+{
+    ctx->region = w->region;
+    ctx->after = w->after;
+    ctx->active = w->active;
+    ctx->phase = w->phase;
+    ctx->quiet = w->quiet;
+    ctx->loops = w->loops;
+    ctx->conds_in_loop = w->conds_in_loop;
+    ctx->autocast = w->autocast;
+    ctx->size_arg = w->size_arg;
+    ctx->loop_node = w->loop_node;
+    ctx->watch = w->watch;
+    ctx->cur_stream = w->cur_stream;
+    ctx->watch_fn = w->watch_fn;
+    ctx->watch_args = w->watch_args;
+}
+
+/* The watched call is met: keep what it passes when it calls watch_fn. */
+static void note_watched(py_ctx *ctx, const py_event *ev, const py_val *callee)
+{
+    int hit = 0;
+    for (const py_val *a = callee; a; a = a->alt) {
+        py_func *f = NULL;
+        if (a->kind == PY_V_FUNC) f = a->fn;
+        else if (a->kind == PY_V_CLASS) py_class_lookup_method_owner(ctx->p, a->cls, "__init__", &f);
+        hit |= f == ctx->watch_fn;
+    }
+    if (!hit || ctx->watch_args->pos) return;
+    py_args *a = ctx->watch_args;
+    py_val *pos = cg_arena_alloc(ctx->arena, (size_t)(ev->nargs + 1) * sizeof *pos);
+    py_val *kw = cg_arena_alloc(ctx->arena, (size_t)(ev->nkw + 1) * sizeof *kw);
+    const char **kwname = cg_arena_alloc(ctx->arena, (size_t)(ev->nkw + 1) * sizeof *kwname);
+    memcpy(pos, ev->args, (size_t)ev->nargs * sizeof *pos);
+    memcpy(kw, ev->kw, (size_t)ev->nkw * sizeof *kw);
+    memcpy(kwname, ev->kwname, (size_t)ev->nkw * sizeof *kwname);
+    *a = (py_args){ pos, ev->nargs, kwname, kw, ev->nkw };
+}
+
+/* Walk `caller` quietly up to (and past) call node `node`; what the call
+ * passes to f into *out.  Returns 1 when the call reaches f. */
+static int walk_caller(py_ctx *ctx, py_func *caller, TSNode node, py_func *f, py_args *out)
+{
+    if (caller->analyzing || ctx->depth >= PY_MAX_CALL_DEPTH || py_is_null(caller->body)) return 0;
+    walk_state w;
+    walk_save(ctx, &w);
+    ctx->active = 0;
+    ctx->region = ctx->after = NULL;
+    ctx->phase = PY_PH_OUTSIDE;
+    ctx->quiet = 1;
+    ctx->loops = ctx->conds_in_loop = ctx->autocast = ctx->size_arg = 0;
+    ctx->loop_node = (TSNode){ 0 };
+    ctx->cur_stream = NULL;
+    ctx->watch = node;
+    ctx->watch_fn = f;
+    int saved_in = ctx->in_watched;
+    ctx->in_watched = 0;
+    memset(out, 0, sizeof *out);
+    ctx->watch_args = out;
+    ctx->callers_depth++;
+    ctx->depth++;
+    caller->analyzing = 1;
+    py_frame fr;
+    py_frame_init(&fr, caller, caller->mod);
+    py_bind_params(ctx, &fr, caller, NULL, NULL, 0);
+    py_exec_block(ctx, &fr, caller->body);
+    py_frame_free(&fr);
+    caller->analyzing = 0;
+    ctx->depth--;
+    ctx->callers_depth--;
+    ctx->in_watched = saved_in;
+    walk_restore(ctx, &w);
+    return out->pos != NULL;
+}
+
+/* The call sites of f in module m, walked (into s).  A module not parsed
+ * yet is parsed only within the run's budget (the search stays a small
+ * part of a run's time on a large tree). */
+static void sites_in(py_ctx *ctx, py_func *f, const char *name, py_module *m, py_sites *s)
+{
+    if (m->state == 0) {
+        if (ctx->callers_parses >= MAX_CALLER_PARSES) return;
+        ctx->callers_parses++;
+    }
+    if (py_module_ensure(ctx->p, m) != 0) return;
+    TSNode nodes[16];
+    int k = py_module_call_nodes(m, name, nodes, 16);
+    for (int i = 0; i < k && s->n < (int)(sizeof s->site / sizeof *s->site); i++) {
+        py_func *caller = py_enclosing_func(m, nodes[i]);
+        if (caller && caller != f && walk_caller(ctx, caller, nodes[i], f, &s->site[s->n])) s->n++;
+    }
+}
+
+/* Where f is called from, and what each call passes; NULL when unknown. */
+static const py_sites *callers_of(py_ctx *ctx, py_func *f)
+{
+    static py_sites in_progress;
+    char key[32];
+    int kl = snprintf(key, sizeof key, "%p", (void *)f);
+    py_sites *s = cg_map_get(&ctx->callers, key, (size_t)kl);
+    if (s) return s == &in_progress ? NULL : s;
+    if (ctx->callers_depth >= MAX_CALLER_DEPTH) return NULL;
+    const char *name = cg_eq(f->name, "__init__") && f->cls ? f->cls->name : f->name;
+    if (!name || f->is_module_body || cg_starts(name, "__") || cg_eq(name, "forward")) return NULL;
+    const char *k = cg_arena_strndup(ctx->arena, key, (size_t)kl);
+    cg_map_put(&ctx->callers, k, (size_t)kl, &in_progress);
+    s = cg_arena_alloc(ctx->arena, sizeof *s);
+    /* other modules: those that call the name and import it, its class or its module */
+    const char *imported = f->cls ? f->cls->name : name;
+    const char *base = strrchr(f->mod->name, '.');
+    base = base ? base + 1 : f->mod->name;
+    int candidates = 0;
+    py_module *cand[MAX_CALLER_MODULES];
+    for (size_t i = 0; i < ctx->p->nmods && candidates <= MAX_CALLER_MODULES; i++) {
+        py_module *m = &ctx->p->mods[i];
+        if (m == f->mod || !py_module_may_call(m, name) ||
+            !(py_module_may_import(m, imported, strlen(imported)) || py_module_may_import(m, base, strlen(base))))
+            continue;
+        if (candidates < MAX_CALLER_MODULES) cand[candidates] = m;
+        candidates++;
+    }
+    if (getenv("CGLINT_TRACE_CALLERS")) fprintf(stderr, "callers of %s (%s): %d candidates\n", f->qualname, f->mod->name, candidates);
+    if (py_module_may_call(f->mod, name)) sites_in(ctx, f, name, f->mod, s);
+    /* parsed modules first: they cost nothing more */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; candidates <= MAX_CALLER_MODULES && i < candidates; i++)
+            if ((cand[i]->state != 0) == (pass == 0)) sites_in(ctx, f, name, cand[i], s);
+    cg_map_put(&ctx->callers, k, (size_t)kl, s);
+    return s;
+}
+
+/* Where parameter `name` (len bytes) sits in f: *ai its position after self
+ * (-1: keyword-only or none), the parameter node returned. */
+static TSNode param_named(py_func *f, const char *name, size_t len, int *ai)
+{
+    TSNode params = py_field(f->node, PY.f_parameters);
+    uint32_t np = py_named_child_count(params);
+    int pos = 0, kwonly = 0;
+    for (uint32_t i = f->cls ? 1 : 0; i < np; i++) {
+        TSNode type, def, pn = py_named_child(params, i);
+        if (IS(pn, list_splat_pattern) || strcmp(py_type(pn), "keyword_separator") == 0 ||
+            (IS(pn, typed_parameter) && IS(py_named_child(pn, 0), list_splat_pattern))) {
+            kwonly = 1;
+            continue;
+        }
+        TSNode n = param_parts(pn, &type, &def);
+        if (!IS(n, identifier)) continue;
+        size_t nl;
+        const char *nt = py_text(f->mod, n, &nl);
+        if (nl == len && memcmp(nt, name, len) == 0) {
+            *ai = kwonly ? -1 : pos;
+            return n;
+        }
+        if (!kwonly) pos++;
+    }
+    *ai = -1;
+    return (TSNode){ 0 };
+}
+
+/* What f's callers pass for parameter `name`: joined; unknown if none. */
+static py_val callers_value(py_ctx *ctx, py_func *f, const char *name, size_t len)
+{
+    int ai;
+    if (py_is_null(param_named(f, name, len, &ai))) return py_vk(PY_V_UNKNOWN);
+    const py_sites *s = callers_of(ctx, f);
+    py_val out = py_vk(PY_V_UNKNOWN);
+    for (int i = 0; s && i < s->n; i++) {
+        int spread = 0;
+        const py_val *v = passed(&s->site[i], ai < 0 ? INT32_MAX : ai, name, len, ai < 0, &spread);
+        if (!v) continue;
+        py_val pv = *v;
+        pv.flags &= ~(uint32_t)(PY_VF_SPREAD | PY_VF_OUTPUT);
+        out = py_join(ctx, out, pv);
+    }
+    return out;
+}
+
+py_val *py_lookup(py_ctx *ctx, py_frame *fr, const char *name, size_t len)
+{
+    py_val *v = cg_map_get(&fr->env, name, len);
+    if (!v || !(v->flags & PY_VF_CALLERS)) return v;
+    v->flags &= ~(uint32_t)PY_VF_CALLERS;
+    /* in a caller's walk, only what it passes on as it is (`capture(model)`) */
+    if (!fr->fn || !(ctx->in_watched || (ctx->callers_depth == 0 && (ctx->active || fr->fn == ctx->scan_fn))))
+        return v;
+    py_val c = callers_value(ctx, fr->fn, name, len);
+    if (c.kind != PY_V_UNKNOWN) *v = py_join(ctx, *v, c);
+    return v;
 }
 
 /* ---- a call expression ---------------------------------------------------------------- */
@@ -862,7 +1090,11 @@ py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     py_val callee = IS(fn, attribute) ? attribute_callee(ctx, fr, fn, &ev) : py_eval(ctx, fr, fn);
     if (callee.kind == PY_V_EXT) ev.qual = callee.qual;
     ev.callee = callee;
+    int watched = !py_is_null(ctx->watch) && py_eq(call, ctx->watch);
+    ctx->in_watched += watched;
     eval_arguments(ctx, fr, py_field(call, PY.f_arguments), &ev);
+    ctx->in_watched -= watched;
+    if (watched) note_watched(ctx, &ev, &callee);
 
     /* Python numbers handed to tensor math (CG304) */
     if (py_api_is_tensor_math(&ev)) {

@@ -61,6 +61,8 @@ enum {
     PY_VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
     PY_VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
     PY_VF_SPREAD = 1 << 20,      /* `*xs` in a call or a display: its elements, spread */
+    PY_VF_CALLERS = 1 << 21,     /* a parameter of a function walked from its top: what its
+                                    callers pass is looked up when the name is read */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
@@ -120,6 +122,8 @@ typedef struct py_region {
     /* what the capturing function did before the capture */
     int warm;                   /* ran the model first (or built none here): CG701, CG706 */
     int in_loop;                /* the capture sits in a loop with no condition around it: CG705 */
+    TSNode capture_loop;        /* the innermost loop around the capture, if any: CG505 (one
+                                   graph per iteration keeps each output; no replay overwrites it) */
     int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
     int eager_backward;         /* backward()/DDP() on the default stream before it: CG702 */
     cg_loc eager_loc;           /*   where: CG702 */
@@ -171,6 +175,16 @@ typedef struct py_ctx {
     TSNode loop_node;      /* the innermost loop around the statement, in this function */
     py_region **regions;   /* every region made, to free their maps */
     int nregions, capregions;
+    /* a caller walked for what it passes (py_call.c): the call watched, the
+     * function it must call, what it passed (sites of it, recorded) */
+    TSNode watch;
+    py_func *watch_fn;
+    struct py_args *watch_args;
+    int callers_depth;     /* caller walks under way */
+    int in_watched;        /* evaluating the watched call's arguments */
+    py_func *scan_fn;      /* the function walked from its top, when it opens a capture */
+    cg_map callers;        /* function -> its call sites' arguments, once per run */
+    int callers_parses;    /* modules parsed to find call sites, this run */
 } py_ctx;
 
 /* ---- events ------------------------------------------------------------------ */

@@ -586,6 +586,8 @@ static void check_output_kept(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->after;
     if (!r || ctx->loops == 0) return;
+    /* the loop that captures one graph per iteration (per batch size) keeps each one's output */
+    if (!py_is_null(r->capture_loop) && py_eq(r->capture_loop, ctx->loop_node)) return;
     static const char *const keep[] = { "append", "extend", "insert", "appendleft", "add", NULL };
     TSNode n = (TSNode){0};
     if (ev->kind == PY_EV_CALL && ev->method && cg_one_of(ev->method, keep)) {

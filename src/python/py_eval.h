@@ -114,6 +114,9 @@ static inline py_args py_args_pos(const py_val *pos, int n)
 }
 void py_frame_init(py_frame *fr, py_func *fn, py_module *mod);
 void py_frame_free(py_frame *fr);
+/* The frame's binding of a name, or NULL: a parameter of a function walked
+ * from its top gets what its callers pass the first time it is read. */
+py_val *py_lookup(py_ctx *ctx, py_frame *fr, const char *name, size_t len);
 /* Bind name to v in the frame (a number keeps where it came from: CG304). */
 void py_bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val v);
 /* What a name the frame does not bind refers to. */

@@ -187,7 +187,7 @@ static py_val eval_identifier(py_ctx *ctx, py_frame *fr, TSNode n)
 {
     size_t len;
     const char *t = py_text(fr->mod, n, &len);
-    py_val *v = cg_map_get(&fr->env, t, len);
+    py_val *v = py_lookup(ctx, fr, t, len);
     if (v) {
         py_region_note_input(ctx, fr, n, v);
         return *v;

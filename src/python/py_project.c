@@ -58,6 +58,7 @@ static void load_one(void *arg, size_t i)
         return;
     }
     m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
+    py_index_call_names(m, m->src.text, m->src.len);
     m->has_marker = mentions_capture(m->src.text, m->src.len);
     if (memmem(m->src.text, m->src.len, "set_default_device", 18))
         __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);

@@ -101,6 +101,7 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
         const char *t = py_text(fr->mod, ctx->loop_node, &len);
         r->in_loop = memmem(t, len, ".replay(", 8) != NULL;
     }
+    r->capture_loop = ctx->loops > 0 ? ctx->loop_node : (TSNode){ 0 };
     r->pin_loader_loop = fr->pin_loader_loop;
     r->eager_backward = fr->eager_backward;
     r->eager_loc = fr->eager_loc;

@@ -238,10 +238,51 @@ static void exec_if_alternatives(py_ctx *ctx, py_frame *fr, TSNode st, int g)
     }
 }
 
+/* Does block b (or a block nested in it) assign target text t (tl bytes)? */
+static int block_assigns(py_frame *fr, TSNode b, const char *t, size_t tl, int depth)
+{
+    uint32_t k = py_named_child_count(b);
+    for (uint32_t i = 0; i < k && depth < 4; i++) {
+        TSNode st = py_named_child(b, i);
+        TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){ 0 };
+        if (IS(e, assignment)) {
+            size_t ll;
+            const char *lt = py_text(fr->mod, py_field(e, PY.f_left), &ll);
+            if (ll == tl && memcmp(lt, t, tl) == 0) return 1;
+        }
+        uint32_t kk = py_named_child_count(st);
+        for (uint32_t j = 0; j < kk; j++)
+            if (IS(py_named_child(st, j), block) && block_assigns(fr, py_named_child(st, j), t, tl, depth + 1)) return 1;
+    }
+    return 0;
+}
+
+/* `if self.x is None: self.x = ...` (or `if not self.ready: ... self.ready =
+ * ...`): lazy set-up that the first call does.  A capture comes after a
+ * warm-up run (CG701 asks for one; make_graphed_callables does its own), so
+ * during capture the branch is not taken. */
+static int lazy_init(py_frame *fr, TSNode cond, TSNode cons)
+{
+    cond = py_unparen(cond);
+    TSNode x = { 0 };
+    if (IS(cond, not_operator)) {
+        x = py_unparen(py_field(cond, PY.f_argument));
+    } else if (IS(cond, comparison_operator) && py_named_child_count(cond) == 2 && IS(py_named_child(cond, 1), none)) {
+        size_t len;
+        const char *t = py_text(fr->mod, cond, &len);
+        if (!memmem(t, len, " is not ", 8) && memmem(t, len, " is ", 4)) x = py_named_child(cond, 0);
+    }
+    if (!IS(x, attribute)) return 0;
+    size_t xl;
+    const char *xt = py_text(fr->mod, x, &xl);
+    return block_assigns(fr, cons, xt, xl, 0);
+}
+
 static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
     TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
     int g = ctx->active ? py_guard_polarity(ctx, fr, cond) : 0;
+    if (ctx->active && g == 0 && lazy_init(fr, cond, cons)) g = -1;
     if (g == 1) {
         /* runs only while capturing */
         if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
