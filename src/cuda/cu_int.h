@@ -12,11 +12,13 @@
  * Translation units are parsed in parallel, one CXIndex per thread, and
  * lowered at once into cu_nodes in a per-file arena; the TU is disposed
  * before the next file, so memory stays at one TU per thread.  The analysis
- * (cu_analyze.c) then runs over the lowered functions of every file
- * together, which is how calls are followed across translation units.
+ * (the evaluator, cu_analyze.c and the files cu_eval.h lists) then runs over
+ * the lowered functions of every file together, which is how calls are
+ * followed across translation units.
  *
  * Parsing is in cu_parse.c, lowering in cu_lower.c, the CUDA API knowledge
- * in cu_api.c, the analysis in cu_analyze.c and the rules in checks.c.
+ * in cu_api.c, the evaluator's interface in cu_eval.h, what the rules see in
+ * cu_check.h and the rules in cu_checks.c.
  *
  * Environment knobs for developing the front end (not user options):
  *   CGLINT_CU_DUMP=1          print every lowered function and each walk entry
@@ -203,6 +205,7 @@ typedef struct cu_project {
     int missing_project_files;
     cg_map hdr_by_name;     /* file name -> hdr_list of the tree's files (cu_includes.c) */
     int hdr_index_ready;
+    int named_only;         /* files were named: the rest is context, parsed only for definitions */
     /* analysis */
     cg_map funcs;           /* usr -> cu_func (chained through next_same_usr) */
 } cu_project;
@@ -232,7 +235,7 @@ void cu_lower_tu(cu_project *p, cu_file *into, void *tu);
 /* Mark the analysed files a TU includes (headers then need no parse of their own). */
 void cu_mark_inclusions(cu_project *p, void *tu);
 
-/* ---- cu_analyze.c ------------------------------------------------------------------ */
+/* ---- cu_index.c -------------------------------------------------------------------- */
 /* Names worth looking for in files not parsed yet: functions the parsed code
  * calls that no parsed file defines, and the simple names of parsed functions
  * that lead to a capture API (to find their callers).  Keys are arena strings. */
@@ -243,6 +246,8 @@ void cu_mark_inclusions(cu_project *p, void *tu);
 void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena);
 
 /* ---- helpers -------------------------------------------------------------------- */
+/* A place as findings give it (cu_report.c); its path is the file's display
+ * path, owned by the project. */
 cg_loc cu_cg_loc(const cu_project *p, const cu_loc *l);
 /* One error for a construct too deeply nested to analyse, at `at` in function
  * `fn` (`why`: how deep); once per place, and only in files the run reports

@@ -132,6 +132,18 @@ out=$(cd "$d" && "$CGLINT" --cuda-mode shim --color never src/user.cu third/myli
 check
 [ "$rc" -eq 1 ] && grep -q 'mylib.h:3:37: .*\[CG104\]' <<<"$out" || fail "compile-commands key: exit $rc:"$'\n'"$out$err"
 
+# ---- named files parse themselves, not every capture file of the project -----
+d=$TMP/speed
+mkdir -p "$d/src"
+: >"$d/.git"
+for i in 1 2 3 4; do printf '%s\n' "$capture" | sed "s/record/record$i/; s/drain(s);/cudaDeviceSynchronize();/" >"$d/src/cap$i.cu"; done
+n=$(cd "$d" && CGLINT_CU_TIMES=1 "$CGLINT" --cuda-mode shim --isolated -q src/cap1.cu 2>&1 >/dev/null | grep -c '^cu-times')
+check
+[ "$n" -eq 1 ] || fail "named file: $n files parsed, expected 1 (the project's other capture files are not needed)"
+n=$(cd "$d" && CGLINT_CU_TIMES=1 "$CGLINT" --cuda-mode shim --isolated -q . 2>&1 >/dev/null | grep -c '^cu-times')
+check
+[ "$n" -eq 4 ] || fail "directory: $n files parsed, expected 4"
+
 if [ "$fails" -eq 0 ]; then echo "all $checks header checks passed"; exit 0; fi
 echo "$fails of $checks header checks failed"
 exit 1
