@@ -35,6 +35,51 @@ void py_frame_free(py_frame *fr)
     cg_map_free(&fr->globals_declared);
 }
 
+const py_closure *py_closure_of(py_ctx *ctx, py_frame *fr)
+{
+    if (!fr->fn || fr->fn->is_module_body) return NULL;
+    py_closure *c = cg_arena_alloc(ctx->arena, sizeof *c);
+    memset(c, 0, sizeof *c);
+    size_t n = fr->env.count;
+    const char **names = cg_arena_alloc(ctx->arena, (n + 1) * sizeof *names);
+    size_t *lens = cg_arena_alloc(ctx->arena, (n + 1) * sizeof *lens);
+    py_val *vals = cg_arena_alloc(ctx->arena, (n + 1) * sizeof *vals);
+    for (size_t i = 0; i < fr->env.cap && c->n < (int)n; i++) {
+        if (!fr->env.keys[i]) continue;
+        names[c->n] = fr->env.keys[i];
+        lens[c->n] = fr->env.klen[i];
+        vals[c->n] = *(const py_val *)fr->env.vals[i];
+        vals[c->n].flags &= ~(uint32_t)PY_VF_CALLERS;
+        c->n++;
+    }
+    c->names = names;
+    c->lens = lens;
+    c->vals = vals;
+    c->self = fr->self;
+    c->self_name = fr->self_name;
+    c->self_len = fr->self_len;
+    c->outer = fr->closed;
+    return c;
+}
+
+const py_val *py_closure_lookup(py_frame *fr, const char *name, size_t len)
+{
+    /* the frames of the defs around, while they run; then what the last one closed over */
+    py_frame *last = fr;
+    for (py_frame *o = fr->outer; o; o = o->outer) {
+        const py_val *ov = cg_map_get(&o->env, name, len);
+        if (ov) return ov;
+        if (o->self_name && len == o->self_len && memcmp(name, o->self_name, len) == 0) return &o->self;
+        last = o;
+    }
+    for (const py_closure *c = last->closed; c; c = c->outer) {
+        for (int i = 0; i < c->n; i++)
+            if (c->lens[i] == len && memcmp(c->names[i], name, len) == 0) return &c->vals[i];
+        if (c->self_name && len == c->self_len && memcmp(name, c->self_name, len) == 0) return &c->self;
+    }
+    return NULL;
+}
+
 void py_bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val v)
 {
     py_val *slot = cg_map_get(&fr->env, name, len);
@@ -493,6 +538,28 @@ static int memo_key(char *key, size_t n, py_ctx *ctx, py_func *f, const py_val *
                     (unsigned long long)h);
 }
 
+/* The def around nested def f (a null node for a module-level def or a method). */
+static TSNode outer_def(py_func *f)
+{
+    if (f->is_module_body) return (TSNode){ 0 };
+    for (TSNode n = py_parent(f->node); !py_is_null(n); n = py_parent(n)) {
+        if (IS(n, function_definition)) return n;
+        if (IS(n, class_definition) || IS(n, module)) break;
+    }
+    return (TSNode){ 0 };
+}
+
+/* Closures: the frame of the def around nested def f, when it is still
+ * running (on the chain of callers); NULL otherwise. */
+static py_frame *closure_frame(py_frame *caller, py_func *f)
+{
+    TSNode def = outer_def(f);
+    if (py_is_null(def)) return NULL;
+    for (py_frame *c = caller; c; c = c->caller ? c->caller : c->outer)
+        if (c->fn && c->fn->mod == f->mod && py_eq(c->fn->node, def)) return c;
+    return NULL;
+}
+
 py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f, const py_val *self,
                         const py_args *args, int params_are_tensors)
 {
@@ -510,11 +577,17 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
 
     char key[96];
     int kl = memo_key(key, sizeof key, ctx, f, self, args, quiet_call);
-    py_val *memo = cg_map_get(&ctx->memo, key, (size_t)kl);
+    /* a nested def reads its enclosing frame's bindings: not memoized */
+    int nested = !py_is_null(outer_def(f));
+    py_val *memo = nested ? NULL : cg_map_get(&ctx->memo, key, (size_t)kl);
     if (memo) return *memo;
 
     py_frame fr;
     py_frame_init(&fr, f, f->mod);
+    fr.caller = caller;
+    fr.outer = closure_frame(caller, f);
+    if (!fr.outer && ctx->call_closure) fr.closed = ctx->call_closure;
+    ctx->call_closure = NULL;
     py_bind_params(ctx, &fr, f, self, args, params_are_tensors);
 
     cg_callpath_push(&ctx->path, f->qualname, py_loc(caller->mod, callnode));
@@ -534,6 +607,7 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
     cg_callpath_pop(&ctx->path);
     py_val ret = fr.has_ret ? fr.ret : py_vk(PY_V_NONE);
     py_frame_free(&fr);
+    if (nested) return ret;
     py_val *save = cg_arena_alloc(ctx->arena, sizeof *save);
     *save = ret;
     cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, save);
@@ -965,7 +1039,10 @@ static py_val callee_result_one(py_ctx *ctx, py_frame *fr, const py_event *ev, c
     case PY_V_FUNC: {
         py_val self = py_vk(PY_V_UNKNOWN);
         if (callee->cls) { self = py_vk(PY_V_INSTANCE); self.cls = callee->cls; }
-        return py_call_function(ctx, fr, call, callee->fn, callee->cls ? &self : NULL, &args, 0);
+        ctx->call_closure = callee->closure;
+        py_val r = py_call_function(ctx, fr, call, callee->fn, callee->cls ? &self : NULL, &args, 0);
+        ctx->call_closure = NULL;
+        return r;
     }
     case PY_V_CLASS: {
         py_val inst = py_vk(PY_V_INSTANCE);

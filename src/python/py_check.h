@@ -95,10 +95,9 @@ typedef struct py_val {
      * assignments): this one, or any of alt's chain.  The rules see this
      * one, the most telling (py_join orders them). */
     const struct py_val *alt;
-    /* a nested function: the frame it was defined in (closure_id tells
-     * whether that frame still runs) */
-    struct py_frame *closure;
-    unsigned closure_id;
+    /* a nested function: the bindings of the defs around it when it was
+     * defined (used when their frames no longer run) */
+    const struct py_closure *closure;
 } py_val;
 
 /* ---- a capture region: the facts rules read -------------------------------------
@@ -185,6 +184,7 @@ typedef struct py_ctx {
     py_func *scan_fn;      /* the function walked from its top, when it opens a capture */
     cg_map callers;        /* function -> its call sites' arguments, once per run */
     int callers_parses;    /* modules parsed to find call sites, this run */
+    const struct py_closure *call_closure; /* the closure of the function being called */
 } py_ctx;
 
 /* ---- events ------------------------------------------------------------------ */

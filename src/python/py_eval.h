@@ -22,6 +22,18 @@
 /* How deep calls (and blocks) are followed. */
 #define PY_MAX_CALL_DEPTH 20
 
+/* The bindings a nested def closed over, copied when the def ran. */
+typedef struct py_closure {
+    int n;
+    const char **names;
+    const size_t *lens;
+    const py_val *vals;
+    py_val self;
+    const char *self_name;
+    size_t self_len;
+    const struct py_closure *outer;
+} py_closure;
+
 /* ---- one function being walked -------------------------------------------------- */
 typedef struct py_frame {
     py_func *fn;
@@ -40,6 +52,9 @@ typedef struct py_frame {
     cg_loc eager_loc;
     char *eager_line;
     int pin_loader_loop;     /* inside `for batch in DataLoader(pin_memory=True)` */
+    struct py_frame *caller; /* the frame that called this one (NULL: walked from its top) */
+    struct py_frame *outer;  /* a nested def's: the live frame of the def around it (closures) */
+    const py_closure *closed;/* ...or what it closed over, when that frame no longer runs */
 } py_frame;
 
 /* ---- values --------------------------------------------------------------------- */
@@ -114,6 +129,10 @@ static inline py_args py_args_pos(const py_val *pos, int n)
 }
 void py_frame_init(py_frame *fr, py_func *fn, py_module *mod);
 void py_frame_free(py_frame *fr);
+/* What a nested def defined in frame fr closes over (a copy of fr's bindings). */
+const py_closure *py_closure_of(py_ctx *ctx, py_frame *fr);
+/* The binding of a name in the defs around a nested def's frame, or NULL. */
+const py_val *py_closure_lookup(py_frame *fr, const char *name, size_t len);
 /* The frame's binding of a name, or NULL: a parameter of a function walked
  * from its top gets what its callers pass the first time it is read. */
 py_val *py_lookup(py_ctx *ctx, py_frame *fr, const char *name, size_t len);

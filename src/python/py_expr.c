@@ -193,6 +193,9 @@ static py_val eval_identifier(py_ctx *ctx, py_frame *fr, TSNode n)
         return *v;
     }
     if (fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0) return fr->self;
+    /* a nested def sees the bindings of the defs around it (closures) */
+    const py_val *ov = py_closure_lookup(fr, t, len);
+    if (ov) return *ov;
     return py_val_of_sym(ctx, py_resolve_name(ctx->p, fr->mod, t, len), t, len);
 }
 

@@ -397,6 +397,7 @@ static void exec_def(py_ctx *ctx, py_frame *fr, TSNode st)
     if (!f) return;
     py_val v = py_vk(PY_V_FUNC);
     v.fn = f;
+    v.closure = py_closure_of(ctx, fr);
     size_t len;
     const char *t = py_text(fr->mod, py_field(def, PY.f_name), &len);
     py_bind(ctx, fr, t, len, v);
