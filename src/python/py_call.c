@@ -326,6 +326,84 @@ static TSNode rhs_annotation(TSNode rhs)
                                                                               : (TSNode){0};
 }
 
+/* The walk state a caller walk sets aside. */
+typedef struct walk_state {
+    py_region *region, *after;
+    int active, phase, quiet, loops, conds_in_loop, autocast, size_arg;
+    TSNode loop_node, watch;
+    const char *cur_stream;
+    py_func *watch_fn;
+    struct py_args *watch_args;
+} walk_state;
+static void walk_save(py_ctx *ctx, walk_state *w);
+static void walk_restore(py_ctx *ctx, const walk_state *w);
+static void walk_quiet(py_ctx *ctx);
+
+void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
+{
+    if (!ctx->watch_attr || fr->fn != ctx->watch_attr_fn || !IS(t, attribute) || !fr->self_name) return;
+    TSNode obj = py_field(t, PY.f_object);
+    size_t ol;
+    const char *o = py_text(fr->mod, obj, &ol);
+    if (!IS(obj, identifier) || ol != fr->self_len || memcmp(o, fr->self_name, ol) != 0 ||
+        !py_text_eq(fr->mod, py_field(t, PY.f_attribute), ctx->watch_attr))
+        return;
+    v.flags &= ~(uint32_t)PY_VF_CALLERS;
+    *ctx->watch_attr_val = ctx->watch_attr_val->kind == PY_V_UNKNOWN && !ctx->watch_attr_val->alt
+                               ? v : py_join(ctx, *ctx->watch_attr_val, v);
+}
+
+/* Every store into self.<name> in the methods of c (and its bases) that
+ * spell it, each method walked quietly from its top: joined.  Unknown when
+ * none says. */
+static py_val attr_from_methods(py_ctx *ctx, py_class *c, const py_val *self, const char *name, int guard)
+{
+    py_val out = py_vk(PY_V_UNKNOWN);
+    if (!c || guard > 4 || ctx->depth >= PY_MAX_CALL_DEPTH - 2) return out;
+    /* `self.name = ...`, `self.register_buffer("name", ...)` */
+    const char *pat = name;
+    size_t pl = strlen(name);
+    for (size_t i = 0; i < c->methods.cap; i++) {
+        if (!c->methods.keys[i]) continue;
+        py_func *f = c->methods.vals[i];
+        if (!f || f->analyzing || py_is_null(f->body)) continue;
+        uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
+        if (!memmem(f->mod->src.text + s, e - s, pat, pl)) continue;
+        walk_state w0, *w = &w0;
+        walk_save(ctx, w);
+        walk_quiet(ctx);
+        const char *sa = ctx->watch_attr;
+        py_func *sf = ctx->watch_attr_fn;
+        py_val *sv = ctx->watch_attr_val, got = py_vk(PY_V_UNKNOWN);
+        ctx->watch_attr = name;
+        ctx->watch_attr_fn = f;
+        ctx->watch_attr_val = &got;
+        f->analyzing = 1;
+        ctx->depth++;
+        py_frame fr;
+        py_frame_init(&fr, f, f->mod);
+        py_val inst = self && self->kind == PY_V_INSTANCE ? *self : py_vk(PY_V_INSTANCE);
+        if (inst.kind == PY_V_INSTANCE && !inst.cls) inst.cls = c;
+        inst.alt = NULL;
+        py_bind_params(ctx, &fr, f, &inst, NULL, 0);
+        py_exec_block(ctx, &fr, f->body);
+        py_frame_free(&fr);
+        ctx->depth--;
+        f->analyzing = 0;
+        ctx->watch_attr = sa;
+        ctx->watch_attr_fn = sf;
+        ctx->watch_attr_val = sv;
+        walk_restore(ctx, w);
+        if (got.kind != PY_V_UNKNOWN || got.alt) out = out.kind == PY_V_UNKNOWN && !out.alt ? got : py_join(ctx, out, got);
+    }
+    py_class_resolve_bases(ctx->p, c);
+    for (int i = 0; i < c->nbase; i++) {
+        py_val b = attr_from_methods(ctx, c->base[i], self, name, guard + 1);
+        if (b.kind != PY_V_UNKNOWN || b.alt) out = out.kind == PY_V_UNKNOWN && !out.alt ? b : py_join(ctx, out, b);
+    }
+    return out;
+}
+
 py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name)
 {
     py_attr *a = py_class_attr(ctx->p, c, name);
@@ -340,6 +418,26 @@ py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *
         ctx->depth--;
         py_frame_free(&fr);
         v = annotated(ctx, m, rhs_annotation(a->value), v);
+    }
+    /* a value the right-hand side alone does not say (a local of the method,
+     * an element of a tuple), or several assignments: every store counts */
+    if ((!a || v.kind == PY_V_UNKNOWN || v.kind == PY_V_NONE || a->assigns > 1 || py_is_null(a->value)) &&
+        !ctx->watch_attr) {
+        char key[200];
+        int kl = snprintf(key, sizeof key, "attr/%p/%s", (void *)c, name);
+        py_val *memo = kl > 0 && kl < (int)sizeof key ? cg_map_get(&ctx->memo, key, (size_t)kl) : NULL;
+        py_val all;
+        if (memo) {
+            all = *memo;
+        } else {
+            all = attr_from_methods(ctx, c, self, name, 0);
+            if (kl > 0 && kl < (int)sizeof key) {
+                py_val *save = cg_arena_alloc(ctx->arena, sizeof *save);
+                *save = all;
+                cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, save);
+            }
+        }
+        if (all.kind != PY_V_UNKNOWN || all.alt) v = v.kind == PY_V_UNKNOWN && !v.alt ? all : py_join(ctx, v, all);
     }
     if (a && !py_is_null(a->type)) v = annotated(ctx, a->type_mod, a->type, v);
     if (v.kind == PY_V_NUMBER || v.kind == PY_V_UNKNOWN) {
@@ -631,15 +729,6 @@ typedef struct py_sites {
 #define MAX_CALLER_DEPTH 2
 #define MAX_CALLER_PARSES 16
 
-/* The walk state a caller walk sets aside. */
-typedef struct walk_state {
-    py_region *region, *after;
-    int active, phase, quiet, loops, conds_in_loop, autocast, size_arg;
-    TSNode loop_node, watch;
-    const char *cur_stream;
-    py_func *watch_fn;
-    struct py_args *watch_args;
-} walk_state;
 
 static void walk_save(py_ctx *ctx, walk_state *w)
 {
@@ -664,6 +753,19 @@ static void walk_restore(py_ctx *ctx, const walk_state *w)
     ctx->cur_stream = w->cur_stream;
     ctx->watch_fn = w->watch_fn;
     ctx->watch_args = w->watch_args;
+}
+
+/* Outside any capture, quiet: a walk for what code computes, not for its events. */
+static void walk_quiet(py_ctx *ctx)
+{
+    ctx->active = 0;
+    ctx->region = ctx->after = NULL;
+    ctx->phase = PY_PH_OUTSIDE;
+    ctx->quiet = 1;
+    ctx->loops = ctx->conds_in_loop = ctx->autocast = ctx->size_arg = 0;
+    ctx->loop_node = (TSNode){ 0 };
+    ctx->cur_stream = NULL;
+    ctx->watch = (TSNode){ 0 };
 }
 
 /* The watched call is met: keep what it passes when it calls watch_fn. */
@@ -1172,6 +1274,17 @@ py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     eval_arguments(ctx, fr, py_field(call, PY.f_arguments), &ev);
     ctx->in_watched -= watched;
     if (watched) note_watched(ctx, &ev, &callee);
+    /* self.register_buffer("name", t) / register_parameter: self.name is a tensor */
+    if (ctx->watch_attr && ev.method && ev.nargs >= 1 && IS(ev.argn[0], string) &&
+        (cg_eq(ev.method, "register_buffer") || cg_eq(ev.method, "register_parameter")) &&
+        IS(ev.recv_node, identifier) && fr->self_name) {
+        size_t sl, rl;
+        const char *st = py_text(fr->mod, ev.argn[0], &sl), *rt = py_text(fr->mod, ev.recv_node, &rl);
+        size_t nl = strlen(ctx->watch_attr);
+        if (sl == nl + 2 && memcmp(st + 1, ctx->watch_attr, nl) == 0 && fr->fn == ctx->watch_attr_fn &&
+            rl == fr->self_len && memcmp(rt, fr->self_name, rl) == 0)
+            *ctx->watch_attr_val = py_join(ctx, *ctx->watch_attr_val, py_vtensor(PY_DEV_UNKNOWN));
+    }
 
     /* Python numbers handed to tensor math (CG304) */
     if (py_api_is_tensor_math(&ev)) {

@@ -185,6 +185,10 @@ typedef struct py_ctx {
     cg_map callers;        /* function -> its call sites' arguments, once per run */
     int callers_parses;    /* modules parsed to find call sites, this run */
     const struct py_closure *call_closure; /* the closure of the function being called */
+    /* a method walked for what it stores in self.<watch_attr> (py_call.c) */
+    const char *watch_attr;
+    py_func *watch_attr_fn;
+    py_val *watch_attr_val;
 } py_ctx;
 
 /* ---- events ------------------------------------------------------------------ */

@@ -142,6 +142,9 @@ void py_bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val v);
 py_val py_val_of_sym(py_ctx *ctx, py_sym s, const char *name, size_t len);
 /* The value stored in self.<name> of class c. */
 py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name);
+/* A store of v into target t (an attribute) of frame fr: kept when a method
+ * is walked for what it stores in that attribute of self. */
+void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
 /* A call expression: its value, following project code in capture context. */
 py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call);
 /* Analyse f called (at callnode) with `args` in the current context; returns

@@ -132,6 +132,7 @@ static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug)
     if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
     else if (IS(t, identifier) && (ctx->active || ctx->phase == PY_PH_AFTER)) store_event(ctx, fr, t, v, 0);
     if (!aug) py_bind_target(ctx, fr, t, v);
+    if (!aug && ctx->watch_attr) py_note_attr_store(ctx, fr, t, v);
 }
 
 /* `left = right`, `left += right`, `a = b = ... = right` (tree-sitter nests a
@@ -156,7 +157,14 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
         if (aug) {
             /* x += y reads x too */
             py_val old = py_eval(ctx, fr, left);
-            if (old.kind == PY_V_TENSOR) { py_scalar_math(ctx, fr, right, &v); v = old; }
+            /* one of several values that is a tensor: `+=` on None would raise, so the tensor it is */
+            for (const py_val *o = &old; o; o = o->alt)
+                if (o->kind == PY_V_TENSOR) {
+                    py_scalar_math(ctx, fr, right, &v);
+                    v = *o;
+                    v.alt = NULL;
+                    break;
+                }
         }
         if (!py_is_null(left)) store_target(ctx, fr, left, v, aug);
         TSNode next = py_field(a, PY.f_right);
