@@ -49,7 +49,7 @@ const py_closure *py_closure_of(py_ctx *ctx, py_frame *fr)
         names[c->n] = fr->env.keys[i];
         lens[c->n] = fr->env.klen[i];
         vals[c->n] = *(const py_val *)fr->env.vals[i];
-        vals[c->n].flags &= ~(uint32_t)PY_VF_CALLERS;
+        if (vals[c->n].flags & (PY_VF_CALLERS | PY_VF_FROM_CALLERS)) vals[c->n] = py_vk(PY_V_UNKNOWN);
         c->n++;
     }
     c->names = names;
@@ -68,6 +68,8 @@ const py_val *py_closure_lookup(py_frame *fr, const char *name, size_t len)
     py_frame *last = fr;
     for (py_frame *o = fr->outer; o; o = o->outer) {
         const py_val *ov = cg_map_get(&o->env, name, len);
+        /* what callers pass, two closures and a call away, is too far to follow */
+        if (ov && (ov->flags & PY_VF_FROM_CALLERS)) return NULL;
         if (ov) return ov;
         if (o->self_name && len == o->self_len && memcmp(name, o->self_name, len) == 0) return &o->self;
         last = o;
@@ -339,6 +341,19 @@ static void walk_save(py_ctx *ctx, walk_state *w);
 static void walk_restore(py_ctx *ctx, const walk_state *w);
 static void walk_quiet(py_ctx *ctx);
 
+/* Two stores of one attribute joined.  A tensor on the host in one and on
+ * the GPU in the other (pinned host memory in eager mode): which one a read
+ * sees is not known, and a host read of a CPU tensor does not synchronize;
+ * the CPU one is kept.  Unknown gives way to what is known. */
+static py_val join_stores(py_ctx *ctx, py_val a, py_val b)
+{
+    if (a.kind == PY_V_UNKNOWN && !a.alt) return b;
+    if (b.kind == PY_V_UNKNOWN && !b.alt) return a;
+    if (a.kind == PY_V_TENSOR && b.kind == PY_V_TENSOR && (a.dev == PY_DEV_CPU || b.dev == PY_DEV_CPU))
+        return a.dev == PY_DEV_CPU ? a : b;
+    return py_join(ctx, a, b);
+}
+
 void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
 {
     if (!ctx->watch_attr || fr->fn != ctx->watch_attr_fn || !IS(t, attribute) || !fr->self_name) return;
@@ -349,14 +364,14 @@ void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
         !py_text_eq(fr->mod, py_field(t, PY.f_attribute), ctx->watch_attr))
         return;
     v.flags &= ~(uint32_t)PY_VF_CALLERS;
-    *ctx->watch_attr_val = ctx->watch_attr_val->kind == PY_V_UNKNOWN && !ctx->watch_attr_val->alt
-                               ? v : py_join(ctx, *ctx->watch_attr_val, v);
+    *ctx->watch_attr_val = join_stores(ctx, *ctx->watch_attr_val, v);
 }
 
 /* Every store into self.<name> in the methods of c (and its bases) that
  * spell it, each method walked quietly from its top: joined.  Unknown when
  * none says. */
-static py_val attr_from_methods(py_ctx *ctx, py_class *c, const py_val *self, const char *name, int guard)
+static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, const py_val *self, const char *name,
+                                int guard)
 {
     py_val out = py_vk(PY_V_UNKNOWN);
     if (!c || guard > 4 || ctx->depth >= PY_MAX_CALL_DEPTH - 2) return out;
@@ -367,6 +382,10 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, const py_val *self, co
         if (!c->methods.keys[i]) continue;
         py_func *f = c->methods.vals[i];
         if (!f || f->analyzing || py_is_null(f->body)) continue;
+        /* a base's method that the class overrides never runs on it */
+        py_func *owner = NULL;
+        if (c != derived && f->name && py_class_lookup_method_owner(ctx->p, derived, f->name, &owner) && owner != f)
+            continue;
         uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
         if (!memmem(f->mod->src.text + s, e - s, pat, pl)) continue;
         walk_state w0, *w = &w0;
@@ -379,7 +398,9 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, const py_val *self, co
         ctx->watch_attr_fn = f;
         ctx->watch_attr_val = &got;
         f->analyzing = 1;
-        ctx->depth++;
+        /* calls it makes are followed one level (`a, b = make_pair()`), no deeper */
+        int saved_depth = ctx->depth;
+        if (ctx->depth < 4) ctx->depth = 4;
         py_frame fr;
         py_frame_init(&fr, f, f->mod);
         py_val inst = self && self->kind == PY_V_INSTANCE ? *self : py_vk(PY_V_INSTANCE);
@@ -388,18 +409,18 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, const py_val *self, co
         py_bind_params(ctx, &fr, f, &inst, NULL, 0);
         py_exec_block(ctx, &fr, f->body);
         py_frame_free(&fr);
-        ctx->depth--;
+        ctx->depth = saved_depth;
         f->analyzing = 0;
         ctx->watch_attr = sa;
         ctx->watch_attr_fn = sf;
         ctx->watch_attr_val = sv;
         walk_restore(ctx, w);
-        if (got.kind != PY_V_UNKNOWN || got.alt) out = out.kind == PY_V_UNKNOWN && !out.alt ? got : py_join(ctx, out, got);
+        out = join_stores(ctx, out, got);
     }
     py_class_resolve_bases(ctx->p, c);
     for (int i = 0; i < c->nbase; i++) {
-        py_val b = attr_from_methods(ctx, c->base[i], self, name, guard + 1);
-        if (b.kind != PY_V_UNKNOWN || b.alt) out = out.kind == PY_V_UNKNOWN && !out.alt ? b : py_join(ctx, out, b);
+        py_val b = attr_from_methods(ctx, c->base[i], derived, self, name, guard + 1);
+        out = join_stores(ctx, out, b);
     }
     return out;
 }
@@ -422,7 +443,7 @@ py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *
     /* a value the right-hand side alone does not say (a local of the method,
      * an element of a tuple), or several assignments: every store counts */
     if ((!a || v.kind == PY_V_UNKNOWN || v.kind == PY_V_NONE || a->assigns > 1 || py_is_null(a->value)) &&
-        !ctx->watch_attr) {
+        !ctx->watch_attr && ctx->active) {
         char key[200];
         int kl = snprintf(key, sizeof key, "attr/%p/%s", (void *)c, name);
         py_val *memo = kl > 0 && kl < (int)sizeof key ? cg_map_get(&ctx->memo, key, (size_t)kl) : NULL;
@@ -430,14 +451,14 @@ py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *
         if (memo) {
             all = *memo;
         } else {
-            all = attr_from_methods(ctx, c, self, name, 0);
+            all = attr_from_methods(ctx, c, c, self, name, 0);
             if (kl > 0 && kl < (int)sizeof key) {
                 py_val *save = cg_arena_alloc(ctx->arena, sizeof *save);
                 *save = all;
                 cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, save);
             }
         }
-        if (all.kind != PY_V_UNKNOWN || all.alt) v = v.kind == PY_V_UNKNOWN && !v.alt ? all : py_join(ctx, v, all);
+        v = join_stores(ctx, v, all);
     }
     if (a && !py_is_null(a->type)) v = annotated(ctx, a->type_mod, a->type, v);
     if (v.kind == PY_V_NUMBER || v.kind == PY_V_UNKNOWN) {
@@ -936,7 +957,10 @@ py_val *py_lookup(py_ctx *ctx, py_frame *fr, const char *name, size_t len)
     if (!fr->fn || !(ctx->in_watched || (ctx->callers_depth == 0 && (ctx->active || fr->fn == ctx->scan_fn))))
         return v;
     py_val c = callers_value(ctx, fr->fn, name, len);
-    if (c.kind != PY_V_UNKNOWN) *v = py_join(ctx, *v, c);
+    if (c.kind != PY_V_UNKNOWN) {
+        *v = py_join(ctx, *v, c);
+        v->flags |= PY_VF_FROM_CALLERS;
+    }
     return v;
 }
 
@@ -1283,7 +1307,7 @@ py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         size_t nl = strlen(ctx->watch_attr);
         if (sl == nl + 2 && memcmp(st + 1, ctx->watch_attr, nl) == 0 && fr->fn == ctx->watch_attr_fn &&
             rl == fr->self_len && memcmp(rt, fr->self_name, rl) == 0)
-            *ctx->watch_attr_val = py_join(ctx, *ctx->watch_attr_val, py_vtensor(PY_DEV_UNKNOWN));
+            *ctx->watch_attr_val = join_stores(ctx, *ctx->watch_attr_val, py_vtensor(PY_DEV_UNKNOWN));
     }
 
     /* Python numbers handed to tensor math (CG304) */

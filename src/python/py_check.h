@@ -63,6 +63,7 @@ enum {
     PY_VF_SPREAD = 1 << 20,      /* `*xs` in a call or a display: its elements, spread */
     PY_VF_CALLERS = 1 << 21,     /* a parameter of a function walked from its top: what its
                                     callers pass is looked up when the name is read */
+    PY_VF_FROM_CALLERS = 1 << 22,/* ...and that is what it holds: not seen through closures */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
