@@ -188,6 +188,10 @@ static py_val build_modlist(const py_call_site *cs)
         if (a->kind == PY_V_INSTANCE && r.nelems < 4) r.elems[r.nelems++] = a->cls;
         else if (a->kind == PY_V_MODLIST)
             for (int k = 0; k < a->nelems && r.nelems < 4; k++) r.elems[r.nelems++] = a->elems[k];
+        else if (a->kind == PY_V_DICT || a->kind == PY_V_LIST || a->kind == PY_V_TUPLE)   /* ModuleDict({...}) */
+            for (int k = 0; k < a->nitems && r.nelems < 4; k++)
+                for (const py_val *e = &a->items[k]; e && r.nelems < 4; e = e->alt)
+                    if (e->kind == PY_V_INSTANCE) r.elems[r.nelems++] = e->cls;
     }
     return r;
 }
@@ -381,6 +385,7 @@ static const py_api functions[] = {
     ROW("torch.utils.tensorboard.writer.SummaryWriter", R, .build = build_host_io),
     ROW("torch.nn.ModuleList", R, .build = build_modlist),
     ROW("torch.nn.Sequential", R, .build = build_modlist),
+    ROW("torch.nn.ModuleDict", R, .build = build_modlist),
     ROW("torch.autocast", R | NOWARM, .build = build_autocast),
     ROW("torch.cuda.amp.autocast", R, .build = build_autocast),
     ROW("torch.amp.autocast", R, .build = build_autocast),
