@@ -52,6 +52,36 @@ void py_walk_begin(py_ctx *ctx)
     ctx->depth = 0;
 }
 
+/* A class that captures in one method and replays in others: each other
+ * method that replays is walked as the capture's aftermath (CG504, CG505). */
+static void replay_methods(py_ctx *ctx, py_func *capturing, py_region *r)
+{
+    py_class *c = capturing->cls;
+    /* the graph is the instance's (`torch.cuda.graph(self.g)`, `self.g.capture_begin()`) */
+    size_t sl;
+    const char *st = py_text(r->mod, r->site_node, &sl);
+    if (!memmem(st, sl, "self.", 5)) return;
+    for (size_t i = 0; i < c->methods.cap; i++) {
+        py_func *g = c->methods.keys[i] ? c->methods.vals[i] : NULL;
+        if (!g || g == capturing || py_is_null(g->body)) continue;
+        uint32_t s = py_start_byte(g->body), e = py_end_byte(g->body);
+        if (!memmem(g->mod->src.text + s, e - s, ".replay(", 8)) continue;
+        py_frame fr;
+        py_frame_init(&fr, g, g->mod);
+        py_walk_begin(ctx);
+        py_bind_params(ctx, &fr, g, NULL, NULL, 0);
+        ctx->after = r;
+        ctx->phase = PY_PH_AFTER;
+        ctx->after_method = g;
+        ctx->loops = ctx->conds_in_loop = ctx->autocast = 0;
+        py_exec_block(ctx, &fr, g->body);
+        ctx->after_method = NULL;
+        ctx->after = NULL;
+        ctx->phase = PY_PH_OUTSIDE;
+        py_frame_free(&fr);
+    }
+}
+
 static void scan_function(py_ctx *ctx, py_func *f)
 {
     py_frame fr;
@@ -63,11 +93,13 @@ static void scan_function(py_ctx *ctx, py_func *f)
     py_bind_params(ctx, &fr, f, NULL, NULL, 0);
     ctx->cur_stream = NULL;
     ctx->loops = ctx->conds_in_loop = ctx->autocast = 0;
+    int first_region = ctx->nregions;
     if (!py_is_null(f->body)) py_exec_block(ctx, &fr, f->body);
     if (ctx->active) py_region_end(ctx);   /* capture_begin with no capture_end in this function */
     ctx->after = NULL;
     ctx->phase = PY_PH_OUTSIDE;
     py_frame_free(&fr);
+    if (ctx->nregions > first_region && f->cls) replay_methods(ctx, f, ctx->regions[ctx->nregions - 1]);
 }
 
 

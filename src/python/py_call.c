@@ -902,6 +902,45 @@ static const py_sites *callers_of(py_ctx *ctx, py_func *f)
     return s;
 }
 
+/* Is call node c kept: an argument of `.append(...)` and friends, or the
+ * value stored into a subscript, inside a loop of its function? */
+static int call_result_kept(py_module *m, TSNode c)
+{
+    static const char *const keep[] = { "append", "extend", "insert", "appendleft", NULL };
+    TSNode p = py_parent(c), kept = { 0 };
+    if (IS(p, argument_list)) {
+        TSNode call = py_parent(p), fn = py_field(call, PY.f_function);
+        if (IS(fn, attribute)) {
+            size_t al;
+            const char *a = py_text(m, py_field(fn, PY.f_attribute), &al);
+            for (int i = 0; keep[i]; i++)
+                if (strlen(keep[i]) == al && memcmp(keep[i], a, al) == 0) kept = call;
+        }
+    } else if (IS(p, assignment) && py_eq(py_field(p, PY.f_right), c) && IS(py_field(p, PY.f_left), subscript)) {
+        kept = p;
+    }
+    for (TSNode n = kept; !py_is_null(n); n = py_parent(n)) {
+        if (IS(n, for_statement) || IS(n, while_statement) || IS(n, list_comprehension)) return 1;
+        if (IS(n, function_definition) || IS(n, class_definition)) break;
+    }
+    return 0;
+}
+
+int py_callers_keep_result(py_ctx *ctx, py_func *f)
+{
+    if (!f->name || cg_starts(f->name, "__")) return 0;
+    for (size_t i = 0, seen = 0; i < ctx->p->nmods && seen < 32; i++) {
+        py_module *m = &ctx->p->mods[i];
+        if (m->state != 1 || !py_module_may_call(m, f->name)) continue;
+        seen++;
+        TSNode nodes[16];
+        int k = py_module_call_nodes(m, f->name, nodes, 16);
+        for (int j = 0; j < k; j++)
+            if (call_result_kept(m, nodes[j])) return 1;
+    }
+    return 0;
+}
+
 /* Where parameter `name` (len bytes) sits in f: *ai its position after self
  * (-1: keyword-only or none), the parameter node returned. */
 static TSNode param_named(py_func *f, const char *name, size_t len, int *ai)

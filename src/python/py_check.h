@@ -101,6 +101,8 @@ typedef struct py_val {
     const struct py_closure *closure;
 } py_val;
 
+enum { PY_IO_INPUT = 1, PY_IO_OUTPUT = 2 };
+
 /* ---- a capture region: the facts rules read -------------------------------------
  * One per capture the evaluator meets (py_region.c fills it); each field
  * names the rules that read it. */
@@ -112,7 +114,9 @@ typedef struct py_region {
     const char *kind;           /* "torch.cuda.graph", "capture_begin", "make_graphed_callables",
                                    "te.make_graphed_callables", "reduce-overhead", "FullCudaGraphWrapper",
                                    "CudaGraphManager": CG404, CG601, CG701-CG708, CG901, CG902 */
-    cg_map inputs;              /* tensors the capture reads in fn ("static_x", "self.static_x"): CG504 */
+    cg_map inputs;              /* tensors the capture reads in fn, and self attributes its class's
+                                   methods read ("static_x", "self.static_x"): PY_IO_INPUT, CG504;
+                                   self attributes it stores: PY_IO_OUTPUT, CG505 */
     cg_streams streams;         /* forks, joins and event records (streams.capture: the capturing
                                    stream): CG402, CG403 */
     int steps_optimizer;        /* an optimizer step is captured: CG606 */
@@ -186,6 +190,7 @@ typedef struct py_ctx {
     cg_map callers;        /* function -> its call sites' arguments, once per run */
     int callers_parses;    /* modules parsed to find call sites, this run */
     const struct py_closure *call_closure; /* the closure of the function being called */
+    py_func *after_method;  /* a method of the capturing class walked as the capture's aftermath */
     /* a method walked for what it stores in self.<watch_attr> (py_call.c) */
     const char *watch_attr;
     py_func *watch_attr_fn;
@@ -233,7 +238,8 @@ typedef struct py_event {
     /* other events */
     py_val val;                /* condition, index, stored value, scalar, stream */
     int augmented;             /* PY_EV_STORE: `+=` and friends */
-    int target_kind;           /* PY_EV_STORE: 0 name, 1 attribute, 2 subscript */
+    int target_kind;           /* PY_EV_STORE: 0 name, 1 attribute, 2 subscript, 3 a graph output
+                                  returned to callers that keep it across replays (CG505) */
     py_val target_base;        /* PY_EV_STORE: object of attribute/subscript target */
     TSNode target_base_node;
     int target_is_global;      /* PY_EV_STORE: a name declared global / module level */

@@ -570,11 +570,13 @@ static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->after;
     if (!r || ev->augmented || ev->target_kind == 2) return;
+    /* another method of the capturing class: only its self attributes are the capture's */
+    if (ctx->after_method && ev->target_kind != 1) return;
     if (ev->target_kind == 1 && !(IS(ev->target_base_node, identifier) && py_text_eq(ev->mod, ev->target_base_node, "self")))
         return;
     size_t len;
     const char *t = py_text(ev->mod, ev->node, &len);
-    if (!cg_map_get(&r->inputs, t, len)) return;
+    if (cg_map_get(&r->inputs, t, len) != (void *)PY_IO_INPUT) return;
     py_report(ctx, PY_AT(CG_R_CG504, ev->mod, ev->node,
               .fix = "copy into the captured tensor instead: `static_x.copy_(new)`"),
               "`%.*s` is a static input the graph read at capture; rebinding it does not change what "
@@ -585,6 +587,13 @@ static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
 static void check_output_kept(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->after;
+    if (r && ev->kind == PY_EV_STORE && ev->target_kind == 3) {   /* returned to callers that keep it */
+        py_report(ctx, PY_AT(CG_R_CG505, ev->mod, ev->node,
+                  .fix = "return a copy: `.clone()` the output before the next replay"),
+                  "`%s` is a graph output returned to callers that keep it across replays: the next "
+                  "`replay()` overwrites it in place", expr(ctx, ev));
+        return;
+    }
     if (!r || ctx->loops == 0) return;
     /* the loop that captures one graph per iteration (per batch size) keeps each one's output */
     if (!py_is_null(r->capture_loop) && py_eq(r->capture_loop, ctx->loop_node)) return;

@@ -145,6 +145,9 @@ py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *
 /* A store of v into target t (an attribute) of frame fr: kept when a method
  * is walked for what it stores in that attribute of self. */
 void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
+/* Does some call of f keep its result across iterations of a loop
+ * (`results.append(r.infer(b))`, `outs[i] = r.infer(b)`)?  Loaded modules only. */
+int py_callers_keep_result(py_ctx *ctx, py_func *f);
 /* A call expression: its value, following project code in capture context. */
 py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call);
 /* Analyse f called (at callnode) with `args` in the current context; returns
@@ -177,8 +180,13 @@ int py_region_open_call(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py
  * warm-up and eager backward before a capture; backward, optimizer steps,
  * stream forks and joins during one. */
 void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call);
-/* A tensor the capture reads in its own function: a static input (CG504). */
+/* A tensor the capture reads in its own function, or a self attribute of
+ * its class: a static input (CG504). */
 void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v);
+/* A tensor stored into self attribute n during the capture: a graph output (CG505). */
+void py_region_note_output(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v);
+/* In the aftermath walk of a method of the capturing class: is self attribute n a graph output? */
+int py_region_attr_is_output(const py_ctx *ctx, const py_frame *fr, TSNode n);
 /* What the `with` items of one statement opened, closed when its body ends. */
 typedef struct py_with {
     int began, stream_ctx, autocast;

@@ -251,7 +251,13 @@ static py_val instance_attribute(py_ctx *ctx, py_frame *fr, TSNode n, TSNode obj
         return v;
     }
     py_val av = py_val_of_attr(ctx, o->cls, o, name);
-    if (IS(obj, identifier) && fr->self_name && py_text_eq(fr->mod, obj, "self")) py_region_note_input(ctx, fr, n, &av);
+    if (IS(obj, identifier) && fr->self_name && py_text_eq(fr->mod, obj, "self")) {
+        py_region_note_input(ctx, fr, n, &av);
+        if (py_region_attr_is_output(ctx, fr, n)) {
+            if (av.kind == PY_V_UNKNOWN) av = py_vtensor(PY_DEV_CUDA);
+            av.flags |= PY_VF_OUTPUT;
+        }
+    }
     return av;
 }
 

@@ -432,14 +432,43 @@ void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py
     if (!ctx->quiet) note_stream_call(ctx, ev);
 }
 
+/* Is n `self.x` in a method of the class whose method holds the region? */
+static int same_self_attr(const py_ctx *ctx, const py_frame *fr, TSNode n, const py_region *r)
+{
+    if (!r || !r->fn || !r->fn->cls || !fr->fn || fr->fn->cls != r->fn->cls || !IS(n, attribute)) return 0;
+    TSNode obj = py_field(n, PY.f_object);
+    (void)ctx;
+    return IS(obj, identifier) && py_text_eq(fr->mod, obj, "self") && fr->self_name;
+}
+
 void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
 {
-    if (!ctx->active || ctx->quiet || !ctx->region || fr->fn != ctx->region->fn || v->kind != PY_V_TENSOR) return;
+    if (!ctx->active || ctx->quiet || !ctx->region || v->kind != PY_V_TENSOR) return;
+    /* its function's names and self attributes; self attributes read by the class's other methods */
+    if (fr->fn != ctx->region->fn && !same_self_attr(ctx, fr, n, ctx->region)) return;
     if (v->flags & PY_VF_OUTPUT) return;
     size_t len;
     const char *t = py_text(fr->mod, n, &len);
     if (!cg_map_get(&ctx->region->inputs, t, len))
-        cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)1);
+        cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)PY_IO_INPUT);
+}
+
+void py_region_note_output(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
+{
+    if (!ctx->active || ctx->quiet || !ctx->region || v->kind != PY_V_TENSOR) return;
+    if (!same_self_attr(ctx, fr, n, ctx->region)) return;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)PY_IO_OUTPUT);
+}
+
+int py_region_attr_is_output(const py_ctx *ctx, const py_frame *fr, TSNode n)
+{
+    const py_region *r = ctx->phase == PY_PH_AFTER ? ctx->after : NULL;
+    if (!same_self_attr(ctx, fr, n, r)) return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    return cg_map_get(&r->inputs, t, len) == (void *)PY_IO_OUTPUT;
 }
 
 /* ---- guards ----------------------------------------------------------------------------- */

@@ -133,6 +133,7 @@ static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug)
     else if (IS(t, identifier) && (ctx->active || ctx->phase == PY_PH_AFTER)) store_event(ctx, fr, t, v, 0);
     if (!aug) py_bind_target(ctx, fr, t, v);
     if (!aug && ctx->watch_attr) py_note_attr_store(ctx, fr, t, v);
+    if (!aug && IS(t, attribute)) py_region_note_output(ctx, fr, t, &v);
 }
 
 /* `left = right`, `left += right`, `a = b = ... = right` (tree-sitter nests a
@@ -375,6 +376,15 @@ static void exec_try(py_ctx *ctx, py_frame *fr, TSNode st)
 static void exec_return(py_ctx *ctx, py_frame *fr, TSNode st)
 {
     py_val v = py_named_child_count(st) ? py_eval(ctx, fr, py_named_child(st, 0)) : py_vk(PY_V_NONE);
+    /* a method replaying another method's capture returns its output to callers that keep it */
+    if (ctx->phase == PY_PH_AFTER && ctx->after && ctx->after_method == fr->fn && (v.flags & PY_VF_OUTPUT) &&
+        v.kind == PY_V_TENSOR && py_callers_keep_result(ctx, fr->fn)) {
+        py_event ev;
+        py_event_init(&ev, PY_EV_STORE, fr->mod, py_named_child(st, 0));
+        ev.val = v;
+        ev.target_kind = 3;
+        py_emit(ctx, &ev);
+    }
     fr->ret = fr->has_ret ? py_join(ctx, fr->ret, v) : v;
     fr->has_ret = 1;
 }
