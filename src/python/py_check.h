@@ -64,6 +64,7 @@ enum {
     PY_VF_CALLERS = 1 << 21,     /* a parameter of a function walked from its top: what its
                                     callers pass is looked up when the name is read */
     PY_VF_FROM_CALLERS = 1 << 22,/* ...and that is what it holds: not seen through closures */
+    PY_VF_LOOPVAR = 1 << 23,     /* a number a `for` binds: it changes every iteration (CG304) */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
@@ -128,6 +129,8 @@ typedef struct py_region {
     int in_loop;                /* the capture sits in a loop with no condition around it: CG705 */
     TSNode capture_loop;        /* the innermost loop around the capture, if any: CG505 (one
                                    graph per iteration keeps each output; no replay overwrites it) */
+    int loop_replays;           /* ...and that loop also replays a graph: a loop variable read in
+                                   the capture is baked while it changes (CG304) */
     int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
     int eager_backward;         /* backward()/DDP() on the default stream before it: CG702 */
     cg_loc eager_loc;           /*   where: CG702 */

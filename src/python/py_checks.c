@@ -419,13 +419,21 @@ static void check_bookkeeping_call(const py_ctx *ctx, const py_event *ev)
                   "`%s` changes host state once at capture; replays do not", expr(ctx, ev));
 }
 
+/* CG304: a loop variable read in a capture that the same loop replays.  As
+ * tensor math: baked at its capture-time value; as a branch: the branch is frozen. */
+static int loopvar_baked(const py_ctx *ctx, const py_val *v)
+{
+    return v->kind == PY_V_NUMBER && (v->flags & PY_VF_LOOPVAR) && v->oname && ctx->region &&
+           ctx->region->loop_replays;
+}
+
 /* CG304: a Python number that is reassigned elsewhere, baked into the graph */
 static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
 {
     const py_val *v = &ev->val;
     int reassigned = 0;
     const char *where = "";
-    if (!v->oname) return;
+    if (!v->oname || loopvar_baked(ctx, v)) return;   /* check_loopvar_math says more */
     size_t nl = strlen(v->oname);
     if (v->origin == PY_O_SELF_ATTR && v->ocls) {
         py_attr *a = py_class_attr(ctx->p, v->ocls, v->oname);
@@ -442,6 +450,22 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
     py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
               "Python number `%s` is baked into the graph at capture, but it is reassigned %s: "
               "replays keep the captured value", v->oname, where);
+}
+
+static void check_loopvar_math(const py_ctx *ctx, const py_event *ev)
+{
+    if (!loopvar_baked(ctx, &ev->val)) return;
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
+              "Python number `%s` changes every iteration of the loop that replays the graph, but the "
+              "capture baked in its value then", ev->val.oname);
+}
+
+static void check_loopvar_branch(const py_ctx *ctx, const py_event *ev)
+{
+    if (!loopvar_baked(ctx, &ev->val)) return;
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
+              "the condition `%s` reads loop variable `%s`, which changes every iteration of the loop "
+              "that replays the graph: the capture froze the branch it took then", expr(ctx, ev), ev->val.oname);
 }
 
 /* CG305: CPU tensors created inside the region */
@@ -830,6 +854,8 @@ const py_check py_checks[] = {
     { CG_R_CG303, PY_EV_STORE, PY_PH_CAPTURE, check_bookkeeping_store },
     { CG_R_CG303, PY_EV_CALL, PY_PH_CAPTURE, check_bookkeeping_call },
     { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_frozen_scalar },
+    { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_loopvar_math },
+    { CG_R_CG304, PY_EV_COND, PY_PH_CAPTURE, check_loopvar_branch },
     { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_tensor },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_set_default_stream },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_wait_default_stream },

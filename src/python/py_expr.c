@@ -218,7 +218,7 @@ static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
         /* keep an origin so `lr * 0.5` still names lr */
         py_val out = a.origin ? a : b.origin ? b : py_vk(PY_V_NUMBER);
         py_val num = py_vk(PY_V_NUMBER);
-        num.flags = (a.flags | b.flags) & PY_VF_HOSTSCALAR;
+        num.flags = (a.flags | b.flags) & (PY_VF_HOSTSCALAR | PY_VF_LOOPVAR);
         num.origin = out.origin;
         num.oname = out.oname;
         num.ofn = out.ofn;
@@ -393,7 +393,12 @@ static py_val eval_comparison(py_ctx *ctx, py_frame *fr, TSNode n)
         if (nv < 8) { vals[nv] = v; nodes[nv] = c; nv++; }
         if (v.kind == PY_V_TENSOR) { tensor = 1; dev = v.dev; }
     }
-    if (!tensor) return py_vk(PY_V_NUMBER);
+    if (!tensor) {
+        /* `step % 2 == 0`: a loop variable's comparison keeps its name (CG304) */
+        for (int i = 0; i < nv; i++)
+            if (vals[i].kind == PY_V_NUMBER && (vals[i].flags & PY_VF_LOOPVAR)) return vals[i];
+        return py_vk(PY_V_NUMBER);
+    }
     /* `x is None` compares identities, no tensor made */
     size_t len;
     const char *t = py_text(fr->mod, n, &len);

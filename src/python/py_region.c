@@ -102,6 +102,11 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
         r->in_loop = memmem(t, len, ".replay(", 8) != NULL;
     }
     r->capture_loop = ctx->loops > 0 ? ctx->loop_node : (TSNode){ 0 };
+    if (!py_is_null(r->capture_loop)) {
+        size_t ll;
+        const char *lt = py_text(fr->mod, r->capture_loop, &ll);
+        r->loop_replays = memmem(lt, ll, ".replay(", 8) != NULL;
+    }
     r->pin_loader_loop = fr->pin_loader_loop;
     r->eager_backward = fr->eager_backward;
     r->eager_loc = fr->eager_loc;

@@ -340,6 +340,8 @@ static void exec_for(py_ctx *ctx, py_frame *fr, TSNode st)
         py_bind_target(ctx, fr, py_named_child(left, 0), py_vk(PY_V_NUMBER));
         py_bind_target(ctx, fr, py_named_child(left, 1), el);
     } else {
+        /* a number the loop binds changes every iteration (CG304) */
+        if (el.kind == PY_V_NUMBER && IS(left, identifier)) el.flags |= PY_VF_LOOPVAR;
         py_bind_target(ctx, fr, left, el);
     }
     int saved_pin = fr->pin_loader_loop;
