@@ -744,6 +744,7 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
 typedef struct py_sites {
     int n;
     py_args site[12];
+    int cold[12];   /* the caller ran nothing before the call (CG701) */
 } py_sites;
 
 #define MAX_CALLER_MODULES 48
@@ -790,7 +791,7 @@ static void walk_quiet(py_ctx *ctx)
 }
 
 /* The watched call is met: keep what it passes when it calls watch_fn. */
-static void note_watched(py_ctx *ctx, const py_event *ev, const py_val *callee)
+static void note_watched(py_ctx *ctx, const py_event *ev, const py_val *callee, int cold)
 {
     int hit = 0;
     for (const py_val *a = callee; a; a = a->alt) {
@@ -800,6 +801,7 @@ static void note_watched(py_ctx *ctx, const py_event *ev, const py_val *callee)
         hit |= f == ctx->watch_fn;
     }
     if (!hit || ctx->watch_args->pos) return;
+    ctx->watch_cold = cold;
     py_args *a = ctx->watch_args;
     py_val *pos = cg_arena_alloc(ctx->arena, (size_t)(ev->nargs + 1) * sizeof *pos);
     py_val *kw = cg_arena_alloc(ctx->arena, (size_t)(ev->nkw + 1) * sizeof *kw);
@@ -860,7 +862,8 @@ static void sites_in(py_ctx *ctx, py_func *f, const char *name, py_module *m, py
     int k = py_module_call_nodes(m, name, nodes, 16);
     for (int i = 0; i < k && s->n < (int)(sizeof s->site / sizeof *s->site); i++) {
         py_func *caller = py_enclosing_func(m, nodes[i]);
-        if (caller && caller != f && walk_caller(ctx, caller, nodes[i], f, &s->site[s->n])) s->n++;
+        ctx->watch_cold = 0;
+        if (caller && caller != f && walk_caller(ctx, caller, nodes[i], f, &s->site[s->n])) s->cold[s->n++] = ctx->watch_cold;
     }
 }
 
@@ -939,6 +942,23 @@ int py_callers_keep_result(py_ctx *ctx, py_func *f)
             if (call_result_kept(m, nodes[j])) return 1;
     }
     return 0;
+}
+
+int py_callers_all_cold(py_ctx *ctx, py_func *f)
+{
+    const py_sites *s = callers_of(ctx, f);
+    if (!s || s->n == 0) return 0;
+    for (int i = 0; i < s->n; i++)
+        if (!s->cold[i]) return 0;
+    return 1;
+}
+
+const void *py_compiled_identity(const py_val *v)
+{
+    if (!(v->flags & PY_VF_COMPILED)) return NULL;
+    if (v->kind == PY_V_FUNC) return v->fn;
+    if (v->kind == PY_V_INSTANCE) return v->cls;
+    return v->qual;
 }
 
 /* Where parameter `name` (len bytes) sits in f: *ai its position after self
@@ -1336,7 +1356,7 @@ py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
     ctx->in_watched += watched;
     eval_arguments(ctx, fr, py_field(call, PY.f_arguments), &ev);
     ctx->in_watched -= watched;
-    if (watched) note_watched(ctx, &ev, &callee);
+    if (watched) note_watched(ctx, &ev, &callee, !fr->warm && fr->built_module);
     /* self.register_buffer("name", t) / register_parameter: self.name is a tensor */
     if (ctx->watch_attr && ev.method && ev.nargs >= 1 && IS(ev.argn[0], string) &&
         (cg_eq(ev.method, "register_buffer") || cg_eq(ev.method, "register_parameter")) &&

@@ -126,6 +126,11 @@ typedef struct py_region {
     int side_stream;            /* the capture begins on a stream other than the default one: CG404 */
     /* what the capturing function did before the capture */
     int warm;                   /* ran the model first (or built none here): CG701, CG706 */
+    int cold_from_callers;      /* ...not warm: its model comes from callers that never ran it: CG701 */
+    const void *warmed[8];      /* the compiled callables (py_func or qual) the function ran before: CG706 */
+    int nwarmed;
+    int warmed_other;           /* ...and whether it ran project code that may have run them */
+    int warm_ran;               /* the function itself ran a warm-up (not merely built nothing) */
     int in_loop;                /* the capture sits in a loop with no condition around it: CG705 */
     TSNode capture_loop;        /* the innermost loop around the capture, if any: CG505 (one
                                    graph per iteration keeps each output; no replay overwrites it) */
@@ -193,6 +198,7 @@ typedef struct py_ctx {
     cg_map callers;        /* function -> its call sites' arguments, once per run */
     int callers_parses;    /* modules parsed to find call sites, this run */
     const struct py_closure *call_closure; /* the closure of the function being called */
+    int watch_cold;         /* the watched call's caller ran nothing before it (CG701) */
     py_func *after_method;  /* a method of the capturing class walked as the capture's aftermath */
     /* a method walked for what it stores in self.<watch_attr> (py_call.c) */
     const char *watch_attr;
@@ -294,6 +300,9 @@ const char *py_snip(const py_ctx *ctx, py_module *m, TSNode n);
 int py_ev_kw(const py_event *ev, const char *name);
 /* Does the value look like a tensor?  Known tensors (not on the CPU) only. */
 int py_is_gpu_tensor(const py_val *v);
+/* py_call.c: the identity of a compiled callable (a py_func, a class, a
+ * qualified name), NULL for values torch.compile did not make: CG706 */
+const void *py_compiled_identity(const py_val *v);
 /* Is the region a torch.compile(mode="reduce-overhead") function? */
 int py_region_is_compiled(const py_region *r);
 /* py_api.c: is q a torch tensor factory (torch.zeros, torch.tensor...)? */

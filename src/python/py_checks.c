@@ -742,7 +742,12 @@ static void check_capture_setup(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
     if (!manual_capture(r) || ev->kind != PY_EV_REGION_BEGIN) return;
-    if (!r->warm)
+    if (!r->warm && r->cold_from_callers)
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG701, .loc = &r->site,
+                     .fix = "run 2-3 eager iterations on a side stream first, then join it" },
+                     "the model comes from callers that never ran it, and nothing runs it here before the "
+                     "capture: cuBLAS/cuDNN handles and autograd state are created during capture, which fails");
+    else if (!r->warm)
         py_report(ctx, &(py_finding){ .rule = CG_R_CG701, .loc = &r->site,
                      .fix = "run 2-3 eager iterations on a side stream first, then join it" },
                      "the model is built here and captured with no warm-up run before it: cuBLAS/cuDNN "
@@ -813,7 +818,14 @@ static void check_graphed_callables(const py_ctx *ctx, const py_event *ev)
 static void check_compiled_call(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
-    if (!manual_capture(r) || r->warm || !(ev->callee.flags & PY_VF_COMPILED)) return;
+    if (!manual_capture(r) || !(ev->callee.flags & PY_VF_COMPILED)) return;
+    if (r->warm) {
+        /* warm-up per callable: a warm-up that ran other code does not compile this one */
+        const void *id = py_compiled_identity(&ev->callee);
+        if (!id || !r->warm_ran || r->warmed_other || ev->mod != r->mod) return;
+        for (int i = 0; i < r->nwarmed; i++)
+            if (r->warmed[i] == id) return;
+    }
     py_report(ctx, PY_AT(CG_R_CG706, ev->mod, ev->node, .fix = "call the compiled function a few times before capturing"),
               "`%s` calls a torch.compile'd function inside a capture with no warm-up run: compilation "
               "and autotuning would happen during capture", expr(ctx, ev));

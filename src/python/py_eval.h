@@ -52,6 +52,9 @@ typedef struct py_frame {
     cg_loc eager_loc;
     char *eager_line;
     int pin_loader_loop;     /* inside `for batch in DataLoader(pin_memory=True)` */
+    const void *warmed[8];   /* compiled callables run before the capture (CG706) */
+    int nwarmed;
+    int warmed_other;        /* project code run before the capture (it may run them) */
     struct py_frame *caller; /* the frame that called this one (NULL: walked from its top) */
     struct py_frame *outer;  /* a nested def's: the live frame of the def around it (closures) */
     const py_closure *closed;/* ...or what it closed over, when that frame no longer runs */
@@ -148,6 +151,9 @@ void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
 /* Does some call of f keep its result across iterations of a loop
  * (`results.append(r.infer(b))`, `outs[i] = r.infer(b)`)?  Loaded modules only. */
 int py_callers_keep_result(py_ctx *ctx, py_func *f);
+/* Do all known callers of f call it before running anything (so what they
+ * pass was never warmed)?  0 when f has no known caller. */
+int py_callers_all_cold(py_ctx *ctx, py_func *f);
 /* A call expression: its value, following project code in capture context. */
 py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call);
 /* Analyse f called (at callnode) with `args` in the current context; returns

@@ -93,6 +93,15 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
 {
     py_region *r = ctx->region;
     r->warm = fr->warm || !fr->built_module;
+    /* nothing ran here, and the model comes from callers that ran nothing either */
+    if (r->warm && !fr->warm && fr->fn && fr->fn == ctx->scan_fn && py_callers_all_cold(ctx, fr->fn)) {
+        r->warm = 0;
+        r->cold_from_callers = 1;
+    }
+    memcpy(r->warmed, fr->warmed, sizeof r->warmed);
+    r->nwarmed = fr->nwarmed;
+    r->warmed_other = fr->warmed_other;
+    r->warm_ran = fr->warm;
     /* re-capturing every iteration: the capture and a replay share a loop body
      * with no condition around the capture (one graph per bucket replays later) */
     r->in_loop = 0;
@@ -415,6 +424,10 @@ static void note_stream_call(py_ctx *ctx, const py_event *ev)
 static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
 {
     if (py_api_is_warmup_call(ev, callee)) fr->warm = 1;
+    const void *id = py_compiled_identity(callee);
+    if (id && fr->nwarmed < 8) fr->warmed[fr->nwarmed++] = id;
+    else if (!id && (callee->kind == PY_V_FUNC || callee->kind == PY_V_INSTANCE || callee->kind == PY_V_MODLIST))
+        fr->warmed_other = 1;
     if (fr->stream_ctx || fr->eager_backward) return;
     if ((ev->method && cg_eq(ev->method, "backward")) || (ev->qual && cg_ends_with(ev->qual, "DistributedDataParallel"))) {
         fr->eager_backward = 1;
@@ -427,7 +440,8 @@ static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, c
 
 void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
 {
-    if (!ctx->active && !ctx->quiet) note_before_capture(ctx, fr, ev, callee, call);
+    /* also in a caller walked for what it passes: did it run the model first? (CG701) */
+    if (!ctx->active && (!ctx->quiet || ctx->watch_fn)) note_before_capture(ctx, fr, ev, callee, call);
     if (!ctx->active || !ctx->region || !ev->method) return;
     py_region *r = ctx->region;
     if (cg_eq(ev->method, "backward")) r->has_backward = 1;

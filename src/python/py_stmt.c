@@ -148,7 +148,7 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
     /* `m: Net = make()`, `self.state: State | None = None`: the annotation says what an unknown is */
     if (!aug) v = py_annotated(ctx, fr->mod, py_field(e, PY.f_type), v);
     /* a model built here, before any capture: it needs warm-up here too (CG701) */
-    if (!ctx->active && !ctx->quiet && !fr->warm &&
+    if (!ctx->active && (!ctx->quiet || ctx->watch_fn) && !fr->warm &&
         (v.kind == PY_V_INSTANCE || v.kind == PY_V_MODLIST ||
          (v.kind == PY_V_EXTOBJ && cg_starts(v.qual, "torch.nn.") && !(v.flags & PY_VF_OPTIMIZER))) &&
         IS(py_unparen(right), call))
