@@ -461,7 +461,9 @@ py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *
         v = join_stores(ctx, v, all);
     }
     if (a && !py_is_null(a->type)) v = annotated(ctx, a->type_mod, a->type, v);
-    if (v.kind == PY_V_NUMBER || v.kind == PY_V_UNKNOWN) {
+    /* a number (CG304) or a host container (CG303: written through a parameter) kept on self */
+    if (v.kind == PY_V_NUMBER || v.kind == PY_V_UNKNOWN || v.kind == PY_V_LIST || v.kind == PY_V_DICT ||
+        v.kind == PY_V_SET) {
         v.origin = PY_O_SELF_ATTR;
         v.oname = cg_arena_strdup(ctx->arena, name);
         v.ocls = c;
@@ -987,6 +989,12 @@ static TSNode param_named(py_func *f, const char *name, size_t len, int *ai)
     }
     *ai = -1;
     return (TSNode){ 0 };
+}
+
+int py_is_param(py_func *f, const char *name, size_t len)
+{
+    int ai;
+    return !f->is_module_body && !py_is_null(param_named(f, name, len, &ai));
 }
 
 /* What f's callers pass for parameter `name`: joined; unknown if none. */

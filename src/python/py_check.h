@@ -251,7 +251,8 @@ typedef struct py_event {
                                   returned to callers that keep it across replays (CG505) */
     py_val target_base;        /* PY_EV_STORE: object of attribute/subscript target */
     TSNode target_base_node;
-    int target_is_global;      /* PY_EV_STORE: a name declared global / module level */
+    int target_is_global;      /* PY_EV_STORE: a name declared global / module level (1), under
+                                  self (2), a parameter holding the caller's container (3) */
 } py_event;
 
 /* ---- py_report.c: the one report builder ----------------------------------------- */

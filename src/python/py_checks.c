@@ -366,6 +366,18 @@ static void check_host_random(const py_ctx *ctx, const py_event *ev)
                   expr(ctx, ev), rnd ? "random value" : "time");
 }
 
+/* A dict, list or set whose elements are all known host values (numbers,
+ * strings, None): no tensors, no objects. */
+static int host_display(const py_val *v)
+{
+    if ((v->kind != PY_V_DICT && v->kind != PY_V_LIST && v->kind != PY_V_SET) || v->alt || v->nitems == 0) return 0;
+    for (int i = 0; i < v->nitems; i++) {
+        int k = v->items[i].kind;
+        if (k != PY_V_NUMBER && k != PY_V_STR && k != PY_V_NONE) return 0;
+    }
+    return 1;
+}
+
 /* CG303: host state that outlives the region */
 static void check_bookkeeping_store(const py_ctx *ctx, const py_event *ev)
 {
@@ -377,6 +389,16 @@ static void check_bookkeeping_store(const py_ctx *ctx, const py_event *ev)
         return;
     }
     if (!ev->target_is_global) return;
+    if (ev->target_kind == 1 && !ev->augmented && ev->target_is_global == 2 && IS(ev->target_base_node, identifier)) {
+        /* `self.stats = {...}`, `self.flag = bool(...)`: a host value set once at capture */
+        const py_val *v = &ev->val;
+        if (host_display(v) ||
+            (v->kind == PY_V_NUMBER && !v->alt && v->origin != PY_O_NONE && v->origin != PY_O_SELF_ATTR &&
+             (v->flags & PY_VF_HOSTSCALAR)))
+            py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
+                      "`%s` is set to a host value once at capture; replays leave it unchanged", expr(ctx, ev));
+        return;
+    }
     if (ev->target_kind == 1 && ev->augmented) {
         if (ev->val.kind == PY_V_TENSOR) return;   /* in-place tensor op: captured */
         py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
@@ -486,6 +508,36 @@ static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
     py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
               "`%s` creates a CPU tensor inside the capture: it is computed once and not part of the graph",
               expr(ctx, ev));
+}
+
+/* CG305: an in-place op on a CPU tensor kept on self (`self.hits += 1` where
+ * `self.hits = torch.zeros(())`: a plain attribute stays on the CPU after
+ * `.cuda()`): it runs once, on the host, at capture */
+static int cpu_self_tensor(const py_val *v, const py_module *m, TSNode n)
+{
+    if (v->kind != PY_V_TENSOR || v->dev != PY_DEV_CPU || (v->flags & PY_VF_PINNED) || v->alt) return 0;
+    if (!IS(n, attribute)) return 0;
+    TSNode obj = py_field(n, PY.f_object);
+    return IS(obj, identifier) && py_text_eq((py_module *)m, obj, "self");
+}
+
+static void check_cpu_inplace_store(const py_ctx *ctx, const py_event *ev)
+{
+    if (!ev->augmented || ev->target_kind != 1 || !cpu_self_tensor(&ev->val, ev->mod, ev->node)) return;
+    py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
+              "`%s` updates a CPU tensor in place inside the capture: it runs once on the host and "
+              "replays do not repeat it", expr(ctx, ev));
+}
+
+static void check_cpu_inplace_call(const py_ctx *ctx, const py_event *ev)
+{
+    static const char *const not_math[] = { "copy_", "requires_grad_", "share_memory_", "pin_memory", NULL };
+    if (!ev->method || !cg_ends_with(ev->method, "_") || cg_one_of(ev->method, not_math) ||
+        !cpu_self_tensor(&ev->recv, ev->mod, ev->recv_node))
+        return;
+    py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
+              "`%s` updates a CPU tensor in place inside the capture: it runs once on the host and "
+              "replays do not repeat it", expr(ctx, ev));
 }
 
 /* ---- 4 stream ------------------------------------------------------------------- */
@@ -869,6 +921,8 @@ const py_check py_checks[] = {
     { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_loopvar_math },
     { CG_R_CG304, PY_EV_COND, PY_PH_CAPTURE, check_loopvar_branch },
     { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_tensor },
+    { CG_R_CG305, PY_EV_STORE, PY_PH_CAPTURE, check_cpu_inplace_store },
+    { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_inplace_call },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_set_default_stream },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_wait_default_stream },
     { CG_R_CG401, PY_EV_STREAM_CTX, PY_PH_CAPTURE, check_stream_ctx },   /* and CG403 */

@@ -154,6 +154,8 @@ int py_callers_keep_result(py_ctx *ctx, py_func *f);
 /* Do all known callers of f call it before running anything (so what they
  * pass was never warmed)?  0 when f has no known caller. */
 int py_callers_all_cold(py_ctx *ctx, py_func *f);
+/* Is `name` (len bytes) a parameter of f? */
+int py_is_param(py_func *f, const char *name, size_t len);
 /* A call expression: its value, following project code in capture context. */
 py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call);
 /* Analyse f called (at callnode) with `args` in the current context; returns

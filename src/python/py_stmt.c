@@ -44,6 +44,11 @@ static int store_scope(py_frame *fr, TSNode base)
         py_val *local = cg_map_get(&fr->env, t, len);
         int is_self = is_self_name(fr, t, len);
         if (local && local->kind == PY_V_INSTANCE && !is_self) return 0;
+        /* a parameter holding the caller's container (`bump(self.counts)`): it outlives the call */
+        if (local && (local->kind == PY_V_LIST || local->kind == PY_V_DICT || local->kind == PY_V_SET) &&
+            (local->origin == PY_O_SELF_ATTR || local->origin == PY_O_GLOBAL) && fr->fn &&
+            py_is_param(fr->fn, t, len))
+            return 3;
         return is_self ? 2 : (!local || is_global_name(fr, t, len)) ? 1 : 0;
     }
     return 0;
