@@ -137,6 +137,10 @@ typedef struct py_region {
     int loop_replays;           /* ...and that loop also replays a graph: a loop variable read in
                                    the capture is baked while it changes (CG304) */
     int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
+    const char *cuda_thread;    /* ...a thread started before it whose target does CUDA work
+                                   (queries events, syncs, pins memory): the target's name, CG708 */
+    py_module *cuda_thread_mod; /*   and where the target does it */
+    TSNode cuda_thread_node;
     int eager_backward;         /* backward()/DDP() on the default stream before it: CG702 */
     cg_loc eager_loc;           /*   where: CG702 */
     char *eager_line;

@@ -29,6 +29,7 @@ static int tensorish(const py_val *v)
 }
 
 static const char *expr(const py_ctx *ctx, const py_event *ev) { return py_snip(ctx, ev->mod, ev->node); }
+static const char *expr_at(const py_ctx *ctx, py_module *m, TSNode n) { return py_snip(ctx, m, n); }
 
 static int kw_true(const py_event *ev, const char *name)
 {
@@ -808,6 +809,11 @@ static void check_capture_setup(const py_ctx *ctx, const py_event *ev)
         py_report(ctx, &(py_finding){ .rule = CG_R_CG705, .loc = &r->site, .fix = "capture once before the loop and `replay()` inside it" },
                      "this capture sits in a loop and runs every iteration: re-capturing costs more than "
                      "running eagerly");
+    if (r->cuda_thread && !r->thread_local)
+        py_report(ctx, PY_AT(CG_R_CG708, r->cuda_thread_mod, r->cuda_thread_node, .region_level = 1,
+                             .fix = "pass `capture_error_mode=\"thread_local\"` to the capture, or stop the thread before it"),
+                  "`%s` runs in thread `%s`, started before a global-mode capture: CUDA work in another thread "
+                  "during the capture invalidates it", expr_at(ctx, r->cuda_thread_mod, r->cuda_thread_node), r->cuda_thread);
     if (r->pin_loader_loop && !r->thread_local)   /* thread_local and relaxed both avoid it */
         py_report(ctx, &(py_finding){ .rule = CG_R_CG708, .loc = &r->site, .fix = "pass `capture_error_mode=\"thread_local\"`" },
                      "a global-mode capture while a DataLoader(pin_memory=True) is being iterated: its "

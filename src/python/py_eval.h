@@ -52,6 +52,9 @@ typedef struct py_frame {
     cg_loc eager_loc;
     char *eager_line;
     int pin_loader_loop;     /* inside `for batch in DataLoader(pin_memory=True)` */
+    const char *cuda_thread; /* threading.Thread(target=f) made here, f doing CUDA work (CG708) */
+    py_module *cuda_thread_mod;
+    TSNode cuda_thread_node; /*   where f does it */
     const void *warmed[8];   /* compiled callables run before the capture (CG706) */
     int nwarmed;
     int warmed_other;        /* project code run before the capture (it may run them) */

@@ -117,6 +117,9 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr)
         r->loop_replays = memmem(lt, ll, ".replay(", 8) != NULL;
     }
     r->pin_loader_loop = fr->pin_loader_loop;
+    r->cuda_thread = fr->cuda_thread;
+    r->cuda_thread_mod = fr->cuda_thread_mod;
+    r->cuda_thread_node = fr->cuda_thread_node;
     r->eager_backward = fr->eager_backward;
     r->eager_loc = fr->eager_loc;
     r->eager_line = fr->eager_line;
@@ -421,8 +424,40 @@ static void note_stream_call(py_ctx *ctx, const py_event *ev)
 
 /* Before a capture: warm-up runs (CG701, CG702, CG706) and backward or DDP
  * on the default stream (CG702). */
+/* Does function f's text do CUDA work another thread must not do during a
+ * global-mode capture (query an event, synchronize, pin memory)? */
+static TSNode does_cuda_work(const py_func *f)
+{
+    static const char *const work[] = { ".query()", "synchronize(", "pin_memory", ".cuda(", "torch.cuda.", NULL };
+    uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
+    const char *t = f->mod->src.text;
+    for (int i = 0; work[i]; i++) {
+        const char *p = memmem(t + s, e - s, work[i], strlen(work[i]));
+        if (!p) continue;
+        /* the statement there */
+        uint32_t off = (uint32_t)(p - t);
+        TSNode n = py_descendant_for_byte_range(f->body, off, off + 1);
+        while (!py_is_null(n) && !py_is_null(py_parent(n)) && !IS(py_parent(n), block)) n = py_parent(n);
+        if (IS(n, expression_statement) && py_named_child_count(n)) n = py_named_child(n, 0);
+        return n;
+    }
+    return (TSNode){ 0 };
+}
+
 static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
 {
+    /* threading.Thread(target=f) before the capture (CG708) */
+    if (!ev->method && cg_eq(ev->qual, "threading.Thread") && !fr->cuda_thread) {
+        int k = py_ev_kw(ev, "target");
+        const py_val *t = k >= 0 ? &ev->kw[k] : NULL;
+        for (; t && !fr->cuda_thread; t = t->alt) {
+            TSNode w = t->kind == PY_V_FUNC && !py_is_null(t->fn->body) ? does_cuda_work(t->fn) : (TSNode){ 0 };
+            if (py_is_null(w)) continue;
+            fr->cuda_thread = t->fn->name;
+            fr->cuda_thread_mod = t->fn->mod;
+            fr->cuda_thread_node = w;
+        }
+    }
     if (py_api_is_warmup_call(ev, callee)) fr->warm = 1;
     const void *id = py_compiled_identity(callee);
     if (id && fr->nwarmed < 8) fr->warmed[fr->nwarmed++] = id;
