@@ -130,6 +130,22 @@ typedef struct attr_walk {
     int in_init;
 } attr_walk;
 
+/* `if self.x is None: self.x = v` (a default filled in once, at set-up): the
+ * store at n of attribute a is no reassignment of a value already used. */
+static int default_if_none(py_module *m, TSNode n, const char *a, size_t al)
+{
+    if (!IS(n, assignment)) return 0;
+    TSNode st = py_parent(n), blk = py_parent(st), ifs = py_parent(blk);
+    if (!IS(st, expression_statement) || !IS(blk, block) || !IS(ifs, if_statement)) return 0;
+    TSNode c = py_unparen(py_field(ifs, PY.f_condition));
+    if (!IS(c, comparison_operator) || py_named_child_count(c) != 2 || !IS(py_named_child(c, 1), none)) return 0;
+    TSNode x = py_named_child(c, 0);
+    if (!IS(x, attribute)) return 0;
+    size_t xl, cl;
+    const char *xt = py_text(m, py_field(x, PY.f_attribute), &xl), *ct = py_text(m, c, &cl);
+    return xl == al && memcmp(xt, a, al) == 0 && !memmem(ct, cl, " is not ", 8);
+}
+
 /* Every `X.attr = ...` / `X.attr += ...` below n (not into nested defs/classes):
  * counts for the project and, for `self.attr`, the class's attribute table. */
 static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project_counts)
@@ -167,7 +183,8 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
                     cg_map_put(&w->cls->attrs, pa->name, al, pa);
                 }
                 pa->assigns++;
-                if (!w->in_init || IS(n, augmented_assignment)) pa->assigns_outside_init++;
+                if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w->m, n, a, al))
+                    pa->assigns_outside_init++;
                 if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
                     pa->type = py_field(n, PY.f_type);
                     pa->type_mod = w->m;

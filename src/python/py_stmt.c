@@ -292,11 +292,38 @@ static int lazy_init(py_frame *fr, TSNode cond, TSNode cons)
     return block_assigns(fr, cons, xt, xl, 0);
 }
 
+/* `x is None` / `x is not None` in a capture, x's value known: +1 true, -1
+ * false, 0 can't tell.  (A value that is one of several known kinds is
+ * never None: py_join keeps None only when nothing is known.) */
+static int none_test(py_ctx *ctx, py_frame *fr, TSNode cond)
+{
+    cond = py_unparen(cond);
+    if (!IS(cond, comparison_operator) || py_named_child_count(cond) != 2 || !IS(py_named_child(cond, 1), none))
+        return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, cond, &len);
+    int is_not = memmem(t, len, " is not ", 8) != NULL;
+    if (!is_not && !memmem(t, len, " is ", 4)) return 0;
+    py_val v = py_eval_quiet(ctx, fr, py_named_child(cond, 0));
+    int none;
+    if (v.kind == PY_V_NONE && !v.alt) none = 1;
+    else if (v.kind == PY_V_UNKNOWN || v.kind == PY_V_NONE) return 0;
+    else none = 0;
+    return (none != is_not) ? 1 : -1;
+}
+
 static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
     TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
     int g = ctx->active ? py_guard_polarity(ctx, fr, cond) : 0;
     if (ctx->active && g == 0 && lazy_init(fr, cond, cons)) g = -1;
+    int nt = ctx->active && g == 0 ? none_test(ctx, fr, cond) : 0;
+    if (nt == 1) {
+        /* the branch taken: its alternatives are not */
+        if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
+        return;
+    }
+    if (nt == -1) g = -1;
     if (g == 1) {
         /* runs only while capturing */
         if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
