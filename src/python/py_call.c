@@ -367,6 +367,22 @@ void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
     *ctx->watch_attr_val = join_stores(ctx, *ctx->watch_attr_val, v);
 }
 
+/* Might text t (n bytes) store attribute `name` (l bytes): `.name =` (not
+ * `==`), `.name, ...=` in a tuple target, or the string "name" (register_buffer)? */
+static int stores_attr(const char *t, size_t n, const char *name, size_t l)
+{
+    for (const char *p = t, *end = t + n; (p = memmem(p, (size_t)(end - p), name, l)) != NULL; p += l) {
+        const char *q = p + l;
+        if (q < end && (*q == '_' || (*q >= '0' && *q <= '9') || ((*q | 32) >= 'a' && (*q | 32) <= 'z'))) continue;
+        if (p > t && (p[-1] == '"' || p[-1] == '\'') && q < end && *q == p[-1]) return 1;
+        if (p == t || p[-1] != '.') continue;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (q < end && (*q == ',' || *q == ')' || *q == ':')) return 1;   /* a tuple target, an annotation */
+        if (q + 1 < end && *q == '=' && q[1] != '=') return 1;
+    }
+    return 0;
+}
+
 /* Every store into self.<name> in the methods of c (and its bases) that
  * spell it, each method walked quietly from its top: joined.  Unknown when
  * none says. */
@@ -387,7 +403,7 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
         if (c != derived && f->name && py_class_lookup_method_owner(ctx->p, derived, f->name, &owner) && owner != f)
             continue;
         uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
-        if (!memmem(f->mod->src.text + s, e - s, pat, pl)) continue;
+        if (!stores_attr(f->mod->src.text + s, e - s, pat, pl)) continue;
         walk_state w0, *w = &w0;
         walk_save(ctx, w);
         walk_quiet(ctx);
@@ -425,7 +441,28 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
     return out;
 }
 
+static py_val val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name);
+
+/* py_val_of_attr, memoized per class, name, and the state what callers pass
+ * depends on (read only in a capture, and not in caller walks but for the
+ * watched call); not inside an attribute walk. */
 py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name)
+{
+    if (ctx->watch_attr) return val_of_attr(ctx, c, self, name);
+    char key[200];
+    int kl = snprintf(key, sizeof key, "val/%p/%p/%d%d%d/%s", (void *)c, self ? (void *)self->cls : NULL,
+                      ctx->active, ctx->callers_depth > 0, ctx->in_watched > 0, name);
+    if (kl <= 0 || kl >= (int)sizeof key) return val_of_attr(ctx, c, self, name);
+    py_val *memo = cg_map_get(&ctx->memo, key, (size_t)kl);
+    if (memo) return *memo;
+    py_val v = val_of_attr(ctx, c, self, name);
+    py_val *save = cg_arena_alloc(ctx->arena, sizeof *save);
+    *save = v;
+    cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, save);
+    return v;
+}
+
+static py_val val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name)
 {
     py_attr *a = py_class_attr(ctx->p, c, name);
     py_val v = py_vk(PY_V_UNKNOWN);
@@ -433,7 +470,16 @@ py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *
         py_module *m = a->value_fn ? a->value_fn->mod : a->type_mod ? a->type_mod : c->mod;
         py_frame fr;
         py_frame_init(&fr, a->value_fn ? a->value_fn : m->body, m);
-        if (a->value_fn) py_bind_params(ctx, &fr, a->value_fn, self, NULL, 0);
+        if (a->value_fn) {
+            /* only the parameters the right-hand side names: a large __init__'s
+             * annotations are not resolved for every attribute */
+            const char *saved_only = ctx->bind_only;
+            size_t saved_len = ctx->bind_only_len;
+            ctx->bind_only = py_text(m, a->value, &ctx->bind_only_len);
+            py_bind_params(ctx, &fr, a->value_fn, self, NULL, 0);
+            ctx->bind_only = saved_only;
+            ctx->bind_only_len = saved_len;
+        }
         ctx->depth++;
         v = py_eval_quiet(ctx, &fr, a->value);
         ctx->depth--;
@@ -624,6 +670,11 @@ void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, c
         }
         const py_val *given = passed(args, ai, nt, nl, kwonly, &spread);
         take_keyword(args, nt, nl, taken);
+        /* only the parameters an expression evaluated next may read (py_val_of_attr) */
+        if (ctx->bind_only && !memmem(ctx->bind_only, ctx->bind_only_len, nt, nl)) {
+            if (!kwonly) ai++;
+            continue;
+        }
         py_val v = param_value(ctx, f, type, def, given, params_are_tensors);
         if (from_top) v.flags |= PY_VF_CALLERS;   /* what callers pass: when read (py_lookup) */
         py_bind(ctx, fr, nt, nl, v);
@@ -670,10 +721,23 @@ static TSNode outer_def(py_func *f)
     return (TSNode){ 0 };
 }
 
+/* Is f a nested def?  (Memoized: finding a node's parent walks from the root.) */
+static int is_nested(py_ctx *ctx, py_func *f)
+{
+    char key[40];
+    int kl = snprintf(key, sizeof key, "nest/%p", (void *)f);
+    void *m = cg_map_get(&ctx->memo, key, (size_t)kl);
+    if (m) return m == (void *)2;
+    int nested = !py_is_null(outer_def(f));
+    cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, (void *)(uintptr_t)(nested ? 2 : 1));
+    return nested;
+}
+
 /* Closures: the frame of the def around nested def f, when it is still
  * running (on the chain of callers); NULL otherwise. */
-static py_frame *closure_frame(py_frame *caller, py_func *f)
+static py_frame *closure_frame(py_ctx *ctx, py_frame *caller, py_func *f)
 {
+    if (!is_nested(ctx, f)) return NULL;
     TSNode def = outer_def(f);
     if (py_is_null(def)) return NULL;
     for (py_frame *c = caller; c; c = c->caller ? c->caller : c->outer)
@@ -699,14 +763,14 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
     char key[96];
     int kl = memo_key(key, sizeof key, ctx, f, self, args, quiet_call);
     /* a nested def reads its enclosing frame's bindings: not memoized */
-    int nested = !py_is_null(outer_def(f));
+    int nested = is_nested(ctx, f);
     py_val *memo = nested ? NULL : cg_map_get(&ctx->memo, key, (size_t)kl);
     if (memo) return *memo;
 
     py_frame fr;
     py_frame_init(&fr, f, f->mod);
     fr.caller = caller;
-    fr.outer = closure_frame(caller, f);
+    fr.outer = closure_frame(ctx, caller, f);
     if (!fr.outer && ctx->call_closure) fr.closed = ctx->call_closure;
     ctx->call_closure = NULL;
     py_bind_params(ctx, &fr, f, self, args, params_are_tensors);
@@ -751,7 +815,7 @@ typedef struct py_sites {
 
 #define MAX_CALLER_MODULES 48
 #define MAX_CALLER_DEPTH 2
-#define MAX_CALLER_PARSES 16
+#define MAX_CALLER_PARSES 4
 
 
 static void walk_save(py_ctx *ctx, walk_state *w)

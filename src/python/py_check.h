@@ -202,6 +202,8 @@ typedef struct py_ctx {
     cg_map callers;        /* function -> its call sites' arguments, once per run */
     int callers_parses;    /* modules parsed to find call sites, this run */
     const struct py_closure *call_closure; /* the closure of the function being called */
+    const char *bind_only;  /* py_bind_params binds only names found in this text (when set) */
+    size_t bind_only_len;
     int watch_cold;         /* the watched call's caller ran nothing before it (CG701) */
     py_func *after_method;  /* a method of the capturing class walked as the capture's aftermath */
     /* a method walked for what it stores in self.<watch_attr> (py_call.c) */

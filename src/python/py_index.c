@@ -128,14 +128,16 @@ typedef struct attr_walk {
     const char *self;
     size_t selflen;
     int in_init;
+    TSNode path[402];   /* the nodes from the walk's root down to the current one (by depth) */
 } attr_walk;
 
 /* `if self.x is None: self.x = v` (a default filled in once, at set-up): the
  * store at n of attribute a is no reassignment of a value already used. */
-static int default_if_none(py_module *m, TSNode n, const char *a, size_t al)
+static int default_if_none(const attr_walk *w, TSNode n, int depth, const char *a, size_t al)
 {
-    if (!IS(n, assignment)) return 0;
-    TSNode st = py_parent(n), blk = py_parent(st), ifs = py_parent(blk);
+    py_module *m = w->m;
+    if (!IS(n, assignment) || depth < 3) return 0;
+    TSNode st = w->path[depth - 1], blk = w->path[depth - 2], ifs = w->path[depth - 3];
     if (!IS(st, expression_statement) || !IS(blk, block) || !IS(ifs, if_statement)) return 0;
     TSNode c = py_unparen(py_field(ifs, PY.f_condition));
     if (!IS(c, comparison_operator) || py_named_child_count(c) != 2 || !IS(py_named_child(c, 1), none)) return 0;
@@ -183,7 +185,7 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
                     cg_map_put(&w->cls->attrs, pa->name, al, pa);
                 }
                 pa->assigns++;
-                if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w->m, n, a, al))
+                if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w, n, depth, a, al))
                     pa->assigns_outside_init++;
                 if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
                     pa->type = py_field(n, PY.f_type);
@@ -200,6 +202,7 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
         }
     }
     uint32_t c = py_named_child_count(n);
+    w->path[depth] = n;
     for (uint32_t i = 0; i < c; i++) walk_attr_assigns(w, py_named_child(n, i), depth + 1, project_counts);
 }
 
