@@ -222,6 +222,10 @@ static py_val build_modlist(const py_call_site *cs)
         if (a->kind == PY_V_INSTANCE && r.nelems < 4) r.elems[r.nelems++] = a->cls;
         else if (a->kind == PY_V_MODLIST)
             for (int k = 0; k < a->nelems && r.nelems < 4; k++) r.elems[r.nelems++] = a->elems[k];
+        else if (a->kind == PY_V_DICT || a->kind == PY_V_LIST || a->kind == PY_V_TUPLE)   /* ModuleDict({...}) */
+            for (int k = 0; k < a->nitems && r.nelems < 4; k++)
+                for (const py_val *e = &a->items[k]; e && r.nelems < 4; e = e->alt)
+                    if (e->kind == PY_V_INSTANCE) r.elems[r.nelems++] = e->cls;
     }
     return r;
 }
@@ -461,6 +465,7 @@ static const py_api functions[] = {
     ROW("torch.utils.tensorboard.writer.SummaryWriter", R, .build = build_host_io),
     ROW("torch.nn.ModuleList", R, .build = build_modlist),
     ROW("torch.nn.Sequential", R, .build = build_modlist),
+    ROW("torch.nn.ModuleDict", R, .build = build_modlist),
     ROW("torch.autocast", R | NOWARM, .build = build_autocast),
     ROW("torch.cuda.amp.autocast", R, .build = build_autocast),
     ROW("torch.amp.autocast", R, .build = build_autocast),
@@ -794,6 +799,37 @@ py_val py_api_tensor_method(py_ctx *ctx, py_frame *fr, const py_event *ev)
         py_region_note_grad_op(ctx, fr, ev->node, in_flags, &out);
     }
     return out;
+}
+
+/* An instance of external class q, as an annotation names it: a tensor, a
+ * module of torch.nn, or what the row of q says its call gives when that
+ * needs no arguments (GradScaler, CUDAGraph, Logger); else unknown.
+ * Optimizers are not assumed either way (capturable or not). */
+py_val py_api_instance_of(const char *q)
+{
+    static const char *const tensors[] = { "torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter",
+        "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor", "torch.cuda.FloatTensor", NULL };
+    if (!q) return py_vk(PY_V_UNKNOWN);
+    if (cg_one_of(q, tensors)) return py_vtensor(PY_DEV_UNKNOWN);
+    const py_api *row = function_row(q);
+    if (row && (row->props & API_RESULT) && !row->build && row->kind == PY_V_EXTOBJ) return row_value(row, NULL);
+    const char *last = strrchr(q, '.');
+    if (cg_starts(q, "torch.nn.") && !cg_starts(q, "torch.nn.functional.") && last && last[1] >= 'A' && last[1] <= 'Z') {
+        py_val r = py_vk(PY_V_EXTOBJ);
+        r.qual = q;
+        return r;
+    }
+    return py_vk(PY_V_UNKNOWN);
+}
+
+/* A project logger's level method (NeMo's `logging.warning`, a Logger class
+ * of one's own): host I/O, like logging's (CG301); not followed. */
+int py_api_is_log_method(const py_func *f)
+{
+    static const char *const levels[] = { "debug", "info", "warning", "warn", "error", "exception", "critical",
+        "log", NULL };
+    return f && f->cls && (cg_ends_with(f->cls->name, "Logger") || cg_ends_with(f->cls->name, "Logging")) &&
+           cg_one_of(f->name, levels);
 }
 
 int py_api_is_factory(const char *q) { return function_has(q, API_FACTORY); }

@@ -29,6 +29,7 @@ static int tensorish(const py_val *v)
 }
 
 static const char *expr(const py_ctx *ctx, const py_event *ev) { return py_snip(ctx, ev->mod, ev->node); }
+static const char *expr_at(const py_ctx *ctx, py_module *m, TSNode n) { return py_snip(ctx, m, n); }
 
 static int kw_true(const py_event *ev, const char *name)
 {
@@ -178,6 +179,7 @@ static int is_log_call(const py_event *ev)
     static const char *const levels[] = { "debug", "info", "warning", "warn", "error", "exception",
         "critical", "log", NULL };
     if (cg_starts(ev->qual, "logging.") && cg_one_of(ev->qual + 8, levels)) return 1;
+    if (ev->callee.kind == PY_V_FUNC && py_api_is_log_method(ev->callee.fn)) return 1;
     if (ev->method && cg_one_of(ev->method, levels)) {
         if (ev->recv.flags & PY_VF_LOGGER) return 1;
         /* logger objects of unknown origin, by their conventional names */
@@ -378,6 +380,18 @@ static void check_host_random(const py_ctx *ctx, const py_event *ev)
                   expr(ctx, ev), rnd ? "random value" : "time");
 }
 
+/* A dict, list or set whose elements are all known host values (numbers,
+ * strings, None): no tensors, no objects. */
+static int host_display(const py_val *v)
+{
+    if ((v->kind != PY_V_DICT && v->kind != PY_V_LIST && v->kind != PY_V_SET) || v->alt || v->nitems == 0) return 0;
+    for (int i = 0; i < v->nitems; i++) {
+        int k = v->items[i].kind;
+        if (k != PY_V_NUMBER && k != PY_V_STR && k != PY_V_NONE) return 0;
+    }
+    return 1;
+}
+
 /* CG303: host state that outlives the region */
 static void check_bookkeeping_store(const py_ctx *ctx, const py_event *ev)
 {
@@ -389,6 +403,16 @@ static void check_bookkeeping_store(const py_ctx *ctx, const py_event *ev)
         return;
     }
     if (!ev->target_is_global) return;
+    if (ev->target_kind == 1 && !ev->augmented && ev->target_is_global == 2 && IS(ev->target_base_node, identifier)) {
+        /* `self.stats = {...}`, `self.flag = bool(...)`: a host value set once at capture */
+        const py_val *v = &ev->val;
+        if (host_display(v) ||
+            (v->kind == PY_V_NUMBER && !v->alt && v->origin != PY_O_NONE && v->origin != PY_O_SELF_ATTR &&
+             (v->flags & PY_VF_HOSTSCALAR)))
+            py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
+                      "`%s` is set to a host value once at capture; replays leave it unchanged", expr(ctx, ev));
+        return;
+    }
     if (ev->target_kind == 1 && ev->augmented) {
         if (ev->val.kind == PY_V_TENSOR) return;   /* in-place tensor op: captured */
         py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
@@ -431,13 +455,21 @@ static void check_bookkeeping_call(const py_ctx *ctx, const py_event *ev)
                   "`%s` changes host state once at capture; replays do not", expr(ctx, ev));
 }
 
+/* CG304: a loop variable read in a capture that the same loop replays.  As
+ * tensor math: baked at its capture-time value; as a branch: the branch is frozen. */
+static int loopvar_baked(const py_ctx *ctx, const py_val *v)
+{
+    return v->kind == PY_V_NUMBER && (v->flags & PY_VF_LOOPVAR) && v->oname && ctx->region &&
+           ctx->region->loop_replays;
+}
+
 /* CG304: a Python number that is reassigned elsewhere, baked into the graph */
 static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
 {
     const py_val *v = &ev->val;
     int reassigned = 0;
     const char *where = "";
-    if (!v->oname) return;
+    if (!v->oname || loopvar_baked(ctx, v)) return;   /* check_loopvar_math says more */
     size_t nl = strlen(v->oname);
     if (v->origin == PY_O_SELF_ATTR && v->ocls) {
         py_attr *a = py_class_attr(ctx->p, v->ocls, v->oname);
@@ -454,6 +486,22 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
     py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
               "Python number `%s` is baked into the graph at capture, but it is reassigned %s: "
               "replays keep the captured value", v->oname, where);
+}
+
+static void check_loopvar_math(const py_ctx *ctx, const py_event *ev)
+{
+    if (!loopvar_baked(ctx, &ev->val)) return;
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
+              "Python number `%s` changes every iteration of the loop that replays the graph, but the "
+              "capture baked in its value then", ev->val.oname);
+}
+
+static void check_loopvar_branch(const py_ctx *ctx, const py_event *ev)
+{
+    if (!loopvar_baked(ctx, &ev->val)) return;
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
+              "the condition `%s` reads loop variable `%s`, which changes every iteration of the loop "
+              "that replays the graph: the capture froze the branch it took then", expr(ctx, ev), ev->val.oname);
 }
 
 /* CG305: CPU tensors created inside the region */
@@ -474,6 +522,36 @@ static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
     py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
               "`%s` creates a CPU tensor inside the capture: it is computed once and not part of the graph",
               expr(ctx, ev));
+}
+
+/* CG305: an in-place op on a CPU tensor kept on self (`self.hits += 1` where
+ * `self.hits = torch.zeros(())`: a plain attribute stays on the CPU after
+ * `.cuda()`): it runs once, on the host, at capture */
+static int cpu_self_tensor(const py_val *v, const py_module *m, TSNode n)
+{
+    if (v->kind != PY_V_TENSOR || v->dev != PY_DEV_CPU || (v->flags & PY_VF_PINNED) || v->alt) return 0;
+    if (!IS(n, attribute)) return 0;
+    TSNode obj = py_field(n, PY.f_object);
+    return IS(obj, identifier) && py_text_eq((py_module *)m, obj, "self");
+}
+
+static void check_cpu_inplace_store(const py_ctx *ctx, const py_event *ev)
+{
+    if (!ev->augmented || ev->target_kind != 1 || !cpu_self_tensor(&ev->val, ev->mod, ev->node)) return;
+    py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
+              "`%s` updates a CPU tensor in place inside the capture: it runs once on the host and "
+              "replays do not repeat it", expr(ctx, ev));
+}
+
+static void check_cpu_inplace_call(const py_ctx *ctx, const py_event *ev)
+{
+    static const char *const not_math[] = { "copy_", "requires_grad_", "share_memory_", "pin_memory", NULL };
+    if (!ev->method || !cg_ends_with(ev->method, "_") || cg_one_of(ev->method, not_math) ||
+        !cpu_self_tensor(&ev->recv, ev->mod, ev->recv_node))
+        return;
+    py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
+              "`%s` updates a CPU tensor in place inside the capture: it runs once on the host and "
+              "replays do not repeat it", expr(ctx, ev));
 }
 
 /* ---- 4 stream ------------------------------------------------------------------- */
@@ -602,11 +680,13 @@ static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->after;
     if (!r || ev->augmented || ev->target_kind == 2) return;
+    /* another method of the capturing class: only its self attributes are the capture's */
+    if (ctx->after_method && ev->target_kind != 1) return;
     if (ev->target_kind == 1 && !(IS(ev->target_base_node, identifier) && py_text_eq(ev->mod, ev->target_base_node, "self")))
         return;
     size_t len;
     const char *t = py_text(ev->mod, ev->node, &len);
-    if (!cg_map_get(&r->inputs, t, len)) return;
+    if (cg_map_get(&r->inputs, t, len) != (void *)PY_IO_INPUT) return;
     py_report(ctx, PY_AT(CG_R_CG504, ev->mod, ev->node,
               .fix = "copy into the captured tensor instead: `static_x.copy_(new)`"),
               "`%.*s` is a static input the graph read at capture; rebinding it does not change what "
@@ -617,7 +697,16 @@ static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
 static void check_output_kept(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->after;
+    if (r && ev->kind == PY_EV_STORE && ev->target_kind == 3) {   /* returned to callers that keep it */
+        py_report(ctx, PY_AT(CG_R_CG505, ev->mod, ev->node,
+                  .fix = "return a copy: `.clone()` the output before the next replay"),
+                  "`%s` is a graph output returned to callers that keep it across replays: the next "
+                  "`replay()` overwrites it in place", expr(ctx, ev));
+        return;
+    }
     if (!r || ctx->loops == 0) return;
+    /* the loop that captures one graph per iteration (per batch size) keeps each one's output */
+    if (!py_is_null(r->capture_loop) && py_eq(r->capture_loop, ctx->loop_node)) return;
     static const char *const keep[] = { "append", "extend", "insert", "appendleft", "add", NULL };
     TSNode n = (TSNode){0};
     if (ev->kind == PY_EV_CALL && ev->method && cg_one_of(ev->method, keep)) {
@@ -748,7 +837,12 @@ static void check_capture_setup(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
     if (!manual_capture(r) || ev->kind != PY_EV_REGION_BEGIN) return;
-    if (!r->warm)
+    if (!r->warm && r->cold_from_callers)
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG701, .loc = &r->site,
+                     .fix = "run 2-3 eager iterations on a side stream first, then join it" },
+                     "the model comes from callers that never ran it, and nothing runs it here before the "
+                     "capture: cuBLAS/cuDNN handles and autograd state are created during capture, which fails");
+    else if (!r->warm)
         py_report(ctx, &(py_finding){ .rule = CG_R_CG701, .loc = &r->site,
                      .fix = "run 2-3 eager iterations on a side stream first, then join it" },
                      "the model is built here and captured with no warm-up run before it: cuBLAS/cuDNN "
@@ -757,6 +851,11 @@ static void check_capture_setup(const py_ctx *ctx, const py_event *ev)
         py_report(ctx, &(py_finding){ .rule = CG_R_CG705, .loc = &r->site, .fix = "capture once before the loop and `replay()` inside it" },
                      "this capture sits in a loop and runs every iteration: re-capturing costs more than "
                      "running eagerly");
+    if (r->cuda_thread && !r->thread_local)
+        py_report(ctx, PY_AT(CG_R_CG708, r->cuda_thread_mod, r->cuda_thread_node, .region_level = 1,
+                             .fix = "pass `capture_error_mode=\"thread_local\"` to the capture, or stop the thread before it"),
+                  "`%s` runs in thread `%s`, started before a global-mode capture: CUDA work in another thread "
+                  "during the capture invalidates it", expr_at(ctx, r->cuda_thread_mod, r->cuda_thread_node), r->cuda_thread);
     if (r->pin_loader_loop && !r->thread_local)   /* thread_local and relaxed both avoid it */
         py_report(ctx, &(py_finding){ .rule = CG_R_CG708, .loc = &r->site, .fix = "pass `capture_error_mode=\"thread_local\"`" },
                      "a global-mode capture while a DataLoader(pin_memory=True) is being iterated: its "
@@ -827,7 +926,14 @@ static void check_graphed_callables(const py_ctx *ctx, const py_event *ev)
 static void check_compiled_call(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
-    if (!manual_capture(r) || r->warm || !(ev->callee.flags & PY_VF_COMPILED)) return;
+    if (!manual_capture(r) || !(ev->callee.flags & PY_VF_COMPILED)) return;
+    if (r->warm) {
+        /* warm-up per callable: a warm-up that ran other code does not compile this one */
+        const void *id = py_compiled_identity(&ev->callee);
+        if (!id || !r->warm_ran || r->warmed_other || ev->mod != r->mod) return;
+        for (int i = 0; i < r->nwarmed; i++)
+            if (r->warmed[i] == id) return;
+    }
     py_report(ctx, PY_AT(CG_R_CG706, ev->mod, ev->node, .fix = "call the compiled function a few times before capturing"),
               "`%s` calls a torch.compile'd function inside a capture with no warm-up run: compilation "
               "and autotuning would happen during capture", expr(ctx, ev));
@@ -891,7 +997,11 @@ const py_check py_checks[] = {
     { CG_R_CG303, PY_EV_STORE, PY_PH_CAPTURE, check_bookkeeping_store },
     { CG_R_CG303, PY_EV_CALL, PY_PH_CAPTURE, check_bookkeeping_call },
     { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_frozen_scalar },
+    { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_loopvar_math },
+    { CG_R_CG304, PY_EV_COND, PY_PH_CAPTURE, check_loopvar_branch },
     { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_tensor },
+    { CG_R_CG305, PY_EV_STORE, PY_PH_CAPTURE, check_cpu_inplace_store },
+    { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_inplace_call },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_set_default_stream },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_wait_default_stream },
     { CG_R_CG401, PY_EV_STREAM_CTX, PY_PH_CAPTURE, check_stream_ctx },   /* and CG403 */

@@ -73,6 +73,7 @@ static void grammar_setup(void)
     S(delete_statement, "delete_statement"); S(named_expression, "named_expression");
     S(await_, "await"); S(match_statement, "match_statement");
     S(nonlocal_statement, "nonlocal_statement"); S(future_import_statement, "future_import_statement");
+    S(pair, "pair"); S(generic_type, "generic_type"); S(as_pattern, "as_pattern");
 #undef S
 #define F(f, n) PY.f = fld(l, n)
     F(f_function, "function"); F(f_arguments, "arguments"); F(f_object, "object");
@@ -83,6 +84,7 @@ static void grammar_setup(void)
     F(f_module_name, "module_name"); F(f_alias, "alias"); F(f_subscript, "subscript");
     F(f_argument, "argument"); F(f_operator, "operator"); F(f_definition, "definition");
     F(f_type, "type"); F(f_expression, "expression"); F(f_return_type, "return_type");
+    F(f_key, "key");
 #undef F
     if (!PY.call || !PY.with_statement || !PY.f_function) {
         snprintf(grammar_err, sizeof grammar_err,

@@ -41,8 +41,19 @@ static void load_one(void *arg, size_t i)
     __atomic_add_fetch(&p->report->progress_done, 1, __ATOMIC_RELAXED);
     py_module *m = &p->mods[i];
     const cg_py_focus *fo = p->opts->focus;
-    if (ph->level == 0 && fo && fo->scan && !m->file->report && !fo->scan(fo->ctx, m->file->path))
-        return;   /* context only: read if a call reaches it */
+    if (ph->level == 0 && fo && fo->scan && !m->file->report && !fo->scan(fo->ctx, m->file->path)) {
+        /* context only: read if a call reaches it, or if it calls a function
+         * whose callers are wanted (its names, from the focus, else any) */
+        const cg_py_names *nm = fo->names ? fo->names(fo->ctx, m->file->path) : NULL;
+        if (nm) {
+            memcpy(m->call_names, nm->call, sizeof m->call_names);
+            memcpy(m->import_names, nm->import, sizeof m->import_names);
+        } else {
+            memset(m->call_names, 0xff, sizeof m->call_names);
+            memset(m->import_names, 0xff, sizeof m->import_names);
+        }
+        return;
+    }
     char err[512];
     if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
@@ -61,6 +72,7 @@ static void load_one(void *arg, size_t i)
         return;
     }
     m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
+    py_index_call_names(m, m->src.text, m->src.len);
     m->has_marker = cg_py_mentions_capture(m->src.text, m->src.len);
     if (m->has_marker) {
         py_module_ensure(p, m);

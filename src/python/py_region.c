@@ -141,6 +141,24 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr, TSNode graph)
     memcpy(r->gens, fr->gens, sizeof r->gens);
     r->ngens = fr->ngens;
     r->gens_unknown = fr->gens_unknown;
+    /* nothing ran here, and the model comes from callers that ran nothing either */
+    if (r->warm && !fr->warm && fr->fn && fr->fn == ctx->scan_fn && py_callers_all_cold(ctx, fr->fn)) {
+        r->warm = 0;
+        r->cold_from_callers = 1;
+    }
+    memcpy(r->warmed, fr->warmed, sizeof r->warmed);
+    r->nwarmed = fr->nwarmed;
+    r->warmed_other = fr->warmed_other;
+    r->warm_ran = fr->warm;
+    r->capture_loop = ctx->loops > 0 ? ctx->loop_node : (TSNode){ 0 };
+    if (!py_is_null(r->capture_loop)) {
+        size_t ll;
+        const char *lt = py_text(fr->mod, r->capture_loop, &ll);
+        r->loop_replays = memmem(lt, ll, ".replay(", 8) != NULL;
+    }
+    r->cuda_thread = fr->cuda_thread;
+    r->cuda_thread_mod = fr->cuda_thread_mod;
+    r->cuda_thread_node = fr->cuda_thread_node;
     r->eager_backward = fr->eager_backward;
     r->eager_loc = fr->eager_loc;
     r->eager_line = fr->eager_line;
@@ -493,8 +511,40 @@ static void note_stream_call(py_ctx *ctx, const py_event *ev)
 
 /* Before a capture: warm-up runs (CG701, CG702, CG706) and backward or DDP
  * on the default stream (CG702). */
+/* Does function f's text do CUDA work another thread must not do during a
+ * global-mode capture (query an event, synchronize, pin memory)? */
+static TSNode does_cuda_work(const py_func *f)
+{
+    static const char *const work[] = { ".query()", "synchronize(", "pin_memory", ".cuda(", "torch.cuda.", NULL };
+    uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
+    const char *t = f->mod->src.text;
+    for (int i = 0; work[i]; i++) {
+        const char *p = memmem(t + s, e - s, work[i], strlen(work[i]));
+        if (!p) continue;
+        /* the statement there */
+        uint32_t off = (uint32_t)(p - t);
+        TSNode n = py_descendant_for_byte_range(f->body, off, off + 1);
+        while (!py_is_null(n) && !py_is_null(py_parent(n)) && !IS(py_parent(n), block)) n = py_parent(n);
+        if (IS(n, expression_statement) && py_named_child_count(n)) n = py_named_child(n, 0);
+        return n;
+    }
+    return (TSNode){ 0 };
+}
+
 static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
 {
+    /* threading.Thread(target=f) before the capture (CG708) */
+    if (!ev->method && cg_eq(ev->qual, "threading.Thread") && !fr->cuda_thread) {
+        int k = py_ev_kw(ev, "target");
+        const py_val *t = k >= 0 ? &ev->kw[k] : NULL;
+        for (; t && !fr->cuda_thread; t = t->alt) {
+            TSNode w = t->kind == PY_V_FUNC && !py_is_null(t->fn->body) ? does_cuda_work(t->fn) : (TSNode){ 0 };
+            if (py_is_null(w)) continue;
+            fr->cuda_thread = t->fn->name;
+            fr->cuda_thread_mod = t->fn->mod;
+            fr->cuda_thread_node = w;
+        }
+    }
     if (py_api_is_warmup_call(ev, callee)) fr->warm = 1;
     if (ev->method && cg_eq(ev->method, "register_generator_state")) {
         const py_val *g = ev->nargs > 0 ? &ev->args[0] : NULL;
@@ -503,6 +553,10 @@ static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, c
         else
             fr->gens_unknown = 1;
     }
+    const void *id = py_compiled_identity(callee);
+    if (id && fr->nwarmed < 8) fr->warmed[fr->nwarmed++] = id;
+    else if (!id && (callee->kind == PY_V_FUNC || callee->kind == PY_V_INSTANCE || callee->kind == PY_V_MODLIST))
+        fr->warmed_other = 1;
     if (fr->stream_ctx || fr->eager_backward) return;
     if ((ev->method && cg_eq(ev->method, "backward")) || (ev->qual && cg_ends_with(ev->qual, "DistributedDataParallel"))) {
         fr->eager_backward = 1;
@@ -515,7 +569,8 @@ static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, c
 
 void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
 {
-    if (!ctx->active && !ctx->quiet) note_before_capture(ctx, fr, ev, callee, call);
+    /* also in a caller walked for what it passes: did it run the model first? (CG701) */
+    if (!ctx->active && (!ctx->quiet || ctx->watch_fn)) note_before_capture(ctx, fr, ev, callee, call);
     if (!ctx->active || !ctx->region || !ev->method) return;
     py_region *r = ctx->region;
     if (cg_eq(ev->method, "backward")) r->has_backward = 1;
@@ -550,6 +605,15 @@ void py_region_note_grad_op(py_ctx *ctx, py_frame *fr, TSNode n, uint32_t in_fla
     out->omod = fr->mod;
 }
 
+/* Is n `self.x` in a method of the class whose method holds the region? */
+static int same_self_attr(const py_ctx *ctx, const py_frame *fr, TSNode n, const py_region *r)
+{
+    if (!r || !r->fn || !r->fn->cls || !fr->fn || fr->fn->cls != r->fn->cls || !IS(n, attribute)) return 0;
+    TSNode obj = py_field(n, PY.f_object);
+    (void)ctx;
+    return IS(obj, identifier) && py_text_eq(fr->mod, obj, "self") && fr->self_name;
+}
+
 void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
 {
     /* a tensor with an autograd node bound to the default stream, read by a
@@ -563,12 +627,32 @@ void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
         const char *lt = cg_source_line(&v->omod->src, r->eager_loc.line, &ll);
         r->eager_line = cg_arena_strndup(ctx->arena, lt, ll);
     }
-    if (!ctx->active || ctx->quiet || !ctx->region || fr->fn != ctx->region->fn || v->kind != PY_V_TENSOR) return;
+    if (!ctx->active || ctx->quiet || !ctx->region || v->kind != PY_V_TENSOR) return;
+    /* its function's names and self attributes; self attributes read by the class's other methods */
+    if (fr->fn != ctx->region->fn && !same_self_attr(ctx, fr, n, ctx->region)) return;
     if (v->flags & PY_VF_OUTPUT) return;
     size_t len;
     const char *t = py_text(fr->mod, n, &len);
     if (!cg_map_get(&ctx->region->inputs, t, len))
-        cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)1);
+        cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)PY_IO_INPUT);
+}
+
+void py_region_note_output(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
+{
+    if (!ctx->active || ctx->quiet || !ctx->region || v->kind != PY_V_TENSOR) return;
+    if (!same_self_attr(ctx, fr, n, ctx->region)) return;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)PY_IO_OUTPUT);
+}
+
+int py_region_attr_is_output(const py_ctx *ctx, const py_frame *fr, TSNode n)
+{
+    const py_region *r = ctx->phase == PY_PH_AFTER ? ctx->after : NULL;
+    if (!same_self_attr(ctx, fr, n, r)) return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    return cg_map_get(&r->inputs, t, len) == (void *)PY_IO_OUTPUT;
 }
 
 /* ---- guards ----------------------------------------------------------------------------- */
@@ -632,7 +716,8 @@ static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const 
     self.cls = f->cls;
     py_val targs[4] = { py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA),
                         py_vtensor(PY_DEV_CUDA) };
-    py_call_function(ctx, &fr, site, f, f->cls ? &self : NULL, targs, 4, 1);
+    py_args a = py_args_pos(targs, 4);
+    py_call_function(ctx, &fr, site, f, f->cls ? &self : NULL, &a, 1);
     py_region_end(ctx);
     ctx->after = NULL;
     ctx->phase = PY_PH_OUTSIDE;

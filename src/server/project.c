@@ -19,6 +19,7 @@ typedef struct entry {
     char *text;
     size_t len;
     int captures;             /* mentions a capture API (cg_py_mentions_capture) */
+    cg_py_names names;        /* the names it calls and imports (callers' arguments flow) */
     char **reached_from;      /* disk entries only: capture files whose walks used this file */
     size_t nreached, capreached;
 } entry;
@@ -67,6 +68,19 @@ static entry *entry_of(cg_project *p, cg_map *map, const char *path)
 static void set_facts(entry *e)
 {
     e->captures = e->text && cg_py_mentions_capture(e->text, e->len);
+    if (e->text) cg_py_names_of(e->text, e->len, &e->names);
+}
+
+/* cg_py_focus.names: a file the focused analysis does not read is still
+ * searched for calls into the buffer's functions, as a whole run does. The
+ * maps only change between analyses, so concurrent lookups are safe. */
+static const cg_py_names *names(void *ctx, const char *path)
+{
+    cg_project *p = ctx;
+    size_t n = strlen(path);
+    const entry *e = cg_map_get(&p->buffers, path, n);
+    if (!e || !e->text) e = cg_map_get(&p->disk, path, n);
+    return e && e->text ? &e->names : NULL;
 }
 
 static void read_disk(cg_project *p, const char *path)
@@ -300,7 +314,7 @@ int cg_project_analyze(cg_project *p, const char *path, cg_report *out)
         p->focus = path;
         p->focus_entry = cg_map_get(&p->disk, path, strlen(path));
     }
-    cg_py_focus fo = { .scan = scan, .ctx = p };
+    cg_py_focus fo = { .scan = scan, .names = names, .ctx = p };
     if (files) o.py_focus = &fo;
     /* C/C++ (analysed as a named file is, clang-tidy's way) and files outside
      * the project: a run naming the file, its buffer standing for it */
