@@ -9,13 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *const cg_format_names[CG_FMT_COUNT] = {
+    "text", "json", "sarif", "github", "concise", "json-lines", "junit", "gitlab",
+};
+
 int cg_format_parse(const char *name)
 {
     if (!name) return -1;
-    if (strcmp(name, "text") == 0) return CG_FMT_TEXT;
-    if (strcmp(name, "json") == 0) return CG_FMT_JSON;
-    if (strcmp(name, "sarif") == 0) return CG_FMT_SARIF;
-    if (strcmp(name, "github") == 0) return CG_FMT_GITHUB;
+    for (int i = 0; i < CG_FMT_COUNT; i++)
+        if (strcmp(name, cg_format_names[i]) == 0) return i;
     return -1;
 }
 
@@ -29,6 +31,10 @@ int cg_emit(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o)
     case CG_FMT_JSON: return cg_emit_json(out, r, o);
     case CG_FMT_SARIF: return cg_emit_sarif(out, r, o);
     case CG_FMT_GITHUB: return cg_emit_github(out, r, o);
+    case CG_FMT_CONCISE: return cg_emit_concise(out, r, o);
+    case CG_FMT_JSON_LINES: return cg_emit_json_lines(out, r, o);
+    case CG_FMT_JUNIT: return cg_emit_junit(out, r, o);
+    case CG_FMT_GITLAB: return cg_emit_gitlab(out, r, o);
     }
     return -1;
 }

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# output.sh - issue 15 items 5-10 from the command line: per-rule severity and
+# --fail-on, the added formats (concise, json-lines, junit, gitlab) checked by
+# readers, --statistics and --list-rules in every format, setup-rule
+# fingerprints, fix safety, the text output's snippet and messages, and the
+# configuration's errors and globs.
+. "$(dirname "$0")/lib.sh"
+
+P=$TMP/proj
+make_project "$P"
+cd "$P" || exit 1
+
+# ---- item 5: severity and --fail-on ----------------------------------------
+run "$CGLINT" .
+expect "defaults: two errors, exit 1" 1 "helpers.py:2:12: error:" "train.py:10:9: error:"
+printf '[severity]\nCG1 = "warning"\nCG104 = "note"\n' >.cglint.toml
+run "$CGLINT" .
+expect "severity: a prefix and a more specific code" 1 "helpers.py:2:12: warning:" "train.py:10:9: note:" \
+    "(1 warning, 1 note)"
+run "$CGLINT" -f json .
+expect "severity reaches JSON" 1 '"severity": "warning"' '"severity": "note"'
+run "$CGLINT" -f sarif .
+expect "severity reaches SARIF levels" 1 '"level": "warning"' '"level": "note"'
+run "$CGLINT" --fail-on error .
+expect "--fail-on error: warnings and notes do not fail" 0 "(1 warning, 1 note)"
+run "$CGLINT" --fail-on warning .
+expect "--fail-on warning: a warning fails" 1 "warning:"
+run "$CGLINT" --fail-on note .
+expect "--fail-on note (the default) fails on anything" 1
+printf 'fail-on = "error"\n[severity]\nCG1 = "warning"\n' >.cglint.toml
+run "$CGLINT" .
+expect "fail-on in the configuration" 0 "(2 warnings)"
+run "$CGLINT" --fail-on warning .
+expect "--fail-on over the configuration" 1
+run "$CGLINT" --fail-on fatal .
+one_error "--fail-on: a bad level" "--fail-on takes error, warning or note, not 'fatal'"
+printf '[severity]\nCG101 = "fatal"\n' >.cglint.toml
+run "$CGLINT" .
+one_error "severity: a bad level" '.cglint.toml:2: severity: CG101: expected "error", "warning" or "note", got "fatal"'
+printf '[severity]\nCG9999 = "note"\n' >.cglint.toml
+run "$CGLINT" .
+one_error "severity: a bad code" ".cglint.toml:2: severity: 'CG9999' is not a rule code"
+rm .cglint.toml
+
+# ---- item 6: formats, --statistics and --list-rules in each ----------------
+run "$CGLINT" -f concise .
+expect "concise: one line a finding" 1 "helpers.py:2:12: CG101 \`loss.item()\`" "train.py:10:9: CG104 " "Found 2 findings."
+[ "$(grep -c '^[^ ].*:[0-9]*:[0-9]*: CG' <<<"$out")" = 2 ] && ok "concise: exactly two finding lines" || nok "concise lines" "$out"
+run "$CGLINT" -f json-lines .
+expect "json-lines" 1 '{"rule":"CG101"' '{"rule":"CG104"'
+printf '%s\n' "$out" >"$TMP/r.jsonl"
+run "$CGLINT" -f junit -o "$TMP/r.xml" .
+expect "junit to a file" 1
+run "$CGLINT" -f gitlab -o "$TMP/r.gitlab.json" .
+expect "gitlab to a file" 1
+run python3 "$SRC/tests/formats_check.py" "$SRC/tests/golden" "$SRC/docs/json-schema.md" \
+    "$TMP/r.xml:junit" "$TMP/r.gitlab.json:gitlab" "$TMP/r.jsonl:jsonl"
+expect "junit, gitlab and json-lines of a real run pass their readers" 0 "checked $TMP/r.xml"
+printf 'def f():\n    return 1\n' >"$TMP/clean.py"
+run "$CGLINT" -f junit "$TMP/clean.py"
+expect "junit with no findings: one passing testcase" 0 '<testcase name="no findings"'
+run "$CGLINT" -f gitlab "$TMP/clean.py"
+expect "gitlab with no findings: an empty array" 0 "[]"
+run "$CGLINT" --statistics -f json .
+expect "--statistics -f json" 1 '"code": "CG101"' '"count": 1'
+run "$CGLINT" --statistics -f json-lines .
+expect "--statistics -f json-lines" 1 '{"code":"CG101","name":"host-scalar-read","count":1,"fixable":0}'
+run "$CGLINT" --statistics -f concise .
+expect "--statistics -f concise" 1 "    1  CG101  host-scalar-read"
+run "$CGLINT" --statistics -f gitlab .
+one_error "--statistics -f gitlab: said plainly" "the gitlab format cannot hold counts"
+run "$CGLINT" --list-rules -f json
+expect "--list-rules -f json" 0 '"code": "CG101"' '"severity": "error"'
+run "$CGLINT" -f json-lines --list-rules
+expect "--list-rules -f json-lines (format after)" 0 '{"code":"CG101","name":"host-scalar-read"'
+run "$CGLINT" --list-rules -f sarif
+expect "--list-rules -f sarif: the rule catalog" 0 '"rules": [' '"id": "CG101"'
+refute "--list-rules -f sarif: no results" '"ruleId"'
+run "$CGLINT" --list-rules -f concise
+expect "--list-rules -f concise" 0 "CG101 host-scalar-read"
+run "$CGLINT" --list-rules -f junit
+one_error "--list-rules -f junit: said plainly" "the junit format cannot hold a rule list"
+printf 'output-format = "concise"\n' >.cglint.toml
+run "$CGLINT" .
+expect "output-format = concise in the configuration" 1 "helpers.py:2:12: CG101 "
+rm .cglint.toml
+finish
