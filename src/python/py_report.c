@@ -138,6 +138,12 @@ void py_report(const py_ctx *ctx, const py_finding *f, const char *fmt, ...)
     if (f->loc) {
         out.loc = *f->loc;
         out.line_text = (char *)f->line;
+        /* Setup findings (CG701, CG703, CG705, CG708) sit on the capture
+         * site: their own line's text is the snippet and, for the baseline
+         * and SARIF, the fingerprint (with no text they all hashed alike). */
+        if (!out.line_text && r->mod && out.loc.path && r->mod->file &&
+            strcmp(out.loc.path, r->mod->file->path) == 0)
+            out.line_text = (char *)cg_source_line_text(&r->mod->src, out.loc.line);
     } else {
         out.loc = py_loc(f->mod, f->node);
         out.line_text = (char *)cg_source_line_text(&f->mod->src, out.loc.line);

@@ -84,4 +84,52 @@ printf 'output-format = "concise"\n' >.cglint.toml
 run "$CGLINT" .
 expect "output-format = concise in the configuration" 1 "helpers.py:2:12: CG101 "
 rm .cglint.toml
+# ---- item 7: setup rules carry their own line ------------------------------
+mkdir -p "$TMP/loops" && cat >"$TMP/loops/loop.py" <<'PY'
+import torch
+
+
+def train(model, x, steps):
+    for _ in range(steps):
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            y = model(x)
+        g.replay()
+
+
+def other(model, x, steps):
+    for _ in range(steps):
+        g2 = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g2):
+            z = model(x)
+        g2.replay()
+PY
+cd "$TMP/loops" || exit 1
+run "$CGLINT" --select CG705 loop.py
+ expect "CG705 shows its own line as the snippet" 1 "7 |         with torch.cuda.graph(g):" "15 |         with torch.cuda.graph(g2):"
+ run "$CGLINT" --select CG705 -f sarif loop.py
+ n=$(grep -o '"primaryLocationLineHash": "[0-9a-f]*:1"' <<<"$out" | sort -u | wc -l)
+ [ "$n" = 2 ] && ok "CG705: two captures, two SARIF line hashes (each occurrence 1)" || nok "CG705 SARIF fingerprints" "$out"
+ run "$CGLINT" --select CG705 --write-baseline b.json loop.py
+ [ "$(grep -o '"line_hash": "[0-9a-f]*"' b.json | sort -u | wc -l)" = 2 ] && ok "CG705: two baseline line hashes" || nok "CG705 baseline" "$(cat b.json)"
+ # the first loop is fixed: the second finding is still known to the baseline, not new
+ python3 - <<'PY2'
+import re
+s = open("loop.py").read()
+s = s.replace("""    for _ in range(steps):
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            y = model(x)
+        g.replay()""", """    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = model(x)
+    for _ in range(steps):
+        g.replay()""")
+open("loop.py", "w").write(s)
+PY2
+ run "$CGLINT" --select CG705 --baseline b.json loop.py
+ expect "baseline: fixing one CG705 leaves the other recorded" 0 "CG705 \`with torch.cuda.graph(g):\` (line 7 when the baseline was written) no longer occurs: fixed" "1 finding hidden by the baseline"
+ refute "baseline: the remaining CG705 is not reported as new" "loop.py:14"
+cd "$P" || exit 1
+
 finish
