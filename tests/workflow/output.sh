@@ -132,4 +132,46 @@ PY2
  refute "baseline: the remaining CG705 is not reported as new" "loop.py:14"
 cd "$P" || exit 1
 
+# ---- item 8: a fix is safe only when it replaces a literal ------------------
+mkdir -p "$TMP/amp" && cat >"$TMP/amp/amp.py" <<'PY'
+import torch
+
+
+def lit(model, x):
+    g = torch.cuda.CUDAGraph()
+    with torch.autocast("cuda", cache_enabled=True):
+        with torch.cuda.graph(g):
+            y = model(x)
+
+
+def var(model, x, cache_enabled):
+    g = torch.cuda.CUDAGraph()
+    with torch.autocast("cuda", cache_enabled=cache_enabled):
+        with torch.cuda.graph(g):
+            y = model(x)
+
+
+def absent(model, x):
+    g = torch.cuda.CUDAGraph()
+    with torch.autocast("cuda"):
+        with torch.cuda.graph(g):
+            y = model(x)
+PY
+cd "$TMP/amp" || exit 1
+run "$CGLINT" --select CG601 --diff amp.py
+expect "--diff: the literal and the absent keyword are safe" 1 '+    with torch.autocast("cuda", cache_enabled=False):' \
+    '-    with torch.autocast("cuda", cache_enabled=True):' '-    with torch.autocast("cuda"):' "2 fixes in 1 file"
+refute "--diff: the variable is not replaced without --unsafe-fixes" "cache_enabled=cache_enabled"
+run "$CGLINT" --select CG601 --diff --unsafe-fixes amp.py
+expect "--unsafe-fixes: the variable too" 1 '-    with torch.autocast("cuda", cache_enabled=cache_enabled):' "3 fixes in 1 file"
+run "$CGLINT" --select CG601 -f json amp.py
+expect "JSON marks the variable's fix unsafe" 1 '"safe": false' 'instead of `cache_enabled` (unsafe'
+[ "$(grep -c '"safe": true' <<<"$out")" = 2 ] && ok "JSON: two safe fixes" || nok "JSON safe count" "$out"
+run "$CGLINT" --select CG601 -f sarif amp.py
+expect "SARIF marks it too" 1 '"safe": false' "(unsafe: review the change)"
+run "$CGLINT" --select CG601 --fix amp.py
+expect "--fix leaves the variable" 1 "cache_enabled=cache_enabled"
+grep -q 'cache_enabled=cache_enabled' amp.py && ok "--fix: the variable is still in the file" || nok "--fix replaced the variable"
+cd "$P" || exit 1
+
 finish
