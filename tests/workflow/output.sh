@@ -174,4 +174,59 @@ expect "--fix leaves the variable" 1 "cache_enabled=cache_enabled"
 grep -q 'cache_enabled=cache_enabled' amp.py && ok "--fix: the variable is still in the file" || nok "--fix replaced the variable"
 cd "$P" || exit 1
 
+# ---- item 10: configuration errors, globs, unused codes ---------------------
+G=$TMP/globs
+mkdir -p "$G/src/a/b" "$G/tools"
+for f in src/gen.py src/a/gen.py src/a/b/gen.py src/keep.py tools/train.py tools/eval.py tools/other.py; do
+    printf 'import torch\n\n\ndef f(g):\n    with torch.cuda.graph(g):\n        torch.cuda.synchronize()\n' >"$G/$f"
+done
+cd "$G" || exit 1
+printf 'extend-exclude = ["src/**/gen.py"]\n' >.cglint.toml
+run "$CGLINT" -f concise .
+expect "glob **: zero, one and two directories" 1 "src/keep.py:6:9" "tools/train.py:6:9"
+refute "glob **: every gen.py excluded" "gen.py"
+printf '[per-file-ignores]\n"tools/{train,eval}.py" = ["CG104"]\n' >.cglint.toml
+run "$CGLINT" -f concise .
+expect "glob braces: both alternatives" 1 "tools/other.py:6:9" "src/gen.py:6:9"
+refute "glob braces: train and eval ignored" "tools/train.py" "tools/eval.py"
+refute "a matching pattern: no warning" "matches no analysed file"
+printf '[per-file-ignores]\n"tool/*.py" = ["CG104"]\n"tools/*.py" = ["CG104"]\n' >.cglint.toml
+run "$CGLINT" -f concise .
+expect "a per-file-ignores pattern matching nothing is a warning" 1 \
+    'cglint: warning: .cglint.toml: per-file-ignores: "tool/*.py" matches no analysed file'
+refute "only the pattern that matches nothing" '"tools/*.py" matches no'
+run "$CGLINT" -f concise src/keep.py
+refute "no warning when one named file is analysed" "matches no analysed file"
+rm .cglint.toml
+printf '[tool.cglint\nselect = ["CG1"]\n' >pyproject.toml
+run "$CGLINT" .
+one_error "TOML: an unclosed table header" "pyproject.toml:1: invalid TOML at column 13: expected ']' to close the table header, found the end of the line"
+printf '[tool.cglint]\nselect = ["CG1" "CG2"]\n' >pyproject.toml
+run "$CGLINT" .
+one_error "TOML: a missing comma" "pyproject.toml:2: invalid TOML at column 17: expected ',' or ']' after an array item, found '\"'"
+printf '[tool.cglint]\njobs = many\n' >pyproject.toml
+run "$CGLINT" .
+one_error "TOML: a bare word value" "pyproject.toml:2: invalid TOML at column 8: expected a value"
+printf '[tool.cglint]\nselect "CG1"\n' >pyproject.toml
+run "$CGLINT" .
+one_error "TOML: no '='" "pyproject.toml:2: invalid TOML at column 8: expected '=' after the key, found '\"'"
+rm pyproject.toml
+cd "$P" || exit 1
+
+# ---- item 10: a suppression list reports every unknown and unused code -----
+cat >"$TMP/sup.py" <<'PY'
+import torch
+
+
+def f(g, x):
+    with torch.cuda.graph(g):
+        torch.cuda.synchronize()  # cglint: ignore[CG999, CG101, CG104, CG998]
+        y = x + 1  # cglint: ignore[CG999, CG101]
+PY
+run "$CGLINT" -f concise "$TMP/sup.py"
+expect "ignore[...]: every unknown and every unused code" 1 \
+    'sup.py:6:35: CG001 unknown code in suppression: `CG999` is not a cglint rule code, `CG998` is not a cglint rule code; unused suppression: CG101 is not reported on this line' \
+    'sup.py:7:20: CG001 unknown code in suppression: `CG999` is not a cglint rule code; unused suppression: CG101 is not reported on this line'
+refute "ignore[...]: the used code is not reported" "CG104 is not reported" "CG104 \`torch"
+
 finish
