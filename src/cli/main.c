@@ -99,7 +99,7 @@ static const char usage_text[] =
 
 static void usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "cglint: error: ");
+    fprintf(stderr, "%s", cg_emit_error_prefix());
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nRun 'cglint --help' for usage.\n");
     exit(EXIT_TROUBLE);
@@ -141,7 +141,7 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
     else rc = cg_file_write(path, buf, len, 0666, 0, err, sizeof err);
     free(buf);
     if (rc != 0) {
-        fprintf(stderr, "cglint: error: %s: cannot write the report: %s\n", path, err);
+        fprintf(stderr, "%s%s: cannot write the report: %s\n", cg_emit_error_prefix(), path, err);
         return -1;
     }
     return 0;
@@ -152,8 +152,7 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
  * terminal). */
 static void print_notice(const cg_notice *n)
 {
-    const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
-    fprintf(stderr, "cglint: %s: ", lvl);
+    fputs(cg_emit_level_prefix(n->level), stderr);
     if (n->path) {
         cg_emit_escaped(stderr, n->path);
         if (n->line) fprintf(stderr, ":%u:%u", n->line, n->col);
@@ -194,12 +193,14 @@ static void *progress_main(void *arg)
         size_t total = __atomic_load_n(&pr->report->progress_total, __ATOMIC_RELAXED);
         size_t done = __atomic_load_n(&pr->report->progress_done, __ATOMIC_RELAXED);
         int phase = __atomic_load_n(&pr->report->progress_phase, __ATOMIC_RELAXED);
-        if (phase == 0) fprintf(stderr, "\r\x1b[Kcglint: finding files...");
-        else if (phase == 1) fprintf(stderr, "\r\x1b[Kcglint: reading files %zu/%zu", done, total);
-        else fprintf(stderr, "\r\x1b[Kcglint: following calls from captures (%zu files)", total);
+        if (phase == 0) fprintf(stderr, "\r\x1b[Kcglint: finding files... %zu found", done);
+        else if (phase == 1) fprintf(stderr, "\r\x1b[Kcglint: reading Python files %zu/%zu", done, total);
+        else if (phase == 2) fprintf(stderr, "\r\x1b[Kcglint: following calls from captures (%zu Python files)", total);
+        else if (phase == 3) fprintf(stderr, "\r\x1b[Kcglint: reading C/C++ files %zu/%zu", done, total);
+        else fprintf(stderr, "\r\x1b[Kcglint: parsing C/C++ files that a capture may reach: %zu of %zu", done, total);
         fflush(stderr);
         pr->shown = 1;
-        wait_ms = 100;
+        wait_ms = pr->delay_ms ? 100 : 1;   /* tests (delay 0) see every phase */
     }
     if (pr->shown) { fputs("\r\x1b[K", stderr); fflush(stderr); }
     pthread_mutex_unlock(&pr->lock);
@@ -288,7 +289,7 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
         const cg_config *c = NULL;
         char err[1024];
         if (cg_configs_find(cfgs, dir, &c, err, sizeof err) < 0) {
-            fprintf(stderr, "cglint: error: %s\n", err);
+            fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
             free(abs); free(dir);
             return EXIT_TROUBLE;
         }
@@ -430,6 +431,7 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "always") == 0) color = 1;
             else if (strcmp(optarg, "never") == 0) color = 0;
             else usage_error("--color takes auto, always or never, not '%s'", optarg);
+            cg_emit_stderr_color(color);
             break;
         case O_MAXSIZE:
             if (parse_size(optarg, &max_size) != 0) usage_error("--max-file-size takes a size like 8M, not '%s'", optarg);
@@ -499,7 +501,7 @@ int main(int argc, char **argv)
     char err[1200];
     cg_configs *cfgs = cg_configs_new(config_path, isolated, err, sizeof err);
     if (!cfgs) {
-        fprintf(stderr, "cglint: error: %s\n", err);
+        fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
         free_opts(exclude, sel, ext, ign);
         return EXIT_TROUBLE;
     }
@@ -520,7 +522,7 @@ int main(int argc, char **argv)
             free(dir);
         }
         if (rc < 0) {
-            fprintf(stderr, "cglint: error: %s\n", err);
+            fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
             cg_configs_free(cfgs);
             free_opts(exclude, sel, ext, ign);
             return EXIT_TROUBLE;
@@ -624,7 +626,7 @@ int main(int argc, char **argv)
     if (write_baseline) {
         int code = cg_report_errors(&report) ? EXIT_TROUBLE : EXIT_CLEAN;
         if (cg_baseline_write(&report, write_baseline, CGLINT_VERSION, err, sizeof err) != 0) {
-            fprintf(stderr, "cglint: error: %s\n", err);
+            fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
             code = EXIT_TROUBLE;
         } else if (!quiet) {
             fprintf(stderr, "cglint: wrote %zu finding%s to the baseline %s\n", report.nfindings,
@@ -645,7 +647,7 @@ int main(int argc, char **argv)
     if (!output && fflush(stdout) != 0) rc = -1;
     int code = EXIT_CLEAN;
     if (rc != 0) {
-        if (!output) fprintf(stderr, "cglint: error: cannot write the report: %s\n", strerror(errno));
+        if (!output) fprintf(stderr, "%scannot write the report: %s\n", cg_emit_error_prefix(), strerror(errno));
         code = EXIT_TROUBLE;
     } else if (cg_report_errors(&report) > 0) {
         code = EXIT_TROUBLE;

@@ -574,7 +574,6 @@ static int rd_string(toml_rd *r)
                 continue;
             }
             if (triple && (e == '\n' || e == ' ' || e == '\t' || e == '\r')) { r->i++; continue; }
-            r->i++;
             return rd_fail(r, "an escape: \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX or \\UXXXXXXXX");
         }
         r->i++;
@@ -702,15 +701,29 @@ static int toml_diagnose(const char *t, size_t len, uint32_t *line, uint32_t *co
     if (!r.expected) return 0;
     *line = r.eline;
     *col = r.ecol;
+    if (r.epos >= len) {
+        /* the end of the file: point just after its last character, not at
+         * the empty line after its final newline */
+        size_t e = len;
+        while (e > 0 && (t[e - 1] == '\n' || t[e - 1] == '\r')) e--;
+        uint32_t l = 1, c = 1;
+        for (size_t k = 0; k < e; k++) {
+            if (t[k] == '\n') { l++; c = 1; }
+            else if (((unsigned char)t[k] & 0xc0) != 0x80) c++;
+        }
+        *line = l;
+        *col = c;
+    }
     *expected = r.expected;
     size_t p = r.epos;
     if (p >= len) snprintf(found, foundlen, "the end of the file");
     else if (t[p] == '\n' || t[p] == '\r') snprintf(found, foundlen, "the end of the line");
     else {
         size_t n = 0;
-        while (p + n < len && n < 12 && t[p + n] != '\n' && t[p + n] != '\r' && (n == 0 || rd_bare(t[p + n]) == rd_bare(t[p]))) n++;
+        while (p + n < len && n < 12 && t[p + n] != '\n' && t[p + n] != '\r' && (n == 0 || (rd_bare(t[p]) && rd_bare(t[p + n])))) n++;
         while (n > 0 && p + n < len && ((unsigned char)t[p + n] & 0xc0) == 0x80) n--;
         if (!n) n = 1;
+        if (t[p] == '\\' && p + 1 < len && t[p + 1] != '\n') n = 2;   /* an escape: '\q' */
         char tok[16];
         size_t k = 0;
         for (size_t j = 0; j < n && k + 1 < sizeof tok; j++)

@@ -176,6 +176,8 @@ static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit)
     w->files[w->n].report = 1;
     w->files[w->n].directives = 0;
     w->n++;
+    /* the progress line's "finding files... N found" */
+    if (w->report) __atomic_store_n(&w->report->progress_done, w->n, __ATOMIC_RELAXED);
 }
 
 int cg_walk_default_excluded(const char *name)

@@ -8,6 +8,25 @@
 #include "emit_int.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static int stderr_color = -1;
+
+void cg_emit_stderr_color(int when) { stderr_color = when; }
+
+const char *cg_emit_level_prefix(int level)
+{
+    if (stderr_color < 0) {
+        const char *nc = getenv("NO_COLOR");
+        stderr_color = isatty(STDERR_FILENO) && !(nc && *nc);
+    }
+    if (stderr_color)
+        return level == CG_ERROR ? "cglint: \x1b[1;31merror\x1b[0m: "
+             : level == CG_WARN ? "cglint: \x1b[1;33mwarning\x1b[0m: " : "cglint: \x1b[1;36mnote\x1b[0m: ";
+    return level == CG_ERROR ? "cglint: error: " : level == CG_WARN ? "cglint: warning: " : "cglint: note: ";
+}
+
+const char *cg_emit_error_prefix(void) { return cg_emit_level_prefix(CG_ERROR); }
 
 const char *const cg_format_names[CG_FMT_COUNT] = {
     "text", "json", "sarif", "github", "concise", "json-lines", "junit", "gitlab",

@@ -45,4 +45,11 @@ int cg_emit(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o)
  * are not UTF-8 become \xNN, so a file name cannot send escape sequences
  * whether colour is on or off.  NULL writes nothing. */
 void cg_emit_escaped(FILE *out, const char *s);
+/* Tool messages on stderr: "cglint: error: ", "cglint: warning: ",
+ * "cglint: note: " (level: cg_level), the level coloured when stderr takes
+ * colour.  cg_emit_stderr_color: -1 auto (a terminal and NO_COLOR unset or
+ * empty; the default), 0 never, 1 always. */
+const char *cg_emit_level_prefix(int level);
+const char *cg_emit_error_prefix(void);
+void cg_emit_stderr_color(int when);
 #endif

@@ -16,7 +16,7 @@ const char *py_snip(const py_ctx *ctx, py_module *m, TSNode n)
 {
     size_t len;
     const char *t = py_text(m, n, &len);
-    return cg_snippet(ctx->arena, t, len, 60);
+    return cg_snippet_code(ctx->arena, t, len, 60, 1);
 }
 
 int py_ev_kw(const py_event *ev, const char *name)

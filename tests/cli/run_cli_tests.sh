@@ -201,8 +201,8 @@ t_missing_value() {
 }
 t_statistics_json() {
     hazard tree/hazard.py
-    cg --statistics --format json tree
-    want_rc 2 && want_empty_out && one_error "statistics" "text"
+    cg --statistics --format sarif tree
+    want_rc 2 && want_empty_out && one_error "statistics" "sarif format cannot hold counts"
 }
 t_missing_path() {
     hazard tree/hazard.py

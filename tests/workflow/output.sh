@@ -229,4 +229,47 @@ expect "ignore[...]: every unknown and every unused code" 1 \
     'sup.py:7:20: CG001 unknown code in suppression: `CG999` is not a cglint rule code; unused suppression: CG101 is not reported on this line'
 refute "ignore[...]: the used code is not reported" "CG104 is not reported" "CG104 \`torch"
 
+# ---- item 9: the text output --------------------------------------------------
+cat >"$TMP/ms.py" <<'PY'
+import torch
+
+
+def f(g, x, n):
+    with torch.cuda.graph(g):
+        y = torch.tensor(  # build it
+            [1, 2],  # values
+            device="cuda",
+        )
+        z = torch.tensor([n] * 3, dtype=torch.int32, device=torch.cuda.current_device(), pin_memory=False)
+PY
+run "$CGLINT" "$TMP/ms.py"
+expect "a multi-line call is quoted on one line, balanced, without its comments" 1 \
+    '`torch.tensor([1, 2], device="cuda")` copies host data'
+expect "a long call is cut between tokens with its brackets closed" 1 '`torch.tensor([n] * 3, dtype=torch.int32, device=torch...)`'
+expect "two lines of context above and below, as ruff shows" 1 "4 | def f(g, x, n):" "5 |     with torch.cuda.graph(g):" \
+    "7 |             [1, 2],  # values" '8 |             device="cuda",'
+grep -qxF '  |             ^^^^^^^^^^^^^' <<<"$out" && ok "the caret of a multi-line call stops before the comment" ||
+    nok "caret of a multi-line call" "$out"
+run "$CGLINT" --select CG705 "$TMP/loops/loop.py"
+expect "help lines in one style: a capitalised sentence with a full stop" 1 \
+    "= help: Capture once before the loop and \`replay()\` inside it."
+if command -v script >/dev/null 2>&1; then
+    tty=$(script -qec "env -u NO_COLOR '$CGLINT' --fail-on x" /dev/null 2>&1)
+    grep -qF $'cglint: \x1b[1;31merror\x1b[0m: --fail-on' <<<"$tty" && ok "cglint: error: coloured on a terminal" ||
+        nok "coloured error on a terminal" "$(od -c <<<"$tty" | head -3)"
+    tty=$(script -qec "NO_COLOR=1 '$CGLINT' --fail-on x" /dev/null 2>&1)
+    grep -qF 'cglint: error: --fail-on' <<<"$tty" && ok "NO_COLOR: no colour on the terminal" || nok "NO_COLOR" "$tty"
+    tty=$(script -qec "env -u NO_COLOR '$CGLINT' --color never --fail-on x" /dev/null 2>&1)
+    grep -qF 'cglint: error: --fail-on' <<<"$tty" && ok "--color never: no colour on the terminal" || nok "--color never" "$tty"
+    mkdir -p "$TMP/many"
+    for i in $(seq 1 400); do printf 'def f%d(x):\n    return x + %d\n' "$i" "$i" >"$TMP/many/m$i.py"; done
+    tty=$(script -qec "CGLINT_PROGRESS_DELAY_MS=0 '$CGLINT' '$TMP/many' >/dev/null" /dev/null 2>&1)
+    grep -qE 'finding files\.\.\. [1-9][0-9]* found|reading Python files [0-9]+/400' <<<"$tty" &&
+        ok "the progress line counts files (found, or read of 400)" || nok "progress counts" "$(tr '\r' '\n' <<<"$tty" | sort | uniq -c | head)"
+else
+    echo "util-linux script is not installed: terminal checks skipped"
+fi
+run "$CGLINT" --fail-on x
+refute "stderr piped: no colour" $'\x1b['
+
 finish
