@@ -42,7 +42,8 @@ static const char usage_text[] =
     "unless the extension says C/C++). Code is parsed, never imported, compiled or run.\n"
     "\n"
     "Output:\n"
-    "  -f, --format FMT        text (default), concise, json, json-lines, sarif, github, junit, gitlab\n"
+    "  -f, --format FMT        text (default), concise, json, json-lines, sarif, github, junit, gitlab,\n"
+    "                          html\n"
     "  -o, --output FILE       write the report to FILE (atomically) instead of stdout\n"
     "      --statistics        count findings per rule instead of listing them (text, concise, json,\n"
     "                          json-lines)\n"
@@ -390,8 +391,8 @@ int main(int argc, char **argv)
         case 'f':
             fmt = cg_format_parse(optarg);
             if (fmt < 0)
-                usage_error("unknown format '%s' (expected text, concise, json, json-lines, sarif, github, junit "
-                            "or gitlab)", optarg);
+                usage_error("unknown format '%s' (expected text, concise, json, json-lines, sarif, github, junit, "
+                            "gitlab or html)", optarg);
             fmt_given = 1;
             break;
         case 'o': output = optarg; break;

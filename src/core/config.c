@@ -196,13 +196,13 @@ static int key_jobs(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
 static int key_output_format(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
 {
     static const char *const formats[] = { "text", "json", "sarif", "github", "concise", "json-lines",
-                                           "junit", "gitlab", NULL };
+                                           "junit", "gitlab", "html", NULL };
     const char *s = NULL;
     if (want_string(x, k, v, l, &s) < 0) return -1;
     for (int i = 0; formats[i]; i++)
         if (strcmp(s, formats[i]) == 0) { x->c->output_format = formats[i]; return 0; }
     return load_fail(x, l, "%s: expected \"text\", \"concise\", \"json\", \"json-lines\", \"sarif\", "
-                     "\"github\", \"junit\" or \"gitlab\", got \"%s\"", k, s);
+                     "\"github\", \"junit\", \"gitlab\" or \"html\", got \"%s\"", k, s);
 }
 
 static int key_respect_gitignore(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)

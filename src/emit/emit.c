@@ -29,7 +29,7 @@ const char *cg_emit_level_prefix(int level)
 const char *cg_emit_error_prefix(void) { return cg_emit_level_prefix(CG_ERROR); }
 
 const char *const cg_format_names[CG_FMT_COUNT] = {
-    "text", "json", "sarif", "github", "concise", "json-lines", "junit", "gitlab",
+    "text", "json", "sarif", "github", "concise", "json-lines", "junit", "gitlab", "html",
 };
 
 int cg_format_parse(const char *name)
@@ -54,6 +54,7 @@ int cg_emit(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o)
     case CG_FMT_JSON_LINES: return cg_emit_json_lines(out, r, o);
     case CG_FMT_JUNIT: return cg_emit_junit(out, r, o);
     case CG_FMT_GITLAB: return cg_emit_gitlab(out, r, o);
+    case CG_FMT_HTML: return cg_emit_html(out, r, o);
     }
     return -1;
 }

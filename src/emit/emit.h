@@ -10,8 +10,8 @@
 #include "../core/report.h"
 
 typedef enum { CG_FMT_TEXT, CG_FMT_JSON, CG_FMT_SARIF, CG_FMT_GITHUB, CG_FMT_CONCISE, CG_FMT_JSON_LINES,
-               CG_FMT_JUNIT, CG_FMT_GITLAB } cg_format;
-#define CG_FMT_COUNT 8
+               CG_FMT_JUNIT, CG_FMT_GITLAB, CG_FMT_HTML } cg_format;
+#define CG_FMT_COUNT 9
 /* The formats' names, in cg_format order: "text", "json", ... */
 extern const char *const cg_format_names[CG_FMT_COUNT];
 
@@ -33,6 +33,9 @@ int cg_emit_concise(FILE *out, const cg_report *r, const cg_emit_opts *o);
 int cg_emit_json_lines(FILE *out, const cg_report *r, const cg_emit_opts *o);
 int cg_emit_junit(FILE *out, const cg_report *r, const cg_emit_opts *o);
 int cg_emit_gitlab(FILE *out, const cg_report *r, const cg_emit_opts *o);
+/* One self-contained page (inline style and SVG, no script, no URL loaded):
+ * the run's program, verdicts and capture regions, and every finding. */
+int cg_emit_html(FILE *out, const cg_report *r, const cg_emit_opts *o);
 /* --statistics: findings per rule in `fmt` (text and concise: a table; json:
  * an array of {code, name, count, fixable}; json-lines: one per line).
  * -2 for a format that cannot hold it (sarif, github, junit, gitlab). */

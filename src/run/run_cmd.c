@@ -49,7 +49,8 @@ static const char run_usage[] =
     "      --select CODES      only these rules\n"
     "      --ignore CODES      not these rules\n"
     "Output:\n"
-    "  -f, --format FMT        text (default), json, sarif, github\n"
+    "  -f, --format FMT        text (default), json, sarif, github, html (one self-contained page),\n"
+    "                          concise, json-lines, junit, gitlab\n"
     "  -o, --output FILE       write the report to FILE instead of stderr\n"
     "      --color WHEN        auto, always, never\n"
     "  -q, --quiet             no summary lines\n"
@@ -306,7 +307,9 @@ int cg_run_main(int argc, char **argv)
         case O_STRICT: strict = 1; break;
         case 'f':
             fmt = cg_format_parse(optarg);
-            if (fmt < 0) die_usage("unknown format '%s' (expected text, json, sarif or github)", optarg);
+            if (fmt < 0)
+                die_usage("unknown format '%s' (expected text, json, sarif, github, html, concise, json-lines, junit "
+                          "or gitlab)", optarg);
             break;
         case 'o': output = optarg; break;
         case 'q': quiet = 1; break;

@@ -217,7 +217,7 @@ static void test_config_errors(void **state)
     cfg_bad("[tool.cglint]\nignore = ['CG1', 'E501']\n", "ignore: 'E501' is not a rule code or prefix");
     cfg_bad("[tool.cglint]\njobs = 0\n", "jobs: expected an integer from 1 to 1024, got 0");
     cfg_bad("[tool.cglint]\njobs = '4'\n", "jobs: expected an integer from 1 to 1024, got a string");
-    cfg_bad("[tool.cglint]\noutput-format = 'xml'\n", "output-format: expected \"text\", \"concise\", \"json\", \"json-lines\", \"sarif\", \"github\", \"junit\" or \"gitlab\", got \"xml\"");
+    cfg_bad("[tool.cglint]\noutput-format = 'xml'\n", "output-format: expected \"text\", \"concise\", \"json\", \"json-lines\", \"sarif\", \"github\", \"junit\", \"gitlab\" or \"html\", got \"xml\"");
     cfg_bad("[tool.cglint]\nrespect-gitignore = 'yes'\n", "respect-gitignore: expected true or false");
     cfg_bad("[tool.cglint]\nper-file-ignores = ['x']\n", "per-file-ignores: expected a table");
     cfg_bad("[tool.cglint.per-file-ignores]\n'a/*' = 'CG101'\n", "pyproject.toml:2: per-file-ignores: \"a/*\": expected an array");

@@ -490,8 +490,8 @@ static void test_json_golden(void **state)
     json_error_t err;
     json_t *doc = json_loads(s, 0, &err);
     if (!doc) fail_msg("JSON does not parse: %s at line %d", err.text, err.line);
-    static const char *const top[] = {"schema_version", "tool", "findings", "errors", "summary", "run", NULL};
-    check_keys(doc, top, "ioaaoO");
+    static const char *const top[] = {"schema_version", "tool", "root", "findings", "errors", "summary", "run", NULL};
+    check_keys(doc, top, "ioSaaoO");
     assert_true(json_is_null(json_object_get(doc, "run")));
     assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 1);
     static const char *const tool[] = {"name", "version", NULL};
@@ -745,6 +745,32 @@ static void test_gitlab_golden(void **state)
     free(s);
 }
 
+/* ---- html (issue 15 item 11) ------------------------------------------------ */
+
+static void test_run_html_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_HTML, &fx->run, 0, 0, 0);
+    check_golden("report-run.html", s);
+    /* self-contained: no script, nothing loaded from anywhere */
+    assert_null(strstr(s, "<script"));
+    assert_null(strstr(s, "http://"));
+    assert_null(strstr(s, "https://"));
+    assert_null(strstr(s, " src="));
+    assert_null(strstr(s, "<link"));
+    /* every finding, with its verdict; every region with an inline chart */
+    for (size_t i = 0; i < fx->run.nfindings; i++) {
+        const cg_finding *f = &fx->run.findings[i];
+        char id[64];
+        snprintf(id, sizeof id, "id=\"f-%s-%u-%u\"", cg_rules[f->rule].id, f->loc.line, f->loc.col);
+        assert_non_null(strstr(s, id));
+    }
+    size_t svgs = 0;
+    for (const char *p = s; (p = strstr(p, "<svg ")); p++) svgs++;
+    assert_int_equal(svgs, fx->run.run->nregions + 1);   /* a chart per region and the verdict bar */
+    free(s);
+}
+
 /* ---- robustness ------------------------------------------------------------ */
 
 /* Sources are validated as UTF-8 on load, but a message cut mid-character
@@ -889,6 +915,7 @@ static void test_format_parse(void **state)
     assert_int_equal(cg_format_parse("json-lines"), CG_FMT_JSON_LINES);
     assert_int_equal(cg_format_parse("junit"), CG_FMT_JUNIT);
     assert_int_equal(cg_format_parse("gitlab"), CG_FMT_GITLAB);
+    assert_int_equal(cg_format_parse("html"), CG_FMT_HTML);
     assert_int_equal(cg_format_parse("xml"), -1);
     assert_int_equal(cg_format_parse(""), -1);
     assert_int_equal(cg_format_parse(NULL), -1);
@@ -926,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_json_lines_golden),
         cmocka_unit_test(test_junit_golden),
         cmocka_unit_test(test_gitlab_golden),
+        cmocka_unit_test(test_run_html_golden),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_run_text_golden),
         cmocka_unit_test(test_run_json_golden),
