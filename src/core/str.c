@@ -13,7 +13,17 @@ char *cg_snippet(cg_arena *arena, const char *text, size_t len, size_t max)
     return cg_arena_printf(arena, "%.*s%s", (int)len, text, cut ? "..." : "");
 }
 
+static char *snippet_code(cg_arena *arena, const char *text, size_t len, size_t max, int py);
+
 char *cg_snippet_code(cg_arena *arena, const char *text, size_t len, size_t max, int py)
+{
+    /* whole when it fits; cut (with room kept for "..." and the closers) only when not */
+    char *whole = snippet_code(arena, text, len, (size_t)-1 / 2, py);
+    if (!whole || strlen(whole) <= max) return whole;
+    return snippet_code(arena, text, len, max, py);
+}
+
+static char *snippet_code(cg_arena *arena, const char *text, size_t len, size_t max, int py)
 {
     char *out = malloc(len + 1);
     if (!out) return cg_snippet(arena, text, len, max);

@@ -42,6 +42,7 @@
  *   calls is remembered until joined; if it runs while a global-mode capture
  *   is open, that is CG708. */
 #include "cu_eval.h"
+#include "core/str.h"
 #include <clang-c/Index.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -229,6 +230,12 @@ const char *cu_snip(cu_ctx *ctx, const cu_node *n)
         while (e < len && (t[e] == '_' || (t[e] >= '0' && t[e] <= '9') || ((t[e] | 32) >= 'a' && (t[e] | 32) <= 'z'))) e++;
     }
     if (e > len) e = len;
+    /* a call over several lines: quoted on one line, balanced, without comments */
+    if (n->loc.end_line > n->loc.line && n->loc.end_line <= f->src.nlines && n->loc.line >= 1) {
+        size_t from = f->src.line_start[n->loc.line - 1] + s;
+        size_t to = f->src.line_start[n->loc.end_line - 1] + (n->loc.end_col ? n->loc.end_col - 1 : 0);
+        if (from < to && to <= f->src.len) return cg_snippet_code(ctx->arena, f->src.text + from, to - from, 60, 0);
+    }
     size_t n2 = e - s;
     int cut = 0;
     if (n->loc.end_line > n->loc.line) cut = 1;

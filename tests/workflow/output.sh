@@ -250,6 +250,19 @@ expect "two lines of context above and below, as ruff shows" 1 "4 | def f(g, x, 
     "7 |             [1, 2],  # values" '8 |             device="cuda",'
 grep -qxF '  |             ^^^^^^^^^^^^^' <<<"$out" && ok "the caret of a multi-line call stops before the comment" ||
     nok "caret of a multi-line call" "$out"
+mkdir -p "$TMP/cu" && cat >"$TMP/cu/m.cu" <<'CU'
+#include <cuda_runtime.h>
+void f(cudaStream_t s, float *d, float *h, size_t n) {
+    cudaGraph_t g;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    cudaMemcpy(d,  // device
+               h, n * sizeof(float),
+               cudaMemcpyHostToDevice);
+    cudaStreamEndCapture(s, &g);
+}
+CU
+run "$CGLINT" --cuda-mode shim "$TMP/cu/m.cu"
+expect "C/C++: a multi-line call quoted whole, without its comment" 1 '`cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice)` is a synchronous'
 run "$CGLINT" --select CG705 "$TMP/loops/loop.py"
 expect "help lines in one style: a capitalised sentence with a full stop" 1 \
     "= help: Capture once before the loop and \`replay()\` inside it."
