@@ -314,6 +314,12 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
                 snprintf(k, sizeof k, "per-file-ignores \"%s\"", c->pfi[i].glob);
                 print_list(k, &c->pfi[i].codes);
             }
+            for (size_t i = 0; i < c->nseverity; i++) {
+                char k[96];
+                snprintf(k, sizeof k, "severity %s", c->severity[i].code);
+                printf("  %-18s %s\n", k, cg_severity_name(c->severity[i].level));
+            }
+            if (c->fail_on >= 0) printf("  %-18s %s\n", "fail-on", cg_severity_name((cg_severity)c->fail_on));
             if (c->has_exclude) print_list("exclude", &c->exclude);
             if (c->extend_exclude.n) print_list("extend-exclude", &c->extend_exclude);
         }

@@ -32,6 +32,8 @@ run "$CGLINT" .
 expect "fail-on in the configuration" 0 "(2 warnings)"
 run "$CGLINT" --fail-on warning .
 expect "--fail-on over the configuration" 1
+run "$CGLINT" --show-settings .
+expect "--show-settings: severity and fail-on" 0 "severity CG1       warning" "fail-on            error"
 run "$CGLINT" --fail-on fatal .
 one_error "--fail-on: a bad level" "--fail-on takes error, warning or note, not 'fatal'"
 printf '[severity]\nCG101 = "fatal"\n' >.cglint.toml
