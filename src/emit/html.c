@@ -200,7 +200,15 @@ static void html_finding(FILE *out, const cg_finding *f)
         fputs("</p>\n", out);
     }
     const char *fix = f->fix && *f->fix ? f->fix : rule->fix;
-    if (fix) { fputs("<p><b>Fix:</b> ", out); h(out, fix); fputs("</p>\n", out); }
+    if (fix) {
+        /* one sentence, as the text format's help: capitalised, with a full stop */
+        size_t n = strlen(fix);
+        fputs("<p><b>Fix:</b> ", out);
+        if (fix[0] >= 'a' && fix[0] <= 'z') { fputc(fix[0] - 'a' + 'A', out); h(out, fix + 1); }
+        else h(out, fix);
+        if (n && !strchr(".!?:", fix[n - 1])) fputc('.', out);
+        fputs("</p>\n", out);
+    }
     fputs("</div>\n", out);
 }
 

@@ -271,7 +271,7 @@ except Exception as e:
     sys.exit("not JSON: %s" % e)
 if not raw.endswith(b"\n"):
     sys.exit("no final newline")
-if list(d) != ["schema_version", "tool", "findings", "errors", "summary", "run"]:
+if list(d) != ["schema_version", "tool", "root", "findings", "errors", "summary", "run"] or not d["root"].startswith("/"):
     sys.exit("top-level keys %s" % list(d))
 if d["schema_version"] != 1 or d["tool"]["name"] != "cglint":
     sys.exit("schema_version/tool wrong: %r %r" % (d["schema_version"], d["tool"]))
