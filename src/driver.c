@@ -223,6 +223,50 @@ static void drop_unsupported(cg_file *files, size_t *n)
     *n = k;
 }
 
+/* A per-file-ignores pattern that matches none of the files analysed under
+ * its configuration's directory is most likely a typo: a warning, once per
+ * pattern.  Only when a path given covers that whole directory (analysing one
+ * named file says nothing about the patterns for the others). */
+static void warn_unmatched_pfi(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
+                               const cg_config **cfg)
+{
+    static const char *const dot[] = { "." };
+    const char *const *paths = o->npaths ? o->paths : dot;
+    size_t npaths = o->npaths ? o->npaths : 1;
+    const cg_config *done[64];
+    size_t ndone = 0;
+    for (size_t i = 0; i < n; i++) {
+        const cg_config *c = cfg[i];
+        if (!c || !c->npfi) continue;
+        size_t d = 0;
+        while (d < ndone && done[d] != c) d++;
+        if (d < ndone || ndone == 64) continue;
+        done[ndone++] = c;
+        int covered = 0;
+        for (size_t p = 0; p < npaths && !covered; p++) {
+            struct stat st;
+            if (stat(paths[p], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+            char *abs = cg_path_abs(paths[p]);
+            covered = cg_path_under(c->dir, abs) != NULL;
+            free(abs);
+        }
+        if (!covered) continue;
+        for (size_t g = 0; g < c->npfi; g++) {
+            int hit = 0;
+            for (size_t j = 0; j < n && !hit; j++) {
+                if (cfg[j] != c) continue;
+                char *abs = cg_path_abs(files[j].path);
+                const char *rel = cg_path_under(abs, c->dir);
+                hit = rel && cg_config_glob(c->pfi[g].glob, rel);
+                free(abs);
+            }
+            if (!hit)
+                cg_report_notice(r, CG_WARN, c->path, 0, 0,
+                                 "per-file-ignores: \"%s\" matches no analysed file", c->pfi[g].glob);
+        }
+    }
+}
+
 /* Step 4: keep findings of rules selected for their file, in reported files. */
 static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
                            cg_ruleset *rules, char *err, size_t errlen)
@@ -230,6 +274,8 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
     cg_map by_path;
     cg_map_init(&by_path);
     for (size_t i = 0; i < n; i++) cg_map_put(&by_path, files[i].path, strlen(files[i].path), (void *)(i + 1));
+    const cg_config **cfg = calloc(n ? n : 1, sizeof *cfg);   /* each file's configuration */
+    if (!cfg) { cg_map_free(&by_path); snprintf(err, errlen, "out of memory"); return -1; }
     for (size_t i = 0; i < n; i++) {
         const cg_config *c = NULL;
         if (!files[i].report) {
@@ -241,10 +287,12 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
         char *dir = cg_path_dirname(abs);
         int rc = o->configs ? cg_configs_find(o->configs, dir, &c, err, errlen) : 0;
         free(dir);
-        if (rc < 0) { free(abs); cg_map_free(&by_path); return -1; }
+        if (rc < 0) { free(abs); free(cfg); cg_map_free(&by_path); return -1; }
         cg_config_rules(c, o->rule_cli, c ? cg_path_under(abs, c->dir) : NULL, &rules[i]);
+        cfg[i] = c;
         free(abs);
     }
+    warn_unmatched_pfi(o, r, files, n, cfg);
     size_t k = 0;
     for (size_t i = 0; i < r->nfindings; i++) {
         cg_finding *f = &r->findings[i];
@@ -256,6 +304,7 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
             cg_config_rules(NULL, o->rule_cli, NULL, &rs);
             keep = rs.on[f->rule];
         }
+        if (keep && idx && cfg[idx - 1]) f->level = cg_config_severity(cfg[idx - 1], f->rule);
         if (keep) r->findings[k++] = *f;
         else cg_finding_free(f);
     }
@@ -274,6 +323,7 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
     }
     r->nnotices = k;
     cg_map_free(&by_path);
+    free(cfg);
     return 0;
 }
 

@@ -122,6 +122,7 @@ static void load_one(void *arg, size_t i)
         return;
     }
     f->loaded = 1;
+    __atomic_add_fetch(&ph->p->report->progress_done, 1, __ATOMIC_RELAXED);
     f->marker = memmem(f->src.text, f->src.len, "BeginCapture", 12) != NULL ||
                 memmem(f->src.text, f->src.len, "EndCapture", 10) != NULL;
 }
@@ -134,6 +135,7 @@ static void parse_one(void *arg, size_t i)
     if (ph->stage != f->stage) return;
     if (f->stage > 0 && __atomic_load_n(&f->included, __ATOMIC_RELAXED)) return;
     f->parse = 1;
+    if (ph->p->report->progress_phase == 4) __atomic_add_fetch(&ph->p->report->progress_done, 1, __ATOMIC_RELAXED);
     cu_parse_file(ph->p, f, ph->level);
     if (f->status == 0) __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
 }
@@ -268,6 +270,9 @@ static void run_phases(cu_project *p, int level, size_t *done)
         for (size_t i = 0; i < p->nfiles; i++) *done += p->files[i].loaded;
         return;
     }
+    /* the progress line: C/C++ files parsed so far (of those read) */
+    __atomic_store_n(&p->report->progress_done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->report->progress_phase, 4, __ATOMIC_RELAXED);
     hold h;
     hold_stderr(p, &h);
     int all = p->opts->parse_all || level == 2;
@@ -350,6 +355,10 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
     project_init(&p, files, n, opts, report);
     if (!p.nfiles) { project_free(&p); return; }
     report->files_seen += p.nfiles;
+    /* the progress line: C/C++ files read, then parsed (phases 3 and 4) */
+    __atomic_store_n(&report->progress_done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&report->progress_total, p.nfiles, __ATOMIC_RELAXED);
+    __atomic_store_n(&report->progress_phase, 3, __ATOMIC_RELAXED);
     if (cu_parse_setup(&p) == 0) {
         size_t done = 0;
         run_phases(&p, 0, &done);

@@ -72,6 +72,12 @@ const char *cu_snip(const cu_ctx *ctx, const cu_node *n)
     if (n->loc.end_line == n->loc.line && n->loc.end_col > n->loc.col) e = n->loc.end_col - 1;
     else if (!n->loc.end_line) e = ident_end(t, len, s);
     if (e > len) e = len;
+    /* a call over several lines: quoted on one line, balanced, without comments */
+    if (n->loc.end_line > n->loc.line && n->loc.end_line <= f->src.nlines && n->loc.line >= 1) {
+        size_t from = f->src.line_start[n->loc.line - 1] + s;
+        size_t to = f->src.line_start[n->loc.end_line - 1] + (n->loc.end_col ? n->loc.end_col - 1 : 0);
+        if (from < to && to <= f->src.len) return cg_snippet_code(ctx->arena, f->src.text + from, to - from, 60, 0);
+    }
     const char *r = cg_snippet(ctx->arena, t + s, e - s, 60);
     /* a node over several lines: the rest of its first one, marked as cut */
     if (n->loc.end_line > n->loc.line && e - s <= 60) r = cg_arena_printf(ctx->arena, "%s...", r);

@@ -259,7 +259,8 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     py_project p;
     project_init(&p, files, n, opts, report);
     report->files_seen += p.nmods;
-    __atomic_add_fetch(&report->progress_total, p.nmods, __ATOMIC_RELAXED);
+    __atomic_store_n(&report->progress_done, 0, __ATOMIC_RELAXED);   /* it counted files found */
+    __atomic_store_n(&report->progress_total, p.nmods, __ATOMIC_RELAXED);
     __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
     phase1 ph = { .p = &p, .level = 0 };
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);

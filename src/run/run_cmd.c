@@ -47,7 +47,8 @@ static const char run_usage[] =
     "      --select CODES      only these rules\n"
     "      --ignore CODES      not these rules\n"
     "Output:\n"
-    "  -f, --format FMT        text (default), json, sarif, github\n"
+    "  -f, --format FMT        text (default), json, sarif, github, html (one self-contained page),\n"
+    "                          concise, json-lines, junit, gitlab\n"
     "  -o, --output FILE       write the report to FILE instead of stderr\n"
     "      --color WHEN        auto, always, never\n"
     "  -q, --quiet             no summary lines\n"
@@ -70,7 +71,7 @@ static const char run_usage[] =
 
 static void die_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "cglint: error: ");
+    fprintf(stderr, "%s", cg_emit_error_prefix());
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nRun 'cglint run --help' for usage.\n");
     exit(2);
@@ -297,7 +298,7 @@ static int write_report(const char *output, cg_format fmt, const cg_report *r, c
     if (mem && fclose(mem) != 0) rc = -1;
     char err[512];
     if (rc == 0 && cg_file_write(output, buf, len, 0666, 0, err, sizeof err) != 0) {
-        fprintf(stderr, "cglint: error: %s: cannot write the report: %s\n", output, err);
+        fprintf(stderr, "%s%s: cannot write the report: %s\n", cg_emit_error_prefix(), output, err);
         rc = -2;
     }
     free(buf);
@@ -344,7 +345,9 @@ int cg_run_main(int argc, char **argv)
         case O_STRICT: strict = 1; break;
         case 'f':
             fmt = cg_format_parse(optarg);
-            if (fmt < 0) die_usage("unknown format '%s' (expected text, json, sarif or github)", optarg);
+            if (fmt < 0)
+                die_usage("unknown format '%s' (expected text, json, sarif, github, html, concise, json-lines, junit "
+                          "or gitlab)", optarg);
             break;
         case 'o': output = optarg; break;
         case 'q': quiet = 1; break;
@@ -360,6 +363,7 @@ int cg_run_main(int argc, char **argv)
         case O_COLOR:
             color = strcmp(optarg, "always") == 0 ? 1 : strcmp(optarg, "never") == 0 ? 0 : -1;
             if (color < 0 && strcmp(optarg, "auto") != 0) die_usage("--color takes auto, always or never, not '%s'", optarg);
+            cg_emit_stderr_color(color);
             break;
         case ':': die_usage("option '%s' needs a value", argv[optind - 1]); break;
         default: die_usage("unknown option '%s'", argv[optind - 1]); break;
@@ -378,7 +382,7 @@ int cg_run_main(int argc, char **argv)
     if (findings) {
         char err[1024];
         if (cg_findings_load(findings, &report, err, sizeof err) != 0) {
-            fprintf(stderr, "cglint: error: %s\n", err);
+            fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
             cg_report_free(&report);
             return 2;
         }
@@ -389,8 +393,9 @@ int cg_run_main(int argc, char **argv)
 #else
         (void)paths;
         if (npaths) {
-            fprintf(stderr, "cglint: error: this cglint was built without the static analyzers "
-                            "(CGLINT_ANALYZERS=OFF): give the findings of an earlier run with --findings FILE\n");
+            fprintf(stderr, "%sthis cglint was built without the static analyzers "
+                            "(CGLINT_ANALYZERS=OFF): give the findings of an earlier run with --findings FILE\n",
+                    cg_emit_error_prefix());
             cg_report_free(&report);
             return 2;
         }
@@ -407,13 +412,13 @@ int cg_run_main(int argc, char **argv)
         const char *t = getenv("TMPDIR");
         snprintf(tmpdir, sizeof tmpdir, "%s/cglint-run.XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(tmpdir)) {
-            fprintf(stderr, "cglint: error: cannot make a directory for the events: %s\n", strerror(errno));
+            fprintf(stderr, "%scannot make a directory for the events: %s\n", cg_emit_error_prefix(), strerror(errno));
             cg_report_free(&report);
             return 2;
         }
         events = tmpdir;
     } else if (mkdir(events, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "cglint: error: cannot make the events directory %s: %s\n", events, strerror(errno));
+        fprintf(stderr, "%scannot make the events directory %s: %s\n", cg_emit_error_prefix(), events, strerror(errno));
         cg_report_free(&report);
         return 2;
     }
@@ -476,9 +481,9 @@ int cg_run_main(int argc, char **argv)
     int status = spawn(cmd, &exec_errno);
     if (status < 0) {
         if (exec_errno == ENOENT)
-            fprintf(stderr, "cglint: error: cannot run '%s': command not found\n", cmd[0]);
+            fprintf(stderr, "%scannot run '%s': command not found\n", cg_emit_error_prefix(), cmd[0]);
         else
-            fprintf(stderr, "cglint: error: cannot run '%s': %s\n", cmd[0], strerror(exec_errno ? exec_errno : errno));
+            fprintf(stderr, "%scannot run '%s': %s\n", cg_emit_error_prefix(), cmd[0], strerror(exec_errno ? exec_errno : errno));
         if (own_events) nftw(events, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         free(runtime);
         free(cupti);
@@ -578,8 +583,7 @@ int cg_run_main(int argc, char **argv)
     for (size_t i = 0; i < report.nnotices; i++) {
         const cg_notice *n = &report.notices[i];
         if (n->level < CG_WARN && quiet) continue;
-        const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
-        fprintf(stderr, "cglint: %s: ", lvl);
+        fputs(cg_emit_level_prefix(n->level), stderr);
         if (n->path) {
             cg_emit_escaped(stderr, n->path);
             if (n->line) fprintf(stderr, ":%u", n->line);
@@ -596,7 +600,7 @@ int cg_run_main(int argc, char **argv)
     int wrc = write_report(output, (cg_format)fmt, &report, &eo);
     if (wrc != 0) {
         if (wrc == -1)   /* -2: write_report said why */
-            fprintf(stderr, "cglint: error: cannot write the report%s%s: %s\n", output ? " to " : "",
+            fprintf(stderr, "%scannot write the report%s%s: %s\n", cg_emit_error_prefix(), output ? " to " : "",
                     output ? output : "", strerror(errno ? errno : EIO));
         if (code == 0) code = 2;
     }

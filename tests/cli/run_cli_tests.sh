@@ -201,8 +201,8 @@ t_missing_value() {
 }
 t_statistics_json() {
     hazard tree/hazard.py
-    cg --statistics --format json tree
-    want_rc 2 && want_empty_out && one_error "statistics" "text"
+    cg --statistics --format sarif tree
+    want_rc 2 && want_empty_out && one_error "statistics" "sarif format cannot hold counts"
 }
 t_missing_path() {
     hazard tree/hazard.py
@@ -273,7 +273,7 @@ except Exception as e:
     sys.exit("not JSON: %s" % e)
 if not raw.endswith(b"\n"):
     sys.exit("no final newline")
-if list(d) != ["schema_version", "tool", "findings", "errors", "summary", "run"]:
+if list(d) != ["schema_version", "tool", "root", "findings", "errors", "summary", "run"] or not d["root"].startswith("/"):
     sys.exit("top-level keys %s" % list(d))
 if d["schema_version"] != 1 or d["tool"]["name"] != "cglint":
     sys.exit("schema_version/tool wrong: %r %r" % (d["schema_version"], d["tool"]))

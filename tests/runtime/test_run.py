@@ -8,6 +8,7 @@ cglint joins the events to the static findings of tests/runtime/programs.
 Each program marks with `# expect: RULE` what the static analysis finds;
 these tests check the verdict the run gives it, the evidence, and that the
 program's own stdout, stderr and exit status pass through."""
+import html
 import json
 import os
 import shutil
@@ -52,6 +53,78 @@ class RunTests(unittest.TestCase):
         hits = [f for f in doc["findings"] if f["rule"] == rule]
         self.assertEqual(len(hits), 1, "findings of %s: %r" % (rule, doc["findings"]))
         return hits[0]
+
+    # ---- the HTML report (issue 15 item 11) --------------------------------------
+    def test_html_report(self):
+        """One self-contained page: well-formed, every finding with its
+        verdict, each region with captures, replays and replay time, no
+        script and no URL; and, where Debian's chromium is installed, a
+        headless screenshot of it that is not blank."""
+        import html.parser
+        static = ["scalar.py", "host_io.py", "item.py", "recapture.py", "rebind.py"]
+        page = os.path.join(self.tmp, "report.html")
+        rc, so, se = self.run_cglint(["-q", "-f", "html", "-o", page] + static + ["--", sys.executable, "recapture.py"])
+        self.assertEqual(rc, 0, se)
+        rc, so, se, doc = self.run_json("recapture.py", static=static)
+        text = open(page, encoding="utf-8").read()
+
+        void = {"meta", "br", "rect", "img", "hr", "input", "link"}
+        class Check(html.parser.HTMLParser):
+            def __init__(self):
+                super().__init__()
+                self.stack, self.bad, self.tags = [], [], []
+            def handle_starttag(self, tag, attrs):
+                self.tags.append((tag, dict(attrs)))
+                if tag not in void:
+                    self.stack.append(tag)
+            def handle_startendtag(self, tag, attrs):
+                self.tags.append((tag, dict(attrs)))
+            def handle_endtag(self, tag):
+                if tag in void:
+                    return
+                if not self.stack or self.stack[-1] != tag:
+                    self.bad.append("</%s> closes <%s>" % (tag, self.stack[-1] if self.stack else "nothing"))
+                else:
+                    self.stack.pop()
+        c = Check()
+        c.feed(text)
+        c.close()
+        self.assertEqual(c.bad, [])
+        self.assertEqual(c.stack, [], "unclosed elements")
+        self.assertTrue(text.startswith("<!DOCTYPE html>"))
+        # self-contained
+        self.assertNotIn("<script", text)
+        self.assertNotRegex(text, r"(?i)https?://|//[a-z0-9.-]+\.[a-z]{2,}/")
+        for tag, attrs in c.tags:
+            for a in ("src", "href", "srcset", "data"):
+                self.assertNotIn(a, attrs, "<%s %s=...> loads something" % (tag, a))
+        # every finding, with its verdict and evidence
+        self.assertEqual(len(doc["findings"]), 5)
+        for f in doc["findings"]:
+            anchor = 'id="f-%s-%d-%d"' % (f["rule"], f["line"], f["column"])
+            self.assertIn(anchor, text)
+            block = text.split(anchor, 1)[1].split('<div class="finding"', 1)[0]
+            self.assertIn(f["verdict"].replace("_", " "), block)
+            self.assertIn(f["evidence"], html.unescape(block))
+        # the region: captures, replays, replay time, in an inline SVG chart
+        reg = doc["run"]["regions"][0]
+        self.assertIn("<code>recapture.py:%d</code>" % reg["line"], text)
+        self.assertIn("%.3f ms" % reg["mean_replay_ms"], text)
+        self.assertIn(">%d</text>" % reg["replays"], text)
+        self.assertEqual(text.count("<svg "), len(doc["run"]["regions"]) + 1)
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if not chromium:
+            print("\nchromium is not installed (Debian package chromium): the screenshot of the HTML report is skipped")
+            return
+        png = os.path.join(self.tmp, "report.png")
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--window-size=1200,1500", "--screenshot=" + png, "file://" + page],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, cwd=self.tmp)
+        self.assertTrue(os.path.exists(png), "chromium wrote no screenshot")
+        data = open(png, "rb").read()
+        self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+        # a rendered page, not a blank one: a blank 1200x1500 PNG compresses to a few KB
+        self.assertGreater(len(data), 20000)
 
     # ---- verdicts -------------------------------------------------------------
     def test_item_confirmed_with_root_error(self):
