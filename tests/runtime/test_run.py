@@ -324,8 +324,8 @@ class RunTests(unittest.TestCase):
         # one shape: each capture is another graph (no CG705 at run time)
         rc, so, se, doc = self.run_json("op_sweep.py")
         self.assertEqual(rc, 0, se)
-        f = self.finding(doc, "CG705")
-        self.assertEqual(f["verdict"], "not_reproduced", f["evidence"])
+        seen = [f for f in doc["findings"] if f["rule"] == "CG705" and f["verdict"] in ("confirmed", "found_at_runtime")]
+        self.assertEqual(seen, [])
         self.assertEqual(doc["run"]["regions"][0]["captures"], 3)
 
     def test_native_captures_without_line_information(self):

@@ -92,16 +92,16 @@ import torch
 
 
 def train(model, x, steps):
+    g = torch.cuda.CUDAGraph()
     for _ in range(steps):
-        g = torch.cuda.CUDAGraph()
         with torch.cuda.graph(g):
             y = model(x)
         g.replay()
 
 
 def other(model, x, steps):
+    g2 = torch.cuda.CUDAGraph()
     for _ in range(steps):
-        g2 = torch.cuda.CUDAGraph()
         with torch.cuda.graph(g2):
             z = model(x)
         g2.replay()
@@ -118,8 +118,8 @@ run "$CGLINT" --select CG705 loop.py
  python3 - <<'PY2'
 import re
 s = open("loop.py").read()
-s = s.replace("""    for _ in range(steps):
-        g = torch.cuda.CUDAGraph()
+s = s.replace("""    g = torch.cuda.CUDAGraph()
+    for _ in range(steps):
         with torch.cuda.graph(g):
             y = model(x)
         g.replay()""", """    g = torch.cuda.CUDAGraph()
