@@ -32,7 +32,7 @@ static void free_loc_path(cg_loc *l) { free((char *)l->path); }
 
 void cg_finding_free(cg_finding *f)
 {
-    free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind);
+    free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind); free(f->evidence);
     free_loc_path(&f->loc);
     if (f->has_capture) free_loc_path(&f->capture);
     for (size_t k = 0; k < f->npath; k++) {

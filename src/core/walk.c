@@ -141,7 +141,7 @@ static void walk_dir(walker *w, const char *dir, int depth)
         names[n++] = strdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, cmp_name);
+    if (n > 1) qsort(names, n, sizeof *names, cmp_name);
     for (size_t i = 0; i < n; i++) {
         char path[4096];
         int len = (strcmp(dir, ".") == 0) ? snprintf(path, sizeof path, "%s", names[i])

@@ -211,6 +211,8 @@ static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_coun
         c->bases = py_field(def, PY.f_superclasses);
         cg_map_init(&c->methods);
         cg_map_init(&c->attrs);
+        c->next_in_module = m->all_classes;
+        m->all_classes = c;
         if (top) cg_map_put(&m->classes, name, nl, c);
         TSNode body = py_field(def, PY.f_body);
         if (!ts_node_is_null(body)) index_defs(m, body, c, attr_counts, depth + 1);

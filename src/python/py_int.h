@@ -94,6 +94,7 @@ struct py_class {
     py_class *base[4];      /* project base classes, resolved lazily */
     int nbase;
     int is_nn_module;       /* some base is torch.nn.Module (directly or through a project base) */
+    py_class *next_in_module; /* every class of the module, nested and redefined ones too (freeing) */
 };
 
 typedef struct py_import {
@@ -120,6 +121,7 @@ struct py_module {
     py_func *body;          /* the module body as a pseudo-function */
     py_func **all_funcs;    /* every def in the file, methods and nested too */
     size_t nall_funcs, capall_funcs;
+    py_class *all_classes;  /* every class in the file (chain through next_in_module) */
     py_module *next_same_name;
 };
 

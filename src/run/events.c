@@ -478,7 +478,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
     struct dirent *e;
     while ((e = readdir(d))) if (is_jsonl(e->d_name)) { char *s = strdup(e->d_name); PUSH(names, nn, s); }
     closedir(d);
-    qsort(names, nn, sizeof *names, cmp_name);
+    if (nn > 1) qsort(names, nn, sizeof *names, cmp_name);
 
     /* Load every file; Python ones first, so that CUPTI events of a Python
      * process know it is one. */

@@ -1,0 +1,24 @@
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+N = [N, N, N]
+import torch
+g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    x = N
