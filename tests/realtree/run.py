@@ -5,7 +5,7 @@ headers) of a Debian PyTorch package, unpacked by scripts/fetch-real-trees.
   run.py --cglint CGLINT --repo REPO --cache CACHE PACKAGE
 
 Runs, from the package's dist-packages directory (as pre-commit runs from a
-repository's root):
+repository's root; fetch-real-trees puts a pyproject.toml there to mark it):
   1. each top-level directory of the package, as directories;
   2. every Python file named on the command line, in batches of 50 (as
      pre-commit passes them: each batch reads its project for context);
@@ -74,7 +74,9 @@ class Runner:
         for k in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
             env[k] = (env.get(k, "") + ":exitcode=86").lstrip(":")
         env["NO_COLOR"] = "1"
-        cmd = [self.cglint, "-f", "json", "-o", out, "-j", "2"] + args + targets
+        # the cache is in the build tree, which the repository's .gitignore
+        # covers: the package is not the repository's, so that is not its
+        cmd = [self.cglint, "-f", "json", "-o", out, "-j", "2", "--no-respect-gitignore"] + args + targets
         t0 = time.monotonic()
         try:
             p = subprocess.run(cmd, cwd=self.cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
