@@ -427,7 +427,22 @@ py_sym py_resolve_member(py_project *p, py_module *m, const char *name, size_t l
     py_class *c = cg_map_get(&m->classes, name, len);
     if (c) { s.kind = PY_SYM_CLASS; s.cls = c; return s; }
     py_import *imp = cg_map_get(&m->imports, name, len);
-    if (imp) return py_resolve_dotted(p, imp->target, m, 1);
+    if (imp) {
+        /* Imports are followed a bounded number of times in a row: `from . import
+         * _C` in a package whose _C is not Python resolves to itself, and two
+         * modules may import a name from each other (each step restarts the
+         * dotted walk's depth). */
+        static __thread int following;
+        if (following >= MAX_RESOLVE_DEPTH) {
+            s.kind = PY_SYM_EXTERNAL;
+            s.qual = imp->target;
+            return s;
+        }
+        following++;
+        py_sym r = py_resolve_dotted(p, imp->target, m, 1);
+        following--;
+        return r;
+    }
     if (cg_map_get(&m->global_assigns, name, len)) { s.kind = PY_SYM_GLOBAL; s.mod = m; return s; }
     /* a submodule of a package: `from app import layers` */
     if (m->is_init) {

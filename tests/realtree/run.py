@@ -12,7 +12,11 @@ repository's root; fetch-real-trees puts a pyproject.toml there to mark it):
   3. each file that mentions a capture API (cuda.graph, CUDAGraph,
      make_graphed_callables, reduce-overhead) alone;
   4. the C/C++ files, named together in shim mode with --cuda-parse-all
-     (each named file reads the whole tree as context, so one invocation).
+     (each named file reads the whole tree as context, so one invocation);
+  5. a made-up driver, _cglint_realtree_driver.py, whose capture calls every
+     top-level function and class of every module and every method of the
+     classes, with the package's directories: the analysis follows calls
+     into the whole package, not only from its few capture sites.
 
 Every invocation must: finish within --timeout seconds; not die of a signal
 nor print a sanitizer report; exit 0, 1 or 2, as its report says (2: some
@@ -23,6 +27,7 @@ docs/json-schema.md accepts, whose summary counts what it lists, with
 findings only in the files it was asked about.  Exit 0, 1 (what failed is
 listed), or 77 when the trees could not be fetched."""
 import argparse
+import ast
 import json
 import os
 import re
@@ -36,6 +41,39 @@ C_EXTS = (".c", ".cc", ".cpp", ".cxx", ".h", ".hpp", ".cu", ".cuh")
 SANITIZER_RE = re.compile(r"ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: \w+Sanitizer")
 STDERR_RE = re.compile(r"^cglint: (error|warning|note): ")
 ERROR_RE = re.compile(r"^cglint: error: (.*?)(?::(\d+):(\d+))?: (.*)$")
+
+
+def write_driver(root, py, path):
+    """A capture calling everything the package defines at the top of its
+    modules (5. above).  Returns the number of calls."""
+    imports, body = [], []
+    for i, rel in enumerate(py):
+        mod = rel[:-3].replace(os.sep, ".")
+        if mod.endswith(".__init__"):
+            mod = mod[:-len(".__init__")]
+        if not all(part.isidentifier() for part in mod.split(".")):
+            continue
+        try:
+            with open(os.path.join(root, rel), "rb") as f:
+                tree = ast.parse(f.read())
+        except (SyntaxError, ValueError):
+            continue
+        alias = "_m%d" % i
+        imports.append("import %s as %s" % (mod, alias))
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                body.append("    %s.%s(x)" % (alias, node.name))
+            elif isinstance(node, ast.ClassDef):
+                body.append("    _o = %s.%s(x)" % (alias, node.name))
+                body.append("    _o(x)")
+                for b in node.body:
+                    if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) and not b.name.startswith("__"):
+                        body.append("    _o.%s(x)" % b.name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(["import torch"] + imports + [
+            "", "x = torch.ones(4, device='cuda')", "g = torch.cuda.CUDAGraph()",
+            "with torch.cuda.graph(g):", "    pass"] + body) + "\n")
+    return len(body)
 
 
 def load_schema(repo):
@@ -197,6 +235,13 @@ def main():
             chunk = cc[i:i + 200]
             r.run("C/C++ files %d-%d of %d (shim, --cuda-parse-all)" % (i + 1, i + len(chunk), len(cc)),
                   ["--cuda-mode", "shim", "--cuda-parse-all"], chunk)
+        driver = os.path.join(root, "_cglint_realtree_driver.py")
+        try:
+            ncalls = write_driver(root, py, driver)
+            r.run("driver: a capture calling %d functions, classes and methods, with %s" %
+                  (ncalls, " ".join(t + "/" for t in tops)), [], [os.path.basename(driver)] + tops)
+        finally:
+            os.unlink(driver)
     dt = time.monotonic() - t0
     print("%s: %d directories, %d Python files (%d mention a capture API), %d C/C++ files" %
           (a.package, len(tops), len(py), len(capture), len(cc)))
