@@ -166,11 +166,24 @@ void fz_parts_free(fz_part *parts, size_t n)
     for (size_t i = 0; i < n; i++) free(parts[i].name);
 }
 
-void fz_emit_all(const cg_report *r)
+static FILE *devnull_out(void)
 {
     static FILE *devnull;
     if (!devnull) devnull = fopen("/dev/null", "w");
     if (!devnull) abort();
+    return devnull;
+}
+
+void fz_emit_text(const cg_report *r)
+{
+    cg_emit_opts eo = { .color = 0, .tool_version = "0.0.0-fuzz" };
+    cg_emit(devnull_out(), CG_FMT_TEXT, r, &eo);
+    fflush(devnull_out());
+}
+
+void fz_emit_all(const cg_report *r)
+{
+    FILE *devnull = devnull_out();
     cg_emit_opts eo = { .color = 1, .tool_version = "0.0.0-fuzz" };
     for (int fmt = CG_FMT_TEXT; fmt <= CG_FMT_GITHUB; fmt++) cg_emit(devnull, (cg_format)fmt, r, &eo);
     eo.color = 0;

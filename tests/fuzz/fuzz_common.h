@@ -41,6 +41,9 @@ void fz_parts_free(fz_part *parts, size_t n);
 /* Emit the report in every format to /dev/null: the emitters see whatever
  * the front ends and loaders made of the input. */
 void fz_emit_all(const cg_report *r);
+/* The text format only (the cheap one: for harnesses whose target is not
+ * the emitters, and whose reports are large). */
+void fz_emit_text(const cg_report *r);
 /* The harnesses' quiet setup: stdin and stdout at /dev/null (cglint reads
  * no terminal; --print-cuda-flags writes to stdout). */
 void fz_quiet(void);
