@@ -10,8 +10,11 @@
 #    line events, operator inspection and CUPTI during capture), and the
 #    whole process's wall time.
 # 2. A CUDA C launch loop (bench/launch_loop.cu, built with nvcc): eager
-#    kernel launches, graph launches and capture time, plain and under
-#    `cglint run` (CUPTI library).
+#    kernel launches, graph launches and capture time, plain, under
+#    `cglint run` (CUPTI library: per-call callbacks only while a capture is
+#    active; outside, the runtime API's capture and graph calls), with
+#    CGLINT_CUPTI_OUTSIDE=all (the driver API's capture calls too), and with
+#    CGLINT_CUPTI_ALL=1 (every call subscribed all the time, as before).
 #
 # Usage: bench/runtime_overhead.sh [--cglint PATH] [--python PY] [--runs N]
 #                                  [--steps N] [--out FILE]
@@ -61,6 +64,8 @@ for r in $(seq "$RUNS"); do
         "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
     measure py-cglint-nocupti "$CGLINT" run -q --no-cupti --findings "$TMP/none.json" -f json -o "$TMP/r.json" -- \
         "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
+    measure py-cglint-nodispatch env CGLINT_DISPATCH=0 "$CGLINT" run -q --no-cupti --findings "$TMP/none.json" -f json \
+        -o "$TMP/r.json" -- "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
 done
 cp "$TMP/r-cupti.json" "$TMP/last-report.json"
 
@@ -69,6 +74,10 @@ if [ -x "$NVCC" ] && "$NVCC" -O2 -o "$TMP/launch_loop" "$REPO/bench/launch_loop.
     for r in $(seq "$RUNS"); do
         measure c-plain "$TMP/launch_loop" 20000
         measure c-cglint "$CGLINT" run -q --findings "$TMP/none.json" -f json -o "$TMP/c.json" -- "$TMP/launch_loop" 20000
+        measure c-cglint-drv env CGLINT_CUPTI_OUTSIDE=all "$CGLINT" run -q --findings "$TMP/none.json" -f json \
+            -o "$TMP/c-drv.json" -- "$TMP/launch_loop" 20000
+        measure c-cglint-all env CGLINT_CUPTI_ALL=1 "$CGLINT" run -q --findings "$TMP/none.json" -f json \
+            -o "$TMP/c-all.json" -- "$TMP/launch_loop" 20000
     done
 else
     echo "runtime_overhead.sh: nvcc could not build bench/launch_loop.cu; the CUDA C part is skipped" >&2
@@ -104,7 +113,8 @@ print("| variant | step (us) | vs plain | capture (ms) | vs plain | process wall
 print("|---|--:|--:|--:|--:|--:|--:|")
 base = "py-plain"
 for v, name in (("py-plain", "python (plain)"), ("py-cglint", "cglint run (Python observer + CUPTI)"),
-                ("py-cglint-nocupti", "cglint run --no-cupti (Python observer)")):
+                ("py-cglint-nocupti", "cglint run --no-cupti (Python observer)"),
+                ("py-cglint-nodispatch", "cglint run --no-cupti, CGLINT_DISPATCH=0 (no dispatch mode)")):
     if v not in data:
         continue
     print("| %s | %.2f | %s | %.1f | %s | %.0f | %s |" % (
@@ -117,7 +127,10 @@ if "c-plain" in data:
     print()
     print("| variant | eager launch (us) | vs plain | graph launch (us) | vs plain | capture+instantiate (ms) | vs plain |")
     print("|---|--:|--:|--:|--:|--:|--:|")
-    for v, name in (("c-plain", "plain"), ("c-cglint", "cglint run (CUPTI)")):
+    for v, name in (("c-plain", "plain"),
+                    ("c-cglint", "cglint run (CUPTI: runtime capture calls outside captures, every call during)"),
+                    ("c-cglint-drv", "cglint run, CGLINT_CUPTI_OUTSIDE=all (the driver's capture calls too)"),
+                    ("c-cglint-all", "cglint run, CGLINT_CUPTI_ALL=1 (every call subscribed)")):
         if v not in data:
             continue
         print("| %s | %.3f | %s | %.3f | %s | %.3f | %s |" % (

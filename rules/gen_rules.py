@@ -28,7 +28,7 @@ import tempfile
 # ---- the format -----------------------------------------------------------
 
 KEYS = ("id", "name", "category", "severity", "languages", "status", "since",
-        "runtime", "summary", "fix")
+        "runtime", "runtime-signal", "summary", "fix", "fix-cu", "compiled-as")
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead",
             "Measured", "References")
@@ -44,6 +44,32 @@ LANGUAGES = ("py", "cu")          # canonical order
 
 SUMMARY_MAX = 100
 
+# runtime-signal: what `cglint run` matches to confirm a finding
+# (src/run/join.c); the C bits are in src/core/rules.h.  Observations first,
+# then the two modifiers, which widen where an observation may be.
+SIGNALS = (
+    ("error", "CG_SIG_ERROR"),      # an exception or a failing CUDA call
+    ("eager", "CG_SIG_EAGER"),      # work ran eagerly on a non-capturing stream
+    ("cpu", "CG_SIG_CPU"),          # an operator on CPU tensors during capture
+    ("pin", "CG_SIG_PIN"),          # a pinned allocation during capture
+    ("dynop", "CG_SIG_DYNOP"),      # an operator that failed at capture
+    ("scalar", "CG_SIG_SCALAR"),    # a number read at capture changed
+    ("rebind", "CG_SIG_REBIND"),    # a name read by the region was rebound
+    ("hparam", "CG_SIG_HPARAM"),    # a captured optimizer hyperparameter changed
+    ("many", "CG_SIG_MANY"),        # one site captured again and again
+    ("lines", "CG_SIG_LINES"),      # the line ran at capture, not at replay
+    ("break", "CG_SIG_BREAK"),      # a torch.compile graph break at the line (Dynamo's hook)
+    ("skip", "CG_SIG_SKIP"),        # inductor skipped CUDA graphs for the function
+    ("region", "CG_SIG_REGION"),    # modifier: anywhere in the finding's capture
+    ("block", "CG_SIG_BLOCK"),      # modifier: inside the `with` block it opens
+)
+SIGNAL_C = dict(SIGNALS)
+SIGNAL_MODIFIERS = ("region", "block")
+
+# Marks scaffold text written by scripts/add-rule: allowed only while the
+# rule's status is `preview`.
+TODO_MARK = "TODO(add-rule)"
+
 ID_RE = re.compile(r"^CG[0-9]{3}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 VERSION_RE = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+$")
@@ -52,6 +78,18 @@ FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 HEADING_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
 
 DOCS_TITLE = "cglint rules"
+
+# What to write for a key that is missing; `none` is an explicit value, an
+# absent key is always an error.
+MISSING_HINT = {
+    "runtime": "what `cglint run` can observe, or none",
+    "runtime-signal": "the observations that confirm a finding, e.g. "
+                      "'error dynop', or none for a static-only rule",
+    "fix-cu": "the fix sentence for C/C++/CUDA findings when `fix` speaks "
+              "PyTorch, or none",
+    "compiled-as": "the rule reported instead under "
+                   "torch.compile(mode=\"reduce-overhead\"), or none",
+}
 
 
 class Rule:
@@ -78,6 +116,23 @@ class Rule:
     def runtime_c(self):
         r = self.fields["runtime"]
         return None if r == "none" else r
+
+    @property
+    def signals(self):
+        """runtime-signal's names in canonical order ([] for none)."""
+        v = self.fields["runtime-signal"]
+        names = [] if v == "none" else v.split()
+        return [n for n, _ in SIGNALS if n in names]
+
+    @property
+    def fix_cu_c(self):
+        v = self.fields["fix-cu"]
+        return None if v == "none" else v
+
+    @property
+    def compiled_as(self):
+        v = self.fields["compiled-as"]
+        return None if v == "none" else v
 
     @property
     def title(self):
@@ -185,9 +240,18 @@ def parse_rule(path, errors):
         rule.key_line[key] = lineno
     for key in KEYS:
         if key not in rule.fields:
-            errors.add(path, end + 1, "missing key '%s' in the front matter"
-                       % key)
+            errors.add(path, end + 1, "missing key '%s' in the front matter%s"
+                       % (key, (" (%s)" % MISSING_HINT[key])
+                          if key in MISSING_HINT else ""))
     validate_fields(rule, errors)
+    status = rule.fields.get("status")
+    if status and status != "preview":
+        for i, raw in enumerate(lines):
+            if TODO_MARK in raw:
+                errors.add(path, i + 1, "unfinished scaffold text '%s' in a "
+                           "rule with status: %s: write it, or keep status: "
+                           "preview" % (TODO_MARK, status))
+                break
 
     # -- body and sections --
     body_lines = lines[end + 1:]
@@ -284,6 +348,64 @@ def validate_fields(rule, errors):
     if fix is not None and not fix.endswith("."):
         errors.add(path, ln["fix"], "fix must be one sentence ending with a "
                    "period")
+
+    # languages after canonicalisation, when valid
+    langs = rule.fields["languages"].split() \
+        if lv is not None and rule.fields["languages"] in ("py", "cu", "py cu") \
+        else None
+
+    rt, rs = f.get("runtime"), f.get("runtime-signal")
+    if rs is not None:
+        names = rs.split()
+        bad = [n for n in names if n not in SIGNAL_C]
+        if rs == "none":
+            pass
+        elif "none" in names:
+            errors.add(path, ln["runtime-signal"], "runtime-signal '%s': "
+                       "'none' stands alone" % rs)
+        elif bad:
+            errors.add(path, ln["runtime-signal"], "unknown runtime signal "
+                       "'%s' (known: %s, or none)"
+                       % (bad[0], ", ".join(n for n, _ in SIGNALS)))
+        elif len(set(names)) != len(names):
+            errors.add(path, ln["runtime-signal"], "runtime-signal '%s' "
+                       "names a signal twice" % rs)
+        elif all(n in SIGNAL_MODIFIERS for n in names):
+            errors.add(path, ln["runtime-signal"], "runtime-signal '%s' "
+                       "names no observation, only where one may be (%s)"
+                       % (rs, ", ".join(SIGNAL_MODIFIERS)))
+        if rt is not None and (rs == "none") != (rt == "none"):
+            if rs == "none":
+                errors.add(path, ln["runtime-signal"], "runtime-signal is "
+                           "'none' but runtime (line %d) names a signal: "
+                           "list the observations that confirm it, or set "
+                           "both to none" % ln["runtime"])
+            else:
+                errors.add(path, ln["runtime-signal"], "runtime-signal is "
+                           "'%s' but runtime (line %d) is 'none': a "
+                           "static-only rule has runtime-signal: none"
+                           % (rs, ln["runtime"]))
+
+    fc = f.get("fix-cu")
+    if fc is not None and fc != "none":
+        if not fc.endswith("."):
+            errors.add(path, ln["fix-cu"], "fix-cu must be one sentence "
+                       "ending with a period, or none")
+        if langs is not None and langs != ["py", "cu"]:
+            errors.add(path, ln["fix-cu"], "fix-cu is for rules of both "
+                       "languages (languages: py cu), whose fix speaks "
+                       "PyTorch; this rule's fix already fits its language: "
+                       "write none")
+
+    ca = f.get("compiled-as")
+    if ca is not None and ca != "none":
+        if not ID_RE.match(ca):
+            errors.add(path, ln["compiled-as"], "compiled-as '%s' is not a "
+                       "rule id (CGnnn) or none" % ca)
+        elif langs is not None and "py" not in langs:
+            errors.add(path, ln["compiled-as"], "compiled-as is for Python "
+                       "rules (torch.compile never sees C/C++/CUDA code): "
+                       "write none")
 
 
 _SKIP = object()    # inside a rejected section: its lines are not checked
@@ -395,6 +517,7 @@ def load_rules(rules_dir, errors):
         if r is not None:
             rules.append(r)
     rules.sort(key=lambda r: r.id)
+    check_compiled_as(rules, paths, errors)
     seen = {}
     for r in rules:
         if r.name in seen:
@@ -403,6 +526,31 @@ def load_rules(rules_dir, errors):
         else:
             seen[r.name] = r.id
     return rules
+
+
+def check_compiled_as(rules, paths, errors):
+    """compiled-as names a Python rule that is reported as itself there."""
+    by_id = {r.id: r for r in rules}
+    pages = set(os.path.basename(p)[:-3] for p in paths)
+    for r in rules:
+        to = r.compiled_as
+        if to is None:
+            continue
+        line = r.key_line["compiled-as"]
+        target = by_id.get(to)
+        if target is None:
+            if to not in pages:
+                errors.add(r.path, line, "compiled-as names %s, which has no "
+                           "page (%s.md)" % (to, to))
+            continue            # its page has problems of its own
+        if "py" not in target.languages.split():
+            errors.add(r.path, line, "compiled-as names %s, which is not a "
+                       "Python rule (languages: %s)" % (to, target.languages))
+        elif target.compiled_as != to:
+            errors.add(r.path, line, "compiled-as names %s, which is not "
+                       "reported as itself under reduce-overhead (its "
+                       "compiled-as is %s): name the rule it ends as"
+                       % (to, target.fields["compiled-as"]))
 
 
 # ---- text helpers -----------------------------------------------------------
@@ -564,9 +712,14 @@ def gen_table(rules):
             ("status", c_string(f["status"], ind)),
             ("since", c_string(f["since"], ind)),
             ("runtime", c_string(r.runtime_c, ind)),
+            ("runtime_signals", " | ".join(SIGNAL_C[n] for n in r.signals)
+             or "0"),
             ("summary", c_string(f["summary"], ind)),
             ("description", c_string(r.description, ind)),
             ("fix", c_string(f["fix"], ind)),
+            ("fix_cu", c_string(r.fix_cu_c, ind)),
+            ("compiled_as", "CG_R_%s" % r.compiled_as if r.compiled_as
+             else "-1"),
             ("doc", c_string(r.doc, ind)),
         ]
         for name, val in field_vals:
@@ -605,6 +758,7 @@ def shift_headings(md):
 
 
 def gen_docs(rules):
+    by_id = {r.id: r for r in rules}
     out = ["# " + DOCS_TITLE,
            "",
            "<!-- %s -->" % BANNER.replace("\n", " "),
@@ -640,6 +794,15 @@ def gen_docs(rules):
                    (r.runtime if r.runtime_c is not None
                     else "none (static only)"))
         out.append("")
+        if r.fix_cu_c is not None:
+            out.append("C/C++/CUDA fix: %s" % r.fix_cu_c)
+            out.append("")
+        if r.compiled_as not in (None, r.id):
+            to = by_id[r.compiled_as]
+            out.append("Under `torch.compile(mode=\"reduce-overhead\")`: "
+                       "reported as [%s](#%s) instead."
+                       % (to.id, github_anchor(to.title)))
+            out.append("")
         out.append(shift_headings(r.body).rstrip("\n"))
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"

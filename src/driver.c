@@ -33,7 +33,37 @@ typedef struct skip_ctx {
     size_t nignored_roots;
     char err[1024];
     int failed;
+    /* Walking a named file's project for context: a configuration that
+     * cannot be loaded there is not the run's business (its files report
+     * nothing): a warning, once per message, and its directories walked
+     * with the defaults. */
+    int lenient;
+    cg_report *report;
+    cg_map bad_dirs;        /* directories whose configuration failed: 1 */
+    char **bad_keys;
+    size_t nbad;
 } skip_ctx;
+
+/* A context directory's configuration failed to load: warn once. */
+static void context_config_failed(skip_ctx *x, const char *dir, const char *err)
+{
+    int seen = 0;
+    for (size_t i = 0; i < x->nbad && !seen; i++) seen = strcmp(x->bad_keys[i] + strlen(x->bad_keys[i]) + 1, err) == 0;
+    if (!seen && x->report)
+        cg_report_notice(x->report, CG_WARN, NULL, 0, 0, "%s (in a directory read only as context: its "
+                         "configuration is not used)", err);
+    /* the key holds the directory, then the message after its NUL */
+    size_t dl = strlen(dir), el = strlen(err);
+    char *k = malloc(dl + el + 2);
+    if (!k) return;
+    memcpy(k, dir, dl + 1);
+    memcpy(k + dl + 1, err, el + 1);
+    char **g = realloc(x->bad_keys, (x->nbad + 1) * sizeof *g);
+    if (!g) { free(k); return; }
+    x->bad_keys = g;
+    x->bad_keys[x->nbad++] = k;
+    cg_map_put(&x->bad_dirs, k, dl, (void *)1);
+}
 
 static int skip_path(void *arg, const char *path, int is_dir, int is_explicit)
 {
@@ -45,10 +75,16 @@ static int skip_path(void *arg, const char *path, int is_dir, int is_explicit)
     char *dir = cg_path_dirname(abs);
     const cg_config *c = NULL;
     int skip = 0;
-    if (x->o->configs && cg_configs_find(x->o->configs, dir, &c, x->err, sizeof x->err) < 0) {
-        x->failed = 1;
-        skip = 1;
-        goto done;
+    if (x->o->configs && !(x->lenient && cg_map_get(&x->bad_dirs, dir, strlen(dir))) &&
+        cg_configs_find(x->o->configs, dir, &c, x->err, sizeof x->err) < 0) {
+        if (x->lenient) {
+            context_config_failed(x, dir, x->err);
+            c = NULL;
+        } else {
+            x->failed = 1;
+            skip = 1;
+            goto done;
+        }
     }
     const char *base = strrchr(abs, '/') + 1;
     const char *rel = c ? cg_path_under(abs, c->dir) : NULL;
@@ -156,7 +192,7 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
     }
     free(ctx);
     free(ids);
-    qsort(all, m, sizeof *all, cmp_file);
+    if (m > 1) qsort(all, m, sizeof *all, cmp_file);
     *files = all;
     *n = m;
     for (size_t i = 0; i < nroots; i++) free(roots[i]);
@@ -193,6 +229,11 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
     for (size_t i = 0; i < n; i++) cg_map_put(&by_path, files[i].path, strlen(files[i].path), (void *)(i + 1));
     for (size_t i = 0; i < n; i++) {
         const cg_config *c = NULL;
+        if (!files[i].report) {
+            /* a context file reports nothing: its configuration (good or bad) is not needed */
+            cg_config_rules(NULL, o->rule_cli, NULL, &rules[i]);
+            continue;
+        }
         char *abs = cg_path_abs(files[i].path);
         char *dir = cg_path_dirname(abs);
         int rc = o->configs ? cg_configs_find(o->configs, dir, &c, err, errlen) : 0;
@@ -252,7 +293,7 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     cg_walk_opts wo = { .exclude = o->exclude, .nexclude = o->nexclude };
     int managed = o->configs || o->respect_gitignore >= 0;
     if (managed) {
-        if (o->respect_gitignore != 0) sx.git = cg_gitignore_new();
+        if (o->respect_gitignore != 0) sx.git = cg_gitignore_new(report);
         wo.skip = skip_path;
         wo.skip_ctx = &sx;
     }
@@ -277,9 +318,15 @@ int cg_run(const cg_run_opts *o, cg_report *report)
         cg_run_opts oo = *o;
         oo.paths = paths;
         oo.npaths = npaths;
+        sx.lenient = 1;
+        sx.report = report;
         add_context(&oo, &wo, report, &files, &n);
+        sx.lenient = 0;
     }
     cg_gitignore_free(sx.git);
+    for (size_t i = 0; i < sx.nbad; i++) free(sx.bad_keys[i]);
+    free(sx.bad_keys);
+    cg_map_free(&sx.bad_dirs);
     for (size_t i = 0; i < sx.nignored_roots; i++) free(sx.ignored_roots[i]);
     free(sx.ignored_roots);
     if (sx.failed) {
@@ -293,6 +340,8 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
                       .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
                       .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
+                      .include_dirs = o->include_dirs, .ninclude_dirs = o->ninclude_dirs,
+                      .defines = o->defines, .ndefines = o->ndefines, .std = o->std,
                       .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1 };
     /* A front end runs when a file it reports on is there: context files of
      * another language cannot be reached from this one's captures (named

@@ -37,6 +37,11 @@ typedef struct cg_run_opts {
     const char *cuda_path;  /* NULL: CUDA_PATH, CUDA_HOME, /usr/local/cuda */
     const char *compile_commands;  /* -p DIR; NULL: look in the trees */
     int cuda_parse_all;     /* parse every C/C++ file, not only those a capture may reach */
+    const char *const *include_dirs; /* -I / include-dirs */
+    size_t ninclude_dirs;
+    const char *const *defines;      /* -D / defines */
+    size_t ndefines;
+    const char *std;                 /* --std / std */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,

@@ -15,9 +15,16 @@
  *   region / capture / replays: the captures it saw (site, graph nodes) and
  *           how often each graph was launched
  *
- * Costs: every API call pays the callback; the callback returns at once
- * unless the call failed or a capture is active, and only then does it walk
- * the stack.  Calls made from inside the callback (cuStreamIsCapturing,
+ *   recapture a capture site captured again after a graph it captured was
+ *           launched, with the same kernels and launch geometry (CG705)
+ *
+ * Costs: outside captures only the calls that begin and end a capture,
+ * instantiate a graph or launch one are subscribed (a few cbids), so eager
+ * work pays nothing; the first capture that begins enables both API
+ * domains, and the last one that ends disables them again.  While a capture
+ * is active, every call pays the callback, which returns at once unless the
+ * call failed or is a launch or memory operation, and only then walks the
+ * stack.  Calls made from inside the callback (cuStreamIsCapturing,
  * cuGraphGetNodes) re-enter it: a thread-local flag turns those away. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -46,6 +53,16 @@ static atomic_int active_captures;
 static _Thread_local int in_callback;
 static _Thread_local int runtime_depth;
 static _Thread_local int eager_in_runtime;   /* a driver call inside this runtime call ran eagerly */
+/* runtime_depth counts the runtime calls whose ENTER callback this thread saw;
+ * when the domains are switched on or off between a call's ENTER and EXIT one
+ * of them is missed, so the depth is reset whenever the switch generation
+ * changed since this thread last counted */
+static atomic_int switch_gen;
+static _Thread_local int depth_gen;
+/* the kernels (function, grid, block, shared memory) launched by the capture
+ * this thread began: the signature of what it captured */
+static _Thread_local uint64_t capture_sig;
+static _Thread_local int capturing_here;
 /* CGLINT_CUPTI_DEBUG: the calls seen while a capture was active, listed at exit */
 static int debug;
 static struct { int dom; unsigned cbid; } debug_seen[256];
@@ -280,29 +297,61 @@ static void api_name(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const CUpt
 
 /* ---- captures, graphs, launches ---------------------------------------------- */
 
-typedef struct { uintptr_t key; int rid; } pair;
+typedef struct { uintptr_t key; int rid; int used; } pair;
 static pair stream_rid[MAX_MAP], graph_rid[MAX_MAP], exec_rid[MAX_MAP];
 static long long stream_t0[MAX_MAP];
 static pid_t capture_tid[MAX_MAP];
 static uintptr_t region_site[MAX_REGIONS];
 static unsigned long region_replays[MAX_REGIONS];
+static unsigned long region_recaptures[MAX_REGIONS];
+/* per region, the signatures of its captures and how often graphs of each were launched */
+#define MAX_SIGS 32
+static uint64_t region_sig[MAX_REGIONS][MAX_SIGS];
+static unsigned long sig_launches[MAX_REGIONS][MAX_SIGS];
+static int region_nsig[MAX_REGIONS];
 static int nregions;
+
+/* graph and exec maps hold rid * MAX_SIGS + signature index + 1 */
+#define KEY_OF(rid, idx) ((rid) * MAX_SIGS + (idx) + 1)
+#define RID_OF(key) (((key) - 1) / MAX_SIGS)
+#define SIG_OF(key) (((key) - 1) % MAX_SIGS)
+
+static void mix_sig(uint64_t v)
+{
+    capture_sig = (capture_sig ^ v) * 0x100000001b3ULL;
+}
+
+/* Open addressing (a graph launch looks its exec up on every call): a slot
+ * never used ends a probe; one whose rid went back to 0 is free but does not. */
+static unsigned map_hash(uintptr_t key)
+{
+    uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ULL;
+    return (unsigned)(h >> 40) % MAX_MAP;
+}
 
 static int map_get(pair *m, uintptr_t key)
 {
-    for (int i = 0; i < MAX_MAP; i++) if (m[i].key == key && m[i].rid) return m[i].rid;
+    unsigned h = map_hash(key);
+    for (int n = 0; n < MAX_MAP; n++) {
+        pair *e = &m[(h + (unsigned)n) % MAX_MAP];
+        if (!e->used) return 0;
+        if (e->rid && e->key == key) return e->rid;
+    }
     return 0;
 }
 
 static int map_set(pair *m, uintptr_t key, int rid)
 {
+    unsigned h = map_hash(key);
     int slot = -1;
-    for (int i = 0; i < MAX_MAP; i++) {
-        if (m[i].key == key && m[i].rid) { m[i].rid = rid; return i; }
+    for (int n = 0; n < MAX_MAP; n++) {
+        int i = (int)((h + (unsigned)n) % MAX_MAP);
+        if (m[i].rid && m[i].key == key) { m[i].rid = rid; return i; }
         if (slot < 0 && !m[i].rid) slot = i;
+        if (!m[i].used) break;
     }
-    if (slot >= 0) { m[slot].key = key; m[slot].rid = rid; }
-    return slot;
+    if (slot >= 0 && rid) { m[slot].key = key; m[slot].rid = rid; m[slot].used = 1; }
+    return rid ? slot : -1;
 }
 
 static pid_t tid(void) { return (pid_t)syscall(SYS_gettid); }
@@ -328,10 +377,70 @@ static uintptr_t site_address(void)
     return key;
 }
 
+/* ---- what is subscribed ------------------------------------------------------- */
+
+static int always_all;   /* CGLINT_CUPTI_ALL: every call, all the time (the old way) */
+static int outside_runtime_only = 1;   /* no driver calls outside captures (CGLINT_CUPTI_OUTSIDE=all: both) */
+
+/* The calls seen outside captures: those that begin or end a capture,
+ * instantiate a graph or launch one, in the runtime API only: subscribing to
+ * any driver callback makes CUPTI intercept every driver call (measured on
+ * the H100: +14% per eager kernel launch with the driver's capture calls
+ * subscribed, +0.7% without).  CGLINT_CUPTI_OUTSIDE=all adds the driver's
+ * (cuStreamBeginCapture and cuGraphLaunch called directly, as some programs
+ * do); a graph launch is then counted in the driver domain. */
+static const struct { CUpti_CallbackDomain dom; CUpti_CallbackId cbid; } capture_calls[] = {
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithFlags_v11040},
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_v12000},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz},
+};
+
+static CUptiResult subscribe_capture_calls(void)
+{
+    CUptiResult r = CUPTI_SUCCESS;
+    if (outside_runtime_only) {
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000);
+        cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API,
+                            CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000);
+    }
+    for (size_t i = 0; i < sizeof capture_calls / sizeof *capture_calls; i++) {
+        if (outside_runtime_only && capture_calls[i].dom == CUPTI_CB_DOMAIN_DRIVER_API) continue;
+        CUptiResult e = cuptiEnableCallback(1, subscriber, capture_calls[i].dom, capture_calls[i].cbid);
+        if (e != CUPTI_SUCCESS && r == CUPTI_SUCCESS) r = e;
+    }
+    return r;
+}
+
+/* Every call of both domains while some capture is active; only the capture
+ * calls otherwise.  Called from inside the callback, with in_callback set. */
+static void all_calls(int on)
+{
+    if (always_all) return;
+    atomic_fetch_add(&switch_gen, 1);
+    cuptiEnableDomain((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+    cuptiEnableDomain((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    if (!on) subscribe_capture_calls();
+}
+
 static void on_begin_capture(CUstream stream, int ok)
 {
     if (!ok) return;
-    atomic_fetch_add(&active_captures, 1);
+    if (atomic_fetch_add(&active_captures, 1) == 0) all_calls(1);
     uintptr_t site = site_address();
     pthread_mutex_lock(&mu);
     int rid = 0;
@@ -345,6 +454,8 @@ static void on_begin_capture(CUstream stream, int ok)
     int slot = map_set(stream_rid, (uintptr_t)stream, rid);
     if (slot >= 0) { stream_t0[slot] = now_ns(); capture_tid[slot] = tid(); }
     pthread_mutex_unlock(&mu);
+    capture_sig = 0xcbf29ce484222325ULL;
+    capturing_here = 1;
     if (fresh) {
         char mem[16384];
         buf b = {mem, 0, sizeof mem};
@@ -367,7 +478,7 @@ static int is_capturing_thread(void)
 static void on_end_capture(CUstream stream, CUgraph *pgraph, int ok)
 {
     int cur = atomic_load(&active_captures);
-    if (cur > 0) atomic_fetch_sub(&active_captures, 1);
+    if (cur > 0 && atomic_fetch_sub(&active_captures, 1) == 1) all_calls(0);
     pthread_mutex_lock(&mu);
     int rid = 0;
     long long t0 = 0;
@@ -379,13 +490,23 @@ static void on_end_capture(CUstream stream, CUgraph *pgraph, int ok)
         }
     pthread_mutex_unlock(&mu);
     long long nodes = -1;
-    if (ok && pgraph && *pgraph) {
+    unsigned long recaptures = 0;
+    if (ok && pgraph && *pgraph && rid > 0 && rid <= MAX_REGIONS) {
         size_t n = 0;
         if (cuGraphGetNodes(*pgraph, NULL, &n) == CUDA_SUCCESS) nodes = (long long)n;
+        uint64_t sig = capture_sig ^ (uint64_t)n;
         pthread_mutex_lock(&mu);
-        map_set(graph_rid, (uintptr_t)*pgraph, rid);
+        int idx = -1;
+        for (int i = 0; i < region_nsig[rid - 1]; i++) if (region_sig[rid - 1][i] == sig) idx = i;
+        if (idx >= 0 && sig_launches[rid - 1][idx] > 0) recaptures = ++region_recaptures[rid - 1];
+        if (idx < 0 && region_nsig[rid - 1] < MAX_SIGS) {
+            idx = region_nsig[rid - 1]++;
+            region_sig[rid - 1][idx] = sig;
+        }
+        map_set(graph_rid, (uintptr_t)*pgraph, idx >= 0 ? KEY_OF(rid, idx) : 0);
         pthread_mutex_unlock(&mu);
     }
+    capturing_here = 0;
     char mem[512];
     buf b = {mem, 0, sizeof mem};
     b_fmt(&b, "{\"ev\":\"capture\",\"rid\":%d,\"t0\":%lld,\"t1\":%lld,\"ok\":%s,\"nodes\":", rid, t0, now_ns(),
@@ -393,14 +514,21 @@ static void on_end_capture(CUstream stream, CUgraph *pgraph, int ok)
     if (nodes >= 0) b_fmt(&b, "%lld}", nodes);
     else B_LIT(&b, "null}");
     emit(&b);
+    if (recaptures) {
+        /* captured again, with the same kernels and geometry, after a graph
+         * of this site and signature was launched */
+        b.n = 0;
+        b_fmt(&b, "{\"ev\":\"recapture\",\"rid\":%d,\"recaptures\":%lu,\"t\":%lld}", rid, recaptures, now_ns());
+        emit(&b);
+    }
 }
 
 static void on_instantiate(CUgraphExec *pexec, CUgraph graph, int ok)
 {
     if (!ok || !pexec || !*pexec) return;
     pthread_mutex_lock(&mu);
-    int rid = map_get(graph_rid, (uintptr_t)graph);
-    if (rid) map_set(exec_rid, (uintptr_t)*pexec, rid);
+    int key = map_get(graph_rid, (uintptr_t)graph);
+    if (key) map_set(exec_rid, (uintptr_t)*pexec, key);
     pthread_mutex_unlock(&mu);
 }
 
@@ -415,9 +543,13 @@ static void write_replays(int rid)
 static void on_launch(CUgraphExec exec)
 {
     pthread_mutex_lock(&mu);
-    int rid = map_get(exec_rid, (uintptr_t)exec);
+    int key = map_get(exec_rid, (uintptr_t)exec);
     unsigned long n = 0;
-    if (rid) n = ++region_replays[rid - 1];
+    if (key) {
+        int rid = RID_OF(key);
+        n = ++region_replays[rid - 1];
+        sig_launches[rid - 1][SIG_OF(key)]++;
+    }
     pthread_mutex_unlock(&mu);
     (void)n;
 }
@@ -566,13 +698,23 @@ static void runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int
     case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
         if (ok) on_launch((CUgraphExec)((const cudaGraphLaunch_ptsz_v10000_params *)p)->graphExec);
         return;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-        s = (CUstream)((const cudaLaunchKernel_v7000_params *)p)->stream;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000: {
+        const cudaLaunchKernel_v7000_params *k = p;
+        s = (CUstream)k->stream;
+        if (capturing_here && ok)
+            mix_sig((uint64_t)(uintptr_t)k->func ^ ((uint64_t)k->gridDim.x << 20) ^ ((uint64_t)k->gridDim.y << 36) ^
+                    ((uint64_t)k->blockDim.x << 8) ^ ((uint64_t)k->blockDim.y << 48) ^ (uint64_t)k->sharedMem);
         break;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-        s = (CUstream)((const cudaLaunchKernel_ptsz_v7000_params *)p)->stream;
+    }
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000: {
+        const cudaLaunchKernel_ptsz_v7000_params *k = p;
+        s = (CUstream)k->stream;
         if (!s) s = CU_STREAM_PER_THREAD;
+        if (capturing_here && ok)
+            mix_sig((uint64_t)(uintptr_t)k->func ^ ((uint64_t)k->gridDim.x << 20) ^ ((uint64_t)k->gridDim.y << 36) ^
+                    ((uint64_t)k->blockDim.x << 8) ^ ((uint64_t)k->blockDim.y << 48) ^ (uint64_t)k->sharedMem);
         break;
+    }
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060: {
         const cudaLaunchConfig_t *c = ((const cudaLaunchKernelExC_v11060_params *)p)->config;
         s = c ? (CUstream)c->stream : NO_STREAM;
@@ -652,6 +794,11 @@ static void driver_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int 
     }
 eager:
     if (!ok || atomic_load(&active_captures) <= 0) return;
+    if (capturing_here && runtime_depth == 0 && cbid == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel) {
+        const cuLaunchKernel_params *k = p;
+        mix_sig((uint64_t)(uintptr_t)k->f ^ ((uint64_t)k->gridDimX << 20) ^ ((uint64_t)k->gridDimY << 36) ^
+                ((uint64_t)k->blockDimX << 8) ^ ((uint64_t)k->blockDimY << 48) ^ (uint64_t)k->sharedMemBytes);
+    }
     int legacy = 0;
     CUstream s = stream_of(cbid, p, &legacy);
     if (s == NO_STREAM) return;
@@ -671,6 +818,8 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain dom, CUpti_Ca
     if (in_callback) return;
     if (dom != CUPTI_CB_DOMAIN_RUNTIME_API && dom != CUPTI_CB_DOMAIN_DRIVER_API) return;
     const CUpti_CallbackData *d = data;
+    int g = atomic_load_explicit(&switch_gen, memory_order_relaxed);
+    if (depth_gen != g) { depth_gen = g; runtime_depth = 0; }
     if (d->callbackSite == CUPTI_API_ENTER) {
         if (dom == CUPTI_CB_DOMAIN_RUNTIME_API) runtime_depth++;
         return;
@@ -737,11 +886,22 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     if (!dir || !*dir || getenv("CGLINT_RUNTIME_OFF")) return 1;
     snprintf(events_dir, sizeof events_dir, "%s", dir);
     debug = getenv("CGLINT_CUPTI_DEBUG") != NULL;
+    always_all = getenv("CGLINT_CUPTI_ALL") != NULL && *getenv("CGLINT_CUPTI_ALL") && strcmp(getenv("CGLINT_CUPTI_ALL"), "0");
+    outside_runtime_only = !(getenv("CGLINT_CUPTI_OUTSIDE") != NULL && strcmp(getenv("CGLINT_CUPTI_OUTSIDE"), "all") == 0);
     in_callback = 1;
     py_init();
+    /* the first backtrace() loads the unwinder (dlopen): not in a capture */
+    void *warm[4];
+    (void)backtrace(warm, 4);
+    Dl_info warm_info;
+    (void)dladdr((void *)&InitializeInjection, &warm_info);
     CUptiResult r = cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)callback, NULL);
-    if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
-    if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    if (r == CUPTI_SUCCESS && always_all) {
+        r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+        if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    } else if (r == CUPTI_SUCCESS) {
+        r = subscribe_capture_calls();
+    }
     char mem[1024];
     buf b = {mem, 0, sizeof mem};
     if (r != CUPTI_SUCCESS) {
@@ -751,7 +911,8 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
         b_str(&b, msg ? msg : "cuptiSubscribe failed");
         B_LIT(&b, "}");
     } else {
-        b_fmt(&b, "{\"ev\":\"subscribed\",\"python\":%s,\"t\":%lld}", py.ok ? "true" : "false", now_ns());
+        b_fmt(&b, "{\"ev\":\"subscribed\",\"python\":%s,\"calls\":\"%s\",\"t\":%lld}", py.ok ? "true" : "false",
+              always_all ? "all" : outside_runtime_only ? "capture-runtime" : "capture", now_ns());
         atexit(at_exit);
     }
     emit(&b);

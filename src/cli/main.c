@@ -8,6 +8,7 @@
 #include "emit/emit.h"
 #include "core/baseline.h"
 #include "core/config.h"
+#include "core/file.h"
 #include "core/path.h"
 #include "core/pool.h"
 #include <ctype.h>
@@ -73,6 +74,11 @@ static const char usage_text[] =
     "  -p, --compile-commands DIR\n"
     "                          flags from DIR/compile_commands.json (default: found in the\n"
     "                          analysed directory or its build/)\n"
+    "  -I, --include-dir DIR   add DIR to every C/C++/CUDA file's include path (repeatable;\n"
+    "                          without a compile database cglint also finds the tree's own\n"
+    "                          include directories from the files' #include lines)\n"
+    "  -D, --define NAME[=V]   define a macro for every C/C++/CUDA file (repeatable)\n"
+    "      --std STD           the language standard where the flags name none (c++17, gnu11)\n"
     "      --cuda-parse-all    parse every C/C++/CUDA file (default: only files a capture\n"
     "                          may reach, found by the names they mention)\n"
     "      --print-cuda-flags  print each C/C++/CUDA file's clang arguments and exit\n"
@@ -121,35 +127,41 @@ static void list_rules(void)
     }
 }
 
-/* Write the report to `path` through a temporary file in the same directory
- * and rename(2): readers never see half a report. */
+/* Write the report to `path` (core/file.h): a regular file is replaced
+ * atomically, so readers never see half a report; a link's target is
+ * replaced; a device or FIFO (-o /dev/stdout) is written to, never replaced. */
 static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, const cg_emit_opts *eo)
 {
-    char *dup = strdup(path);
-    char tmpl[4200];
-    snprintf(tmpl, sizeof tmpl, "%s/.%s.cglint-XXXXXX", dirname(dup), basename((char *)path));
-    free(dup);
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        fprintf(stderr, "cglint: error: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    /* mkstemp makes 0600; the report gets what `>` would give it */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    int rc = f ? cg_emit(f, fmt, r, eo) : -1;
-    if (f && fflush(f) != 0) rc = -1;
-    if (f && fsync(fileno(f)) != 0) rc = -1;
-    if (f) fclose(f); else close(fd);
-    if (rc == 0 && rename(tmpl, path) != 0) rc = -1;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int rc = mem ? cg_emit(mem, fmt, r, eo) : -1;
+    if (mem && fclose(mem) != 0) rc = -1;
+    char err[512];
+    if (rc != 0) snprintf(err, sizeof err, "%s", strerror(errno ? errno : ENOMEM));
+    else rc = cg_file_write(path, buf, len, 0666, 0, err, sizeof err);
+    free(buf);
     if (rc != 0) {
-        fprintf(stderr, "cglint: error: cannot write %s: %s\n", path, strerror(errno ? errno : EIO));
-        unlink(tmpl);
+        fprintf(stderr, "cglint: error: %s: cannot write the report: %s\n", path, err);
         return -1;
     }
     return 0;
+}
+
+/* One tool message on stderr: "cglint: error: PATH:LINE:COL: message", the
+ * path and message escaped (a file name cannot put escape sequences on the
+ * terminal). */
+static void print_notice(const cg_notice *n)
+{
+    const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
+    fprintf(stderr, "cglint: %s: ", lvl);
+    if (n->path) {
+        cg_emit_escaped(stderr, n->path);
+        if (n->line) fprintf(stderr, ":%u:%u", n->line, n->col);
+        fputs(": ", stderr);
+    }
+    cg_emit_escaped(stderr, n->message);
+    fputc('\n', stderr);
 }
 
 /* ---- the progress line ---------------------------------------------------------
@@ -328,7 +340,7 @@ int main(int argc, char **argv)
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
            O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES,
-           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL };
+           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -351,12 +363,18 @@ int main(int argc, char **argv)
         { "compile-commands", required_argument, 0, 'p' },
         { "print-cuda-flags", no_argument, 0, O_PRINTFLAGS },
         { "cuda-parse-all", no_argument, 0, O_PARSEALL },
+        { "include-dir", required_argument, 0, 'I' }, { "define", required_argument, 0, 'D' },
+        { "std", required_argument, 0, O_STD },
         { 0, 0, 0, 0 },
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
     int cuda_mode = 0, parse_all = 0;
-    const char *cuda_path = NULL, *compile_commands = NULL;
+    const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL;
+    /* -I and -D, then the configuration's include-dirs and defines (static:
+     * they live as long as the run) */
+    static const char *incs[256], *defs[256];
+    size_t nincs = 0, ndefs = 0;
     long jobs = 0;
     const char *output = NULL, *config_path = NULL, *baseline = NULL, *write_baseline = NULL;
     size_t max_size = 8u << 20;
@@ -366,7 +384,7 @@ int main(int argc, char **argv)
 
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":f:o:j:p:qh", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":f:o:j:p:qhI:D:", longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             fmt = cg_format_parse(optarg);
@@ -432,6 +450,16 @@ int main(int argc, char **argv)
         case O_PRINTFLAGS: floor = 3; break;
         case O_PARSEALL: parse_all = 1; break;
         case 'p': compile_commands = optarg; break;
+        case 'I':
+            if (nincs == sizeof incs / sizeof *incs) usage_error("%s", "more than 256 -I options");
+            incs[nincs++] = optarg;
+            break;
+        case 'D':
+            if (!*optarg || *optarg == '=') usage_error("-D %s: expected NAME or NAME=VALUE", optarg);
+            if (ndefs == sizeof defs / sizeof *defs) usage_error("%s", "more than 256 -D options");
+            defs[ndefs++] = optarg;
+            break;
+        case O_STD: std = optarg; break;
         case O_CUDAMODE:
             if (strcmp(optarg, "auto") == 0) cuda_mode = 0;
             else if (strcmp(optarg, "toolkit") == 0) cuda_mode = 1;
@@ -487,6 +515,16 @@ int main(int argc, char **argv)
     }
     if (fmt < 0) fmt = top && top->output_format ? cg_format_parse(top->output_format) : CG_FMT_TEXT;
     if (!jobs && top && top->jobs) jobs = top->jobs;
+    /* the C/C++ settings of the configuration, under what the command line says */
+    if (top) {
+        if (!cuda_path) cuda_path = top->cuda_path;
+        if (!compile_commands) compile_commands = top->compile_commands;
+        if (!std) std = top->std;
+        for (size_t i = 0; i < top->include_dirs.n && nincs < sizeof incs / sizeof *incs; i++)
+            incs[nincs++] = top->include_dirs.items[i];
+        for (size_t i = 0; i < top->defines.n && ndefs < sizeof defs / sizeof *defs; i++)
+            defs[ndefs++] = top->defines.items[i];
+    }
     if (stats && fmt != CG_FMT_TEXT) usage_error("%s", "--statistics works with --format text only");
 
     cg_rule_cli rule_cli = { sel, ext, ign };
@@ -508,6 +546,7 @@ int main(int argc, char **argv)
         .context = 1, .baseline = baseline,
         .cuda_mode = cuda_mode, .cuda_path = cuda_path, .compile_commands = compile_commands,
         .cuda_parse_all = parse_all,
+        .include_dirs = incs, .ninclude_dirs = nincs, .defines = defs, .ndefines = ndefs, .std = std,
     };
     progress pr;
     int pr_on = progress_start(&pr, &report, quiet || show);
@@ -518,13 +557,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < report.nnotices; i++) {
         const cg_notice *n = &report.notices[i];
         if (n->level < CG_ERROR && quiet) continue;
-        const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
-        if (n->path && n->line)
-            fprintf(stderr, "cglint: %s: %s:%u:%u: %s\n", lvl, n->path, n->line, n->col, n->message);
-        else if (n->path)
-            fprintf(stderr, "cglint: %s: %s: %s\n", lvl, n->path, n->message);
-        else
-            fprintf(stderr, "cglint: %s: %s\n", lvl, n->message);
+        print_notice(n);
     }
     if (floor == 3) {
         cg_report_free(&report);
@@ -555,8 +588,7 @@ int main(int argc, char **argv)
         for (size_t i = notices_before; i < report.nnotices; i++) {
             const cg_notice *n = &report.notices[i];
             if (n->level < CG_ERROR && quiet) continue;
-            fprintf(stderr, "cglint: %s: %s: %s\n", n->level == CG_ERROR ? "error" : "warning",
-                    n->path ? n->path : "-", n->message);
+            print_notice(n);
         }
         if (diff) {
             int code = cg_report_errors(&report) ? EXIT_TROUBLE : fr.files ? EXIT_FINDINGS : EXIT_CLEAN;

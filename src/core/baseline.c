@@ -1,5 +1,6 @@
 /* baseline.c - see baseline.h. */
 #include "baseline.h"
+#include "file.h"
 #include "hash.h"
 #include "path.h"
 #include <errno.h>
@@ -57,7 +58,12 @@ static fp *fingerprints(const cg_report *r, const char *dir)
         char *abs = cg_path_abs(f->loc.path ? f->loc.path : "");
         p->path = cg_path_relative(abs, dir);
         free(abs);
-        line_hash(p->rule, f->line_text, p->hash);
+        /* findings on one line share the report's copy of it: hash a long
+         * line once, not once per finding */
+        if (i && f->line_text && f->line_text == r->findings[i - 1].line_text && f->rule == r->findings[i - 1].rule)
+            memcpy(p->hash, out[i - 1].hash, sizeof p->hash);
+        else
+            line_hash(p->rule, f->line_text, p->hash);
         if (asprintf(&keys[i], "%s|%s|%s", p->rule, p->path, p->hash) < 0) abort();
         size_t n = (size_t)(uintptr_t)cg_map_get(&occ, keys[i], strlen(keys[i])) + 1;
         cg_map_put(&occ, keys[i], strlen(keys[i]), (void *)(uintptr_t)n);
@@ -75,11 +81,24 @@ static void fingerprints_free(fp *f, size_t n)
     free(f);
 }
 
+/* The line for people reading the baseline: trimmed, and at most
+ * TEXT_MAX bytes of it (a generated line of megabytes with thousands of
+ * findings must not make a baseline of gigabytes; the text is not matched). */
+#define TEXT_MAX 240
 static char *trimmed(const char *s)
 {
     if (!s) return strdup("");
     while (*s == ' ' || *s == '\t') s++;
-    size_t n = strlen(s);
+    size_t n = strnlen(s, TEXT_MAX + 1);
+    if (n > TEXT_MAX) {
+        n = TEXT_MAX;
+        while (n && ((unsigned char)s[n] & 0xC0) == 0x80) n--;   /* a whole character */
+        char *t = malloc(n + 4);
+        if (!t) return NULL;
+        memcpy(t, s, n);
+        memcpy(t + n, "\xE2\x80\xA6", 4);   /* ... */
+        return t;
+    }
     while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--;
     return strndup(s, n);
 }
@@ -108,25 +127,29 @@ int cg_baseline_write(const cg_report *r, const char *path, const char *tool_ver
     json_object_set_new(doc, "findings", arr);
     fingerprints_free(f, r->nfindings);
 
-    char tmpl[4200];
-    snprintf(tmpl, sizeof tmpl, "%s/.cglint-baseline-XXXXXX", dir);
     free(dir);
     int rc = -1;
-    int fd = mkstemp(tmpl);
-    if (fd >= 0) {
-        FILE *out = fdopen(fd, "w");
-        if (out && json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', out) != EOF &&
-            fflush(out) == 0 && fsync(fileno(out)) == 0)
-            rc = 0;
-        if (out) fclose(out); else close(fd);
-        if (rc == 0) {
-            chmod(tmpl, 0644);
-            if (rename(tmpl, path) != 0) rc = -1;
-        }
-        if (rc != 0) unlink(tmpl);
-    }
-    if (rc != 0) snprintf(err, errlen, "cannot write the baseline %s: %s", path, strerror(errno ? errno : EIO));
+    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(doc);
+    char werr[512];
+    if (!text) {
+        snprintf(werr, sizeof werr, "out of memory");
+    } else {
+        size_t n = strlen(text);
+        char *withnl = realloc(text, n + 2);
+        if (withnl) {
+            text = withnl;
+            text[n++] = '\n';
+            text[n] = 0;
+            /* atomically for a regular file; through a link to its target; a
+             * device or FIFO is written to, not replaced (core/file.h) */
+            rc = cg_file_write(path, text, n, 0644, 0, werr, sizeof werr);
+        } else {
+            snprintf(werr, sizeof werr, "out of memory");
+        }
+        free(text);
+    }
+    if (rc != 0) snprintf(err, errlen, "%s: cannot write the baseline: %s", path, werr);
     return rc;
 }
 
@@ -134,10 +157,20 @@ int cg_baseline_apply(cg_report *r, const char *path, int (*analysed)(void *ctx,
                       char *err, size_t errlen)
 {
     json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
+    char rerr[256];
+    size_t len;
+    /* a regular file only (a FIFO would block), of a sane size */
+    char *raw = cg_file_read(path, 256u << 20, &len, rerr, sizeof rerr);
+    if (!raw) {
+        snprintf(err, errlen, "%s: cannot read the baseline: %s", path, rerr);
+        return -1;
+    }
+    /* a UTF-8 BOM, as editors on Windows write one, is not JSON but is fine */
+    size_t skip = len >= 3 && memcmp(raw, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    json_t *doc = json_loadb(raw + skip, len - skip, 0, &je);
+    free(raw);
     if (!doc) {
-        if (je.line > 0) snprintf(err, errlen, "%s:%d: not a valid baseline (invalid JSON: %s)", path, je.line, je.text);
-        else snprintf(err, errlen, "%s: cannot read the baseline: %s", path, je.text);
+        snprintf(err, errlen, "%s:%d: not a valid baseline (invalid JSON: %s)", path, je.line > 0 ? je.line : 1, je.text);
         return -1;
     }
     json_t *ver = json_object_get(doc, "cglint_baseline");
@@ -156,7 +189,7 @@ int cg_baseline_apply(cg_report *r, const char *path, int (*analysed)(void *ctx,
     }
     size_t n = json_array_size(arr);
     char **keys = calloc(n ? n : 1, sizeof *keys);
-    unsigned char *matched = calloc(n ? n : 1, 1);
+    unsigned char *matched = calloc(n ? n : 1, 1), *dup = calloc(n ? n : 1, 1);
     cg_map entries;
     cg_map_init(&entries);
     for (size_t i = 0; i < n; i++) {
@@ -169,10 +202,13 @@ int cg_baseline_apply(cg_report *r, const char *path, int (*analysed)(void *ctx,
             snprintf(err, errlen, "%s: entry %zu of \"findings\" lacks rule, path, line_hash or occurrence",
                      path, i + 1);
             for (size_t k = 0; k < i; k++) free(keys[k]);
-            free(keys); free(matched); cg_map_free(&entries); json_decref(doc);
+            free(keys); free(matched); free(dup); cg_map_free(&entries); json_decref(doc);
             return -1;
         }
         if (asprintf(&keys[i], "%s|%s|%s|%" JSON_INTEGER_FORMAT, rule, p, h, json_integer_value(occ)) < 0) abort();
+        /* an entry written twice (a hand-merged baseline) is one entry: the
+         * first stands for both, and the copy is never "no longer occurs" */
+        if (cg_map_get(&entries, keys[i], strlen(keys[i]))) { dup[i] = 1; continue; }
         cg_map_put(&entries, keys[i], strlen(keys[i]), (void *)(i + 1));
     }
 
@@ -199,7 +235,7 @@ int cg_baseline_apply(cg_report *r, const char *path, int (*analysed)(void *ctx,
     char *cwd = cg_path_abs(".");
     size_t fixed = 0;
     for (size_t i = 0; i < n; i++) {
-        if (matched[i]) continue;
+        if (matched[i] || dup[i]) continue;
         json_t *e = json_array_get(arr, i);
         const char *rel = json_string_value(json_object_get(e, "path"));
         char *joined = NULL;
@@ -229,6 +265,7 @@ int cg_baseline_apply(cg_report *r, const char *path, int (*analysed)(void *ctx,
     for (size_t i = 0; i < n; i++) free(keys[i]);
     free(keys);
     free(matched);
+    free(dup);
     cg_map_free(&entries);
     json_decref(doc);
     return 0;

@@ -153,6 +153,36 @@ static int key_compile_commands(load_ctx *x, const char *k, const cg_toml *v, ui
     return 0;
 }
 
+static int key_include_dirs(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
+{
+    if (want_strings(x, k, v, l, &x->c->include_dirs) < 0) return -1;
+    for (size_t i = 0; i < x->c->include_dirs.n; i++) {
+        if (!*x->c->include_dirs.items[i]) return load_fail(x, l, "%s: expected directories, got an empty string", k);
+        x->c->include_dirs.items[i] = resolve_path(x, x->c->include_dirs.items[i]);
+    }
+    return 0;
+}
+
+static int key_defines(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
+{
+    if (want_strings(x, k, v, l, &x->c->defines) < 0) return -1;
+    for (size_t i = 0; i < x->c->defines.n; i++) {
+        const char *d = x->c->defines.items[i];
+        if (!*d || *d == '=' || strchr(d, ' '))
+            return load_fail(x, l, "%s: expected \"NAME\" or \"NAME=VALUE\", got \"%s\"", k, d);
+    }
+    return 0;
+}
+
+static int key_std(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
+{
+    const char *s = NULL;
+    if (want_string(x, k, v, l, &s) < 0) return -1;
+    if (!*s || strchr(s, ' ')) return load_fail(x, l, "%s: expected a language standard such as \"c++17\", got \"%s\"", k, s);
+    x->c->std = s;
+    return 0;
+}
+
 static int key_jobs(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
 {
     if (v->kind != CG_TOML_INTEGER)
@@ -192,6 +222,9 @@ static const struct { const char *name; key_fn fn; } config_keys[] = {
     { "respect-gitignore", key_respect_gitignore },
     { "cuda-path", key_cuda_path },
     { "compile-commands", key_compile_commands },
+    { "include-dirs", key_include_dirs },
+    { "defines", key_defines },
+    { "std", key_std },
     { "jobs", key_jobs },
     { "output-format", key_output_format },
 };
@@ -199,7 +232,8 @@ static const struct { const char *name; key_fn fn; } config_keys[] = {
 
 const char *const cg_config_keys[] = {
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
-    "respect-gitignore", "cuda-path", "compile-commands", "jobs", "output-format", NULL,
+    "respect-gitignore", "cuda-path", "compile-commands", "include-dirs", "defines", "std", "jobs",
+    "output-format", NULL,
 };
 
 /* Levenshtein distance, for "did you mean". */

@@ -45,6 +45,9 @@ typedef struct cg_config {
     cg_strlist exclude, extend_exclude;
     const char *cuda_path;     /* absolute, or NULL */
     const char *compile_commands; /* absolute, or NULL */
+    cg_strlist include_dirs;   /* C/C++ -I directories, absolute */
+    cg_strlist defines;        /* C/C++ -D NAME[=VALUE] */
+    const char *std;           /* C/C++ language standard (c++17, gnu11...), or NULL */
     int jobs;                  /* 0: not set */
     const char *output_format; /* "text", "json", "sarif", "github"; NULL: not set */
     int respect_gitignore;     /* -1: not set */

@@ -6,6 +6,7 @@
  * merged into one hunk.  That is exactly what `diff -u` would print for
  * such local changes, and `patch -p1` / `git apply` take it. */
 #include "fix.h"
+#include "file.h"
 #include "source.h"
 #include <errno.h>
 #include <libgen.h>
@@ -135,7 +136,55 @@ static size_t hunk_body(FILE *out, const cg_source *src, const take *t, size_t i
     return newlines;
 }
 
+static void print_diff_utf8(FILE *out, const char *path, const cg_source *src, const take *t, size_t n);
+
+/* The diff in the file's own encoding (a PEP 263 file), so that patch(1)
+ * applies it to the file's bytes. */
 static void print_diff(FILE *out, const char *path, const cg_source *src, const take *t, size_t n)
+{
+    if (!src->encoding) { print_diff_utf8(out, path, src, t, n); return; }
+    char *body = NULL;
+    size_t body_len = 0, elen;
+    FILE *mem = open_memstream(&body, &body_len);
+    if (!mem) { fputs("cglint: out of memory\n", stderr); abort(); }
+    print_diff_utf8(mem, path, src, t, n);
+    fclose(mem);
+    char *enc = cg_source_encode(src, body, body_len, &elen);
+    if (enc) fwrite(enc, 1, elen, out);
+    else fwrite(body, 1, body_len, out);
+    free(enc);
+    free(body);
+}
+
+/* Write the fixed file: the edits applied to its own bytes (lone CRs kept),
+ * in its own encoding, with its BOM; its mode, owner and hard links kept, a
+ * symbolic link followed; a read-only file refused. */
+static int write_fixed(const char *path, const cg_source *src, const take *t, size_t n, char *err, size_t errlen)
+{
+    char *raw = cg_source_raw(src);
+    if (!raw) { snprintf(err, errlen, "out of memory"); return -1; }
+    size_t nlen, elen;
+    char *fixed = apply_edits(raw, src->len, t, n, &nlen);
+    free(raw);
+    char *enc = cg_source_encode(src, fixed, nlen, &elen);
+    free(fixed);
+    if (!enc) {
+        snprintf(err, errlen, "the result has characters that the file's declared encoding '%s' cannot hold",
+                 src->encoding);
+        return -1;
+    }
+    size_t bom = src->had_bom ? 3 : 0;
+    char *out = malloc(bom + elen + 1);
+    if (!out) { free(enc); snprintf(err, errlen, "out of memory"); return -1; }
+    memcpy(out, "\xEF\xBB\xBF", bom);
+    memcpy(out + bom, enc, elen);
+    free(enc);
+    int rc = cg_file_write(path, out, bom + elen, 0666, CG_FILE_KEEP | CG_FILE_REFUSE_RO, err, errlen);
+    free(out);
+    return rc;
+}
+
+static void print_diff_utf8(FILE *out, const char *path, const cg_source *src, const take *t, size_t n)
 {
     fprintf(out, "--- a/%s\n+++ b/%s\n", path, path);
     long delta = 0;
@@ -166,43 +215,6 @@ static void print_diff(FILE *out, const char *path, const cg_source *src, const 
     }
 }
 
-/* Write `text` over `path` atomically, keeping its mode (and BOM). */
-static int write_atomic(const char *path, const char *text, size_t len, int bom, char *err, size_t errlen)
-{
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "cannot stat: %s", strerror(errno));
-        return -1;
-    }
-    char *dup = strdup(path), *dup2 = strdup(path);
-    char tmpl[4200];
-    snprintf(tmpl, sizeof tmpl, "%s/.%s.cglint-fix-XXXXXX", dirname(dup), basename(dup2));
-    free(dup);
-    free(dup2);
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot create a temporary file next to it: %s", strerror(errno));
-        return -1;
-    }
-    int ok = fchmod(fd, st.st_mode & 07777) == 0;
-    if (ok && bom) ok = write(fd, "\xEF\xBB\xBF", 3) == 3;
-    for (size_t off = 0; ok && off < len;) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) { ok = 0; break; }
-        off += (size_t)w;
-    }
-    if (ok) ok = fsync(fd) == 0;
-    if (close(fd) != 0) ok = 0;
-    if (ok) ok = rename(tmpl, path) == 0;
-    if (!ok) {
-        snprintf(err, errlen, "cannot write: %s", strerror(errno ? errno : EIO));
-        unlink(tmpl);
-        return -1;
-    }
-    return 0;
-}
-
 void cg_fix_apply(cg_report *r, const cg_fix_opts *o, cg_fix_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -224,7 +236,7 @@ void cg_fix_apply(cg_report *r, const cg_fix_opts *o, cg_fix_result *out)
             for (size_t e = 0; e < f->nedits; e++) t[nt++] = (take){ &f->edits[e], k };
         }
         if (!nt || !path) { free(t); i = j; continue; }
-        qsort(t, nt, sizeof *t, cmp_take);
+        if (nt > 1) qsort(t, nt, sizeof *t, cmp_take);
         /* drop overlaps and duplicates; a duplicate's finding is fixed too */
         size_t m = 0;
         for (size_t k = 0; k < nt; k++) {
@@ -248,6 +260,15 @@ void cg_fix_apply(cg_report *r, const cg_fix_opts *o, cg_fix_result *out)
             const cg_edit *e = t[k].e;
             size_t ol = strlen(e->old_text);
             stale = e->end > src.len || e->end - e->start != ol || memcmp(src.text + e->start, e->old_text, ol) != 0;
+            /* the file as a whole, when the edit knows it: an insertion has no
+             * old text, and an edit's old text may also be found at an offset
+             * that moved */
+            if (!stale && e->file_digest) stale = e->file_digest != cg_source_digest(&src);
+            /* and where the edit begins: still the line and column it was made for */
+            if (!stale && e->line) {
+                uint32_t l = line_of(&src, e->start);
+                stale = l != e->line || cg_source_column(&src, l, e->start - src.line_start[l - 1]) != e->col;
+            }
         }
         if (stale) {
             cg_report_notice(r, CG_WARN, path, 0, 0, "fix not applied: the file changed since it was analysed");
@@ -273,7 +294,7 @@ void cg_fix_apply(cg_report *r, const cg_fix_opts *o, cg_fix_result *out)
         if (!refuse && (nlen != src.len || memcmp(newtext, src.text, nlen) != 0)) {
             int ok = 1;
             if (o->diff) print_diff(o->diff, path, &src, t, nt);
-            if (o->write && write_atomic(path, newtext, nlen, src.had_bom, err, sizeof err) != 0) {
+            if (o->write && write_fixed(path, &src, t, nt, err, sizeof err) != 0) {
                 cg_report_notice(r, CG_ERROR, path, 0, 0, "fix not written: %s", err);
                 ok = 0;
             }

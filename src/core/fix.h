@@ -3,13 +3,17 @@
  * unified diff and writes nothing.
  *
  * Per file: the edits of every fixable finding, sorted; an edit that
- * overlaps one already taken is left for a later run; each edit's old text
- * must still be in the file (else the file changed since it was analysed and
- * is left alone).  The result is parsed again with the front end's parser
- * and refused if it has more syntax errors than the original.  Files are
- * written atomically (a temporary file in the same directory, fsync,
- * rename), keeping their mode and BOM.  Applying the fixes a second time
- * changes nothing: a fixed value no longer matches its rule. */
+ * overlaps one already taken is left for a later run; the file must still be
+ * the one analysed (the edit's digest of it, its old text, the line and
+ * column where it begins: an insertion has no old text), else it is left
+ * alone.  The result is parsed again with the front end's parser and
+ * refused if it has more syntax errors than the original.  Files are written
+ * through core/file.h: atomically (a temporary file in the same directory,
+ * fsync, rename), keeping their mode, owner and group, BOM, lone-CR line
+ * ends and PEP 263 encoding; a file with other hard links, or whose owner a
+ * new file cannot have, is rewritten in place; a symbolic link's target is
+ * fixed; a read-only file is refused (an error).  Applying the fixes a
+ * second time changes nothing: a fixed value no longer matches its rule. */
 #ifndef CG_FIX_H
 #define CG_FIX_H
 #include <stdio.h>

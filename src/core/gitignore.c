@@ -2,14 +2,17 @@
 #include "gitignore.h"
 #include "hash.h"
 #include "path.h"
+#include "report.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef CGLINT_HAVE_LIBGIT2
 /* A build without the analyzers (CGLINT_ANALYZERS=OFF) has no libgit2 and
  * walks no trees for analysis: nothing is ignored. */
 struct cg_gitignore { int unused; };
-cg_gitignore *cg_gitignore_new(void) { return calloc(1, sizeof(cg_gitignore)); }
+cg_gitignore *cg_gitignore_new(struct cg_report *report) { (void)report; return calloc(1, sizeof(cg_gitignore)); }
 void cg_gitignore_free(cg_gitignore *self) { free(self); }
 int cg_gitignore_check(cg_gitignore *self, const char *abs_path, int is_dir)
 {
@@ -25,17 +28,108 @@ struct cg_gitignore {
     cg_map by_dir;            /* absolute directory -> repo index + 1, or -1 cast: none */
     char **keys;
     size_t nkeys;
+    cg_report *report;
+    cg_map safe_dir;          /* absolute directory -> 1: its .gitignore is regular or absent;
+                                 2: it is not a regular file (never read) */
 };
 
 #define NO_REPO ((void *)(intptr_t)-1)
 
-cg_gitignore *cg_gitignore_new(void)
+cg_gitignore *cg_gitignore_new(cg_report *report)
 {
     cg_gitignore *g = calloc(1, sizeof *g);
     if (!g) return NULL;
     git_libgit2_init();
     cg_map_init(&g->by_dir);
+    cg_map_init(&g->safe_dir);
+    g->report = report;
     return g;
+}
+
+static char *remember_key(cg_gitignore *g, const char *s)
+{
+    char *k = strdup(s);
+    char **keys = k ? realloc(g->keys, (g->nkeys + 1) * sizeof *g->keys) : NULL;
+    if (!keys) { free(k); return NULL; }
+    g->keys = keys;
+    g->keys[g->nkeys++] = k;
+    return k;
+}
+
+/* 1 when `file` is absent or a regular file, so libgit2 may read it; else a
+ * warning (the caller says once) and 0. */
+static int readable_ignore_file(cg_gitignore *g, const char *file)
+{
+    struct stat st;
+    if (stat(file, &st) != 0 || S_ISREG(st.st_mode)) return 1;
+    if (cg_map_get(&g->safe_dir, file, strlen(file))) return 0;   /* said already */
+    char *k = remember_key(g, file);
+    if (k) cg_map_put(&g->safe_dir, k, strlen(k), (void *)2);
+    if (g->report) {
+        char *cwd = cg_path_abs(".");
+        char *shown = cwd ? cg_path_relative(file, cwd) : NULL;
+        cg_report_notice(g->report, CG_WARN, shown ? shown : file, 0, 0,
+                         "not a regular file (%s); not read, so what it ignores is analysed",
+                         S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
+        free(shown);
+        free(cwd);
+    }
+    return 0;
+}
+
+/* Whether libgit2 may be asked about paths in `dir`: the .gitignore of
+ * every directory from the work tree `wd` (with its '/') down to `dir` is a
+ * regular file or absent. */
+static int safe_to_ask(cg_gitignore *g, const char *wd, const char *dir)
+{
+    void *v = cg_map_get(&g->safe_dir, dir, strlen(dir));
+    if (v) return v == (void *)1;
+    size_t wl = strlen(wd), dl = strlen(dir);
+    int root = (dl + 1 == wl && strncmp(dir, wd, dl) == 0) || (strcmp(dir, "/") == 0 && strcmp(wd, "/") == 0);
+    int below = !root && dl >= wl && strncmp(dir, wd, wl) == 0;
+    int ok = 1;
+    if (below) {
+        char *up = cg_path_dirname(dir);
+        if (up && strcmp(up, dir) != 0) ok = safe_to_ask(g, wd, up);
+        free(up);
+    }
+    if (ok && (root || below)) {
+        char *f = NULL;
+        if (asprintf(&f, "%s/.gitignore", strcmp(dir, "/") ? dir : "") < 0) f = NULL;
+        ok = !f || readable_ignore_file(g, f);
+        free(f);
+    }
+    char *k = remember_key(g, dir);
+    if (k) cg_map_put(&g->safe_dir, k, strlen(k), ok ? (void *)1 : (void *)2);
+    return ok;
+}
+
+/* Ignore files of the repository itself: .git/info/exclude and
+ * core.excludesFile (or ~/.config/git/ignore).  1 when libgit2 may read them. */
+static int repo_files_readable(cg_gitignore *g, git_repository *repo)
+{
+    int ok = 1;
+    char *f = NULL;
+    if (asprintf(&f, "%sinfo/exclude", git_repository_path(repo)) >= 0) {
+        ok = readable_ignore_file(g, f);
+        free(f);
+    }
+    git_config *cfg = NULL;
+    git_buf path = {0};
+    if (ok && git_repository_config_snapshot(&cfg, repo) == 0) {
+        if (git_config_get_path(&path, cfg, "core.excludesfile") == 0 && path.ptr) ok = readable_ignore_file(g, path.ptr);
+        git_buf_dispose(&path);
+        git_config_free(cfg);
+    }
+    if (ok) {
+        const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+        f = NULL;
+        if (xdg && *xdg) { if (asprintf(&f, "%s/git/ignore", xdg) < 0) f = NULL; }
+        else if (home && *home) { if (asprintf(&f, "%s/.config/git/ignore", home) < 0) f = NULL; }
+        if (f) ok = readable_ignore_file(g, f);
+        free(f);
+    }
+    return ok;
 }
 
 void cg_gitignore_free(cg_gitignore *self)
@@ -46,6 +140,7 @@ void cg_gitignore_free(cg_gitignore *self)
     free(self->repos);
     free(self->keys);
     cg_map_free(&self->by_dir);
+    cg_map_free(&self->safe_dir);
     free(self);
     git_libgit2_shutdown();
 }
@@ -61,7 +156,10 @@ static git_repository *repo_for_dir(cg_gitignore *g, const char *dir)
         const char *wd = git_repository_workdir(repo);
         for (size_t i = 0; i < g->nrepos; i++)
             if (strcmp(git_repository_workdir(g->repos[i]), wd) == 0) { idx = (intptr_t)i; break; }
-        if (idx < 0) {
+        if (idx < 0 && !repo_files_readable(g, repo)) idx = -2;   /* not asked: nothing ignored */
+        if (idx == -2) {
+            idx = -1;
+        } else if (idx < 0) {
             g->repos = realloc(g->repos, (g->nrepos + 1) * sizeof *g->repos);
             g->repos[g->nrepos] = repo;
             idx = (intptr_t)g->nrepos++;
@@ -69,10 +167,8 @@ static git_repository *repo_for_dir(cg_gitignore *g, const char *dir)
         }
     }
     if (repo) git_repository_free(repo);
-    char *k = strdup(dir);
-    g->keys = realloc(g->keys, (g->nkeys + 1) * sizeof *g->keys);
-    g->keys[g->nkeys++] = k;
-    cg_map_put(&g->by_dir, k, strlen(k), idx < 0 ? NO_REPO : (void *)(idx + 1));
+    char *k = remember_key(g, dir);
+    if (k) cg_map_put(&g->by_dir, k, strlen(k), idx < 0 ? NO_REPO : (void *)(idx + 1));
     return idx < 0 ? NULL : g->repos[idx];
 }
 
@@ -88,6 +184,11 @@ int cg_gitignore_check(cg_gitignore *self, const char *abs_path, int is_dir)
     if (strncmp(abs_path, wd, wl) != 0) return 0;
     const char *rel = abs_path + wl;
     if (!*rel) return 0;
+    /* every .gitignore libgit2 would read for this path: regular files only */
+    char *pdir = is_dir ? strdup(abs_path) : cg_path_dirname(abs_path);
+    int safe = pdir && safe_to_ask(self, wd, pdir);
+    free(pdir);
+    if (!safe) return 0;
     char *q = malloc(strlen(rel) + 2);
     if (!q) return 0;
     strcpy(q, rel);

@@ -7,8 +7,13 @@
 #define CG_GITIGNORE_H
 
 typedef struct cg_gitignore cg_gitignore;
+struct cg_report;
 
-cg_gitignore *cg_gitignore_new(void);   /* NULL on out of memory */
+/* NULL on out of memory.  An ignore file that is not a regular file (a FIFO
+ * named .gitignore would block libgit2's read for ever) is never read: the
+ * paths it would rule on count as not ignored, with a warning in `report`
+ * (may be NULL) once per such file. */
+cg_gitignore *cg_gitignore_new(struct cg_report *report);
 void cg_gitignore_free(cg_gitignore *self);
 /* 1 when the absolute, normalised path is ignored in its repository; 0 when
  * not, or when it is in no repository. */

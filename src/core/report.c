@@ -1,9 +1,12 @@
 /* report.c - see report.h. */
 #include "report.h"
+#include "hash.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+struct cg_report_line { char *key; size_t klen; char *text; };
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -32,7 +35,8 @@ static void free_loc_path(cg_loc *l) { free((char *)l->path); }
 
 void cg_finding_free(cg_finding *f)
 {
-    free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind); free(f->evidence);
+    /* line_text belongs to the report (see cg_report.lines) */
+    free(f->message); free(f->fix); free(f->capture_kind); free(f->evidence);
     free_loc_path(&f->loc);
     if (f->has_capture) free_loc_path(&f->capture);
     for (size_t k = 0; k < f->npath; k++) {
@@ -52,17 +56,6 @@ void cg_finding_free(cg_finding *f)
 void cg_report_free(cg_report *self)
 {
     for (size_t i = 0; i < self->nfindings; i++) cg_finding_free(&self->findings[i]);
-    for (size_t i = 0; i < self->nfindings; i++) {
-        cg_finding *f = &self->findings[i];
-        free(f->message); free(f->fix); free(f->line_text); free(f->capture_kind); free(f->evidence);
-        free_loc_path(&f->loc);
-        if (f->has_capture) free_loc_path(&f->capture);
-        for (size_t k = 0; k < f->npath; k++) {
-            free(f->path[k].function);
-            free_loc_path(&f->path[k].loc);
-        }
-        free(f->path);
-    }
     for (size_t i = 0; i < self->nnotices; i++) {
         free(self->notices[i].path);
         free(self->notices[i].message);
@@ -70,9 +63,43 @@ void cg_report_free(cg_report *self)
     free(self->findings);
     free(self->notices);
     free(self->root);
+    for (size_t i = 0; i < self->nlines; i++) { free(self->lines[i].key); free(self->lines[i].text); }
+    free(self->lines);
+    if (self->line_index) { cg_map_free(self->line_index); free(self->line_index); }
     cg_report_free_run(self);
     pthread_mutex_destroy(&self->lock);
     memset(self, 0, sizeof *self);
+}
+
+/* The report's copy of a finding's line (called locked). */
+static char *intern_line(cg_report *self, const cg_finding *f)
+{
+    const char *t = f->line_text ? f->line_text : "";
+    char kbuf[4200];
+    int kl = snprintf(kbuf, sizeof kbuf, "%s%c%u", f->loc.path ? f->loc.path : "", 0, (unsigned)f->loc.line);
+    int keyed = kl >= 0 && (size_t)kl < sizeof kbuf;   /* else kept, not shared */
+    if (keyed && !self->line_index) {
+        self->line_index = xrealloc(NULL, sizeof(cg_map));
+        cg_map_init(self->line_index);
+    }
+    size_t idx = keyed ? (size_t)cg_map_get(self->line_index, kbuf, (size_t)kl) : 0;
+    if (idx && strcmp(self->lines[idx - 1].text, t) == 0) return self->lines[idx - 1].text;
+    if (self->nlines == self->cap_lines) {
+        self->cap_lines = self->cap_lines ? self->cap_lines * 2 : 64;
+        self->lines = xrealloc(self->lines, self->cap_lines * sizeof *self->lines);
+    }
+    struct cg_report_line *l = &self->lines[self->nlines++];
+    l->key = NULL;
+    l->klen = 0;
+    l->text = xstrdup(t);
+    if (keyed) {
+        l->key = xrealloc(NULL, (size_t)kl + 1);
+        memcpy(l->key, kbuf, (size_t)kl + 1);
+        l->klen = (size_t)kl;
+        /* a second text for one path and line (a file read twice): the newest is found */
+        cg_map_put(self->line_index, l->key, l->klen, (void *)self->nlines);
+    }
+    return l->text;
 }
 
 static cg_loc copy_loc(cg_loc l)
@@ -107,7 +134,7 @@ void cg_report_add(cg_report *self, const cg_finding *f)
     d->loc = copy_loc(f->loc);
     d->message = xstrdup(f->message);
     d->fix = xstrdup(f->fix);
-    d->line_text = xstrdup(f->line_text ? f->line_text : "");
+    d->line_text = intern_line(self, f);
     d->capture_kind = xstrdup(f->capture_kind);
     d->evidence = xstrdup(f->evidence);
     if (f->has_capture) d->capture = copy_loc(f->capture);
@@ -167,7 +194,25 @@ static int cmp_finding(const void *pa, const void *pb)
     if (c) return c;
     if (a->loc.line != b->loc.line) return a->loc.line < b->loc.line ? -1 : 1;
     if (a->loc.col != b->loc.col) return a->loc.col < b->loc.col ? -1 : 1;
-    return a->rule - b->rule;
+    if (a->rule != b->rule) return a->rule - b->rule;
+    /* the rest only to make the order total: the same output whatever order
+     * the threads added findings in */
+    if (a->loc.end_line != b->loc.end_line) return a->loc.end_line < b->loc.end_line ? -1 : 1;
+    if (a->loc.end_col != b->loc.end_col) return a->loc.end_col < b->loc.end_col ? -1 : 1;
+    if ((c = cmp_str(a->message, b->message)) != 0) return c;
+    if (a->has_capture != b->has_capture) return a->has_capture - b->has_capture;
+    if (a->has_capture) {
+        if ((c = cmp_str(a->capture.path, b->capture.path)) != 0) return c;
+        if (a->capture.line != b->capture.line) return a->capture.line < b->capture.line ? -1 : 1;
+        if (a->capture.col != b->capture.col) return a->capture.col < b->capture.col ? -1 : 1;
+    }
+    if (a->npath != b->npath) return a->npath < b->npath ? -1 : 1;
+    for (size_t k = 0; k < a->npath; k++) {
+        if ((c = cmp_str(a->path[k].function, b->path[k].function)) != 0) return c;
+        if ((c = cmp_str(a->path[k].loc.path, b->path[k].loc.path)) != 0) return c;
+        if (a->path[k].loc.line != b->path[k].loc.line) return a->path[k].loc.line < b->path[k].loc.line ? -1 : 1;
+    }
+    return 0;
 }
 
 static int cmp_notice(const void *pa, const void *pb)
@@ -176,14 +221,16 @@ static int cmp_notice(const void *pa, const void *pb)
     int c = cmp_str(a->path, b->path);
     if (c) return c;
     if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->col != b->col) return a->col < b->col ? -1 : 1;
+    if (a->level != b->level) return a->level < b->level ? -1 : 1;
     return cmp_str(a->message, b->message);
 }
 
 void cg_report_sort(cg_report *self)
 {
-    if (self->nfindings)
+    if (self->nfindings > 1)
         qsort(self->findings, self->nfindings, sizeof *self->findings, cmp_finding);
-    if (self->nnotices)
+    if (self->nnotices > 1)
         qsort(self->notices, self->nnotices, sizeof *self->notices, cmp_notice);
 }
 

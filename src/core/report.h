@@ -34,6 +34,9 @@ typedef struct cg_edit {
     uint32_t line, col, end_line, end_col;
     char *text;
     char *old_text;
+    uint64_t file_digest;   /* cg_source_digest of the file the edit was made for, or 0:
+                               a fix is refused if the file no longer has it (an insertion
+                               has no old text to check) */
 } cg_edit;
 /* What a run on a GPU (`cglint run`) made of a finding.  NONE: no run (a
  * plain static analysis); the emitters then write no verdict at all. */
@@ -60,7 +63,8 @@ typedef struct cg_finding {
     cg_loc loc;
     char *message;      /* specific: names the expression */
     char *fix;          /* specific help, or NULL for the rule's */
-    char *line_text;    /* the source line of loc.line, no terminator */
+    char *line_text;    /* the source line of loc.line, no terminator (the report's copy:
+                           shared by findings on one line, freed with the report) */
     int has_capture;
     cg_loc capture;     /* the capture site: `with torch.cuda.graph(...)`... */
     char *capture_kind; /* "torch.cuda.graph", "capture_begin", ... */
@@ -120,6 +124,11 @@ typedef struct cg_report {
     int progress_phase;
     char *root;                /* absolute directory that relative paths are under */
     cg_run_info *run;          /* `cglint run` only; NULL for a static analysis */
+    /* Findings' line_text, one copy per path and line however many findings
+     * it has (a generated line of 300 KB with 16,000 findings is not copied
+     * 16,000 times); owned here, not by the findings. */
+    struct cg_report_line *lines; size_t nlines, cap_lines;
+    void *line_index;          /* cg_map: "path\0line" -> index + 1 into lines */
 } cg_report;
 
 void cg_report_init(cg_report *self, const cg_ruleset *rules);

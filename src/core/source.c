@@ -1,5 +1,7 @@
 /* source.c - loading and validating one input file (see source.h). */
 #include "source.h"
+#include "file.h"
+#include "hash.h"
 #include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
@@ -10,13 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-void cg_format_size(char *out, size_t outlen, size_t bytes)
-{
-    if (bytes < 10 * 1024) snprintf(out, outlen, "%zu bytes", bytes);
-    else if (bytes < 10 * 1024 * 1024) snprintf(out, outlen, "%.1f KiB", bytes / 1024.0);
-    else snprintf(out, outlen, "%.1f MiB", bytes / 1048576.0);
-}
 
 long cg_utf8_invalid_at(const char *s, size_t len)
 {
@@ -80,6 +75,44 @@ static int index_lines(cg_source *self)
     }
     self->line_start = ls;
     self->nlines = (uint32_t)n;
+    /* UTF-8 continuation bytes before each block of CG_SRC_BLOCK bytes, for
+     * cg_source_column in constant time; none for an ASCII file */
+    const unsigned char *t = (const unsigned char *)self->text;
+    size_t i = 0;
+    while (i < self->len && t[i] < 0x80) i++;
+    if (i < self->len) {
+        size_t nb = self->len / CG_SRC_BLOCK + 1;
+        uint32_t *cb = malloc(nb * sizeof *cb);
+        if (!cb) return -1;
+        uint32_t c = 0;
+        for (size_t b = 0; b < nb; b++) {
+            cb[b] = c;
+            size_t e = (b + 1) * CG_SRC_BLOCK < self->len ? (b + 1) * CG_SRC_BLOCK : self->len;
+            for (size_t k = b * CG_SRC_BLOCK; k < e; k++) c += (t[k] & 0xC0) == 0x80;
+        }
+        self->cont_before = cb;
+    }
+    return 0;
+}
+
+/* Lone CRs (old Mac line ends, which Python accepts) become LF in place:
+ * the same length, so every offset stays; their offsets are kept so that a
+ * file written back (--fix) keeps its line ends. */
+static int normalise_cr(cg_source *self)
+{
+    char *t = self->text, *end = t + self->len, *p = t;
+    size_t cap = 0;
+    while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL) {
+        if (p + 1 < end && p[1] == '\n') { p += 2; continue; }
+        if (self->nlone_cr == cap) {
+            cap = cap ? cap * 2 : 64;
+            uint32_t *g = realloc(self->lone_cr, cap * sizeof *g);
+            if (!g) return -1;
+            self->lone_cr = g;
+        }
+        self->lone_cr[self->nlone_cr++] = (uint32_t)(p - t);
+        *p++ = '\n';
+    }
     return 0;
 }
 
@@ -115,9 +148,10 @@ static int coding_cookie(const char *buf, size_t len, char *enc, size_t enclen)
     return 0;
 }
 
-/* Re-encode buf from `enc` to UTF-8 with iconv.  Returns a new malloc'ed,
+/* Re-encode buf between a Python codec name and UTF-8 with iconv
+ * (to_utf8: from `enc`; else to it).  Returns a new malloc'ed,
  * NUL-terminated buffer and its length, or NULL. */
-static char *to_utf8(const char *buf, size_t len, const char *enc, size_t *outlen)
+static char *recode(const char *buf, size_t len, const char *enc, int to_utf8, size_t *outlen)
 {
     /* Python's codec names to iconv's: "latin-1" -> "LATIN1", "iso_8859_15" -> "ISO-8859-15" */
     char name[64];
@@ -128,13 +162,14 @@ static char *to_utf8(const char *buf, size_t len, const char *enc, size_t *outle
         name[k++] = *p == '_' ? '-' : (char)toupper((unsigned char)*p);
     }
     name[k] = 0;
-    iconv_t cd = iconv_open("UTF-8", name);
+    iconv_t cd = to_utf8 ? iconv_open("UTF-8", name) : iconv_open(name, "UTF-8");
     if (cd == (iconv_t)-1) return NULL;
     size_t cap = len * 4 + 16, left = cap;
     char *out = malloc(cap + 1), *o = out;
     char *in = (char *)buf;
     size_t inleft = len;
-    if (!out || iconv(cd, &in, &inleft, &o, &left) == (size_t)-1) {
+    if (!out || iconv(cd, &in, &inleft, &o, &left) == (size_t)-1 ||
+        iconv(cd, NULL, NULL, &o, &left) == (size_t)-1) {
         free(out);
         iconv_close(cd);
         return NULL;
@@ -160,11 +195,12 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, unsign
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) skip = 3;
     long bad = cg_utf8_invalid_at(buf + skip, len - skip);
     char enc[64];
+    const char *decoded_from = NULL;
     if (bad >= 0 && !skip && coding_cookie(buf, len, enc, sizeof enc) &&
         strcasecmp(enc, "utf-8") != 0 && strcasecmp(enc, "utf8") != 0) {
         /* a declared legacy encoding (latin-1, cp1252, koi8-r...): read it as Python does */
         size_t n;
-        char *u = to_utf8(buf, len, enc, &n);
+        char *u = recode(buf, len, enc, 1, &n);
         if (!u) {
             snprintf(err, errlen, "declares encoding '%s' (PEP 263), but its bytes could not be decoded "
                      "from it; skipped", enc);
@@ -175,6 +211,7 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, unsign
         buf = u;
         len = n;
         bad = cg_utf8_invalid_at(buf, len);
+        decoded_from = enc;
     }
     int replaced = 0;
     while (bad >= 0 && (flags & CG_SRC_LENIENT_UTF8)) {
@@ -199,7 +236,8 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, unsign
     out->text = buf;
     out->len = len - skip;
     out->path = strdup(path);
-    if (!out->path || index_lines(out) < 0) {
+    out->encoding = decoded_from ? strdup(decoded_from) : NULL;
+    if (!out->path || (decoded_from && !out->encoding) || normalise_cr(out) < 0 || index_lines(out) < 0) {
         cg_source_free(out);
         snprintf(err, errlen, "out of memory");
         return CG_SRC_EREAD;
@@ -225,58 +263,19 @@ int cg_source_load(cg_source *out, const char *path, size_t max_size, char *err,
 int cg_source_load_ex(cg_source *out, const char *path, size_t max_size, unsigned flags,
                       char *err, size_t errlen)
 {
-    /* O_NONBLOCK: a FIFO named foo.py must not hang the run. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) {
+    /* only a regular file, never blocking: a FIFO named foo.py must not hang the run */
+    char ferr[256];
+    size_t len = 0;
+    char *buf = cg_file_read(path, max_size, &len, ferr, sizeof ferr);
+    if (!buf) {
         int e = errno;
-        struct stat st;
-        if (e == ENOENT && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
-            snprintf(err, errlen, "broken symbolic link (its target does not exist); skipped");
-        else if (e == ELOOP)
-            snprintf(err, errlen, "symbolic link loop; skipped");
-        else
-            snprintf(err, errlen, "cannot open: %s; skipped", strerror(e));
-        return CG_SRC_EOPEN;
+        int code = e == EFBIG ? CG_SRC_ETOOBIG
+                 : strncmp(ferr, "not a regular file", 18) == 0 ? CG_SRC_ENOTREG
+                 : strncmp(ferr, "read error", 10) == 0 || e == ENOMEM ? CG_SRC_EREAD
+                 : CG_SRC_EOPEN;
+        snprintf(err, errlen, "%s%s; skipped", ferr, code == CG_SRC_ETOOBIG ? " (raise it with --max-file-size)" : "");
+        return code;
     }
-    struct stat st;
-    if (fstat(fd, &st) < 0) {
-        snprintf(err, errlen, "cannot stat: %s; skipped", strerror(errno));
-        close(fd);
-        return CG_SRC_EOPEN;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "not a regular file (%s); skipped",
-                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
-                 S_ISSOCK(st.st_mode) ? "a socket" : "a device");
-        close(fd);
-        return CG_SRC_ENOTREG;
-    }
-    if (max_size && (size_t)st.st_size > max_size) {
-        char have[32], limit[32];
-        cg_format_size(have, sizeof have, (size_t)st.st_size);
-        cg_format_size(limit, sizeof limit, max_size);
-        snprintf(err, errlen, "file is %s, over the %s limit (raise it with --max-file-size); skipped",
-                 have, limit);
-        close(fd);
-        return CG_SRC_ETOOBIG;
-    }
-    size_t size = (size_t)st.st_size, len = 0;
-    char *buf = malloc(size + 1);
-    if (!buf) { close(fd); snprintf(err, errlen, "out of memory reading %zu bytes", size); return CG_SRC_EREAD; }
-    while (len < size) {
-        ssize_t r = read(fd, buf + len, size - len);
-        if (r < 0) {
-            if (errno == EINTR) continue;
-            snprintf(err, errlen, "read error: %s; skipped", strerror(errno));
-            free(buf);
-            close(fd);
-            return CG_SRC_EREAD;
-        }
-        if (r == 0) break; /* truncated while reading: take what is there */
-        len += (size_t)r;
-    }
-    close(fd);
-    buf[len] = 0;
     return adopt(out, path, buf, len, flags, err, errlen);
 }
 
@@ -286,6 +285,13 @@ void cg_source_free(cg_source *self)
     free(self->path);
     free(self->text);
     free(self->line_start);
+    free(self->cont_before);
+    free(self->lone_cr);
+    free(self->encoding);
+    if (self->line_copy) {
+        for (uint32_t i = 0; i < self->nlines; i++) free(self->line_copy[i]);
+        free(self->line_copy);
+    }
     memset(self, 0, sizeof *self);
 }
 
@@ -299,13 +305,84 @@ const char *cg_source_line(const cg_source *self, uint32_t line, size_t *len)
     return self->text + s;
 }
 
+const char *cg_source_line_text(const cg_source *self, uint32_t line)
+{
+    if (line < 1 || line > self->nlines) return "";
+    cg_source *s = (cg_source *)self;
+    char **tab = __atomic_load_n(&s->line_copy, __ATOMIC_ACQUIRE);
+    if (!tab) {
+        char **fresh = calloc(s->nlines, sizeof *fresh), **expected = NULL;
+        if (!fresh) return NULL;
+        if (__atomic_compare_exchange_n(&s->line_copy, &expected, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            tab = fresh;
+        } else {
+            free(fresh);
+            tab = expected;
+        }
+    }
+    char *t = __atomic_load_n(&tab[line - 1], __ATOMIC_ACQUIRE);
+    if (t) return t;
+    size_t len;
+    const char *l = cg_source_line(self, line, &len);
+    char *copy = strndup(l, len), *expected = NULL;
+    if (!copy) return NULL;
+    if (__atomic_compare_exchange_n(&tab[line - 1], &expected, copy, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return copy;
+    free(copy);
+    return expected;
+}
+
+/* UTF-8 continuation bytes in text[0, off). */
+static size_t cont_upto(const cg_source *self, size_t off)
+{
+    size_t b = off / CG_SRC_BLOCK, n = self->cont_before[b];
+    const unsigned char *t = (const unsigned char *)self->text;
+    for (size_t k = b * CG_SRC_BLOCK; k < off; k++) n += (t[k] & 0xC0) == 0x80;
+    return n;
+}
+
 uint32_t cg_source_column(const cg_source *self, uint32_t line, uint32_t byte_col)
 {
     size_t len;
     const char *s = cg_source_line(self, line, &len);
-    uint32_t col = 1;
-    for (uint32_t i = 0; i < byte_col && i < len; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80) col++;
-    if (byte_col > len) col += byte_col - (uint32_t)len;
-    return col;
+    size_t in = byte_col < len ? byte_col : len;
+    size_t col = 1 + in;
+    if (self->cont_before && in) {
+        size_t at = (size_t)(s - self->text);
+        col -= cont_upto(self, at + in) - cont_upto(self, at);
+    }
+    if (byte_col > len) col += byte_col - len;
+    return col > UINT32_MAX ? UINT32_MAX : (uint32_t)col;
+}
+
+uint64_t cg_source_digest(const cg_source *self)
+{
+    uint64_t h = __atomic_load_n(&((cg_source *)self)->digest, __ATOMIC_RELAXED);
+    if (!h) {
+        h = cg_hash_bytes(self->text, self->len) | 1;   /* never 0: 0 means not computed */
+        __atomic_store_n(&((cg_source *)self)->digest, h, __ATOMIC_RELAXED);
+    }
+    return h;
+}
+
+char *cg_source_raw(const cg_source *self)
+{
+    char *copy = malloc(self->len + 1);
+    if (!copy) return NULL;
+    memcpy(copy, self->text, self->len + 1);
+    for (size_t i = 0; i < self->nlone_cr; i++) copy[self->lone_cr[i]] = '\r';
+    return copy;
+}
+
+char *cg_source_encode(const cg_source *self, const char *text, size_t len, size_t *outlen)
+{
+    if (!self->encoding) {
+        char *copy = malloc(len + 1);
+        if (!copy) return NULL;
+        memcpy(copy, text, len);
+        copy[len] = 0;
+        *outlen = len;
+        return copy;
+    }
+    return recode(text, len, self->encoding, 0, outlen);
 }

@@ -8,6 +8,7 @@
 #define CG_SOURCE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "file.h"
 
 typedef struct cg_source {
     char *path;          /* display path, owned */
@@ -18,7 +19,17 @@ typedef struct cg_source {
     int had_bom;
     int crlf;            /* at least one CRLF line ending seen */
     int replaced;        /* CG_SRC_LENIENT_UTF8: bytes replaced by '?' */
+    uint32_t *lone_cr;   /* offsets of lone CRs (old Mac line ends), turned into LF in
+                            `text` (same length: offsets are kept), owned, or NULL */
+    size_t nlone_cr;
+    char *encoding;      /* the PEP 263 encoding `text` was decoded from, or NULL for
+                            UTF-8, owned */
+    uint32_t *cont_before; /* UTF-8 continuation bytes before each CG_SRC_BLOCK bytes
+                              of text (column lookups); NULL for ASCII, owned */
+    uint64_t digest;     /* cg_source_digest's cache; 0 until computed */
+    char **line_copy;    /* cg_source_line_text's copies, per line; NULL until asked */
 } cg_source;
+#define CG_SRC_BLOCK 64
 
 enum {
     CG_SRC_OK = 0,
@@ -52,11 +63,23 @@ void cg_source_free(cg_source *self);
 /* Line `line` (1-based) without its line terminator; *len gets its length.
  * Returns "" for a line out of range. */
 const char *cg_source_line(const cg_source *self, uint32_t line, size_t *len);
+/* Line `line` (1-based) as a NUL-terminated string, without its terminator:
+ * one copy per line, made on first use and kept until cg_source_free (many
+ * findings on one long line share it).  Thread-safe.  "" out of range; NULL
+ * when out of memory. */
+const char *cg_source_line_text(const cg_source *self, uint32_t line);
 /* 1-based column in Unicode code points of byte offset `byte_col` (0-based)
- * within line `line` (1-based). */
+ * within line `line` (1-based).  Constant time (a table of code points per
+ * 64 bytes), however long the line. */
 uint32_t cg_source_column(const cg_source *self, uint32_t line, uint32_t byte_col);
-/* "812 bytes", "34.5 KiB", "50.0 MiB": a size people can act on. */
-void cg_format_size(char *out, size_t outlen, size_t bytes);
+/* A hash of `text`, never 0: what --fix compares to know that the file is
+ * still the one that was analysed.  Computed once (thread-safe). */
+uint64_t cg_source_digest(const cg_source *self);
+/* A malloc'ed copy of `text` with its lone CRs restored (same offsets). */
+char *cg_source_raw(const cg_source *self);
+/* UTF-8 text (len bytes) in the file's own encoding, malloc'ed, its length in
+ * *outlen; NULL when a character has no form in that encoding. */
+char *cg_source_encode(const cg_source *self, const char *text, size_t len, size_t *outlen);
 /* Check UTF-8; returns the byte offset of the first invalid sequence or -1. */
 long cg_utf8_invalid_at(const char *s, size_t len);
 #endif

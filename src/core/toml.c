@@ -190,28 +190,30 @@ static const char *toml_string(toml_ctx *c, TSNode n)
 
 #define TOML_MAX_KEY_PARTS 32
 
-/* Flatten a key node into parts; returns the count, or -1. */
+static const char *toml_simple_key(toml_ctx *c, TSNode k)
+{
+    if (toml_is(k, "quoted_key")) return toml_string(c, k);
+    size_t len;
+    const char *t = toml_node_text(c, k, &len);
+    return cg_arena_strndup(c->arena, t, len);
+}
+
+/* Flatten a key node into parts; returns the count, or -1.  A dotted key is
+ * left-nested, ((a.b).c).d, as deep as it has parts: walked in a loop. */
 static int toml_key_parts(toml_ctx *c, TSNode k, const char **parts, int max)
 {
-    if (toml_is(k, "dotted_key")) {
-        int n = 0;
-        uint32_t cc = ts_node_named_child_count(k);
-        for (uint32_t i = 0; i < cc; i++) {
-            int got = toml_key_parts(c, ts_node_named_child(k, i), parts + n, max - n);
-            if (got < 0) return -1;
-            n += got;
-        }
-        return n;
+    int n = 1;
+    for (TSNode d = k; toml_is(d, "dotted_key"); d = ts_node_named_child(d, 0)) {
+        if (ts_node_named_child_count(d) != 2) { toml_fail(c, d, "%s", "unexpected form of a dotted key"); return -1; }
+        if (++n > max) { toml_fail(c, k, "%s", "key has too many dotted parts"); return -1; }
     }
-    if (max < 1) { toml_fail(c, k, "%s", "key has too many dotted parts"); return -1; }
-    if (toml_is(k, "quoted_key")) {
-        parts[0] = toml_string(c, k);
-    } else {
-        size_t len;
-        const char *t = toml_node_text(c, k, &len);
-        parts[0] = cg_arena_strndup(c->arena, t, len);
+    TSNode d = k;
+    for (int i = n - 1; i > 0; i--) {
+        parts[i] = toml_simple_key(c, ts_node_named_child(d, 1));
+        d = ts_node_named_child(d, 0);
     }
-    return 1;
+    parts[0] = toml_simple_key(c, d);
+    return c->failed ? -1 : n;
 }
 
 static char *toml_key_display(toml_ctx *c, const char **parts, int n)
@@ -242,8 +244,12 @@ static cg_toml *toml_subtable(toml_ctx *c, cg_toml *t, const char *key, TSNode a
 
 /* ---- values ---------------------------------------------------------------------- */
 
-static cg_toml *toml_value(toml_ctx *c, TSNode n);
-static void toml_pair(toml_ctx *c, cg_toml *table, TSNode pair);
+/* Arrays and inline tables nest values; deeper than this is refused (the
+ * walk recurses once a level). */
+#define TOML_MAX_DEPTH 100
+
+static cg_toml *toml_value(toml_ctx *c, TSNode n, int depth);
+static void toml_pair(toml_ctx *c, cg_toml *table, TSNode pair, int depth);
 
 static cg_toml *toml_number(toml_ctx *c, TSNode n, int is_float)
 {
@@ -275,9 +281,16 @@ static cg_toml *toml_number(toml_ctx *c, TSNode n, int is_float)
     return v;
 }
 
-static cg_toml *toml_value(toml_ctx *c, TSNode n)
+static cg_toml *toml_value(toml_ctx *c, TSNode n, int depth)
 {
     const char *type = ts_node_type(n);
+    if (depth >= TOML_MAX_DEPTH && (strcmp(type, "array") == 0 || strcmp(type, "inline_table") == 0)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "this value is too deeply nested (arrays and inline tables more than %d "
+                 "levels deep)", TOML_MAX_DEPTH);
+        toml_fail(c, n, "%s", msg);
+        return NULL;
+    }
     if (strcmp(type, "string") == 0) {
         cg_toml *v = toml_new(c, CG_TOML_STRING, n);
         v->str = toml_string(c, n);
@@ -305,7 +318,7 @@ static cg_toml *toml_value(toml_ctx *c, TSNode n)
         for (uint32_t i = 0; i < cc && !c->failed; i++) {
             TSNode ch = ts_node_named_child(n, i);
             if (toml_is(ch, "comment")) continue;
-            cg_toml *item = toml_value(c, ch);
+            cg_toml *item = toml_value(c, ch, depth + 1);
             if (item) toml_push(c, v, NULL, 0, item);
         }
         return v;
@@ -315,7 +328,7 @@ static cg_toml *toml_value(toml_ctx *c, TSNode n)
         uint32_t cc = ts_node_named_child_count(n);
         for (uint32_t i = 0; i < cc && !c->failed; i++) {
             TSNode ch = ts_node_named_child(n, i);
-            if (toml_is(ch, "pair")) toml_pair(c, v, ch);
+            if (toml_is(ch, "pair")) toml_pair(c, v, ch, depth + 1);
         }
         v->is_inline = 1;
         return v;
@@ -324,8 +337,8 @@ static cg_toml *toml_value(toml_ctx *c, TSNode n)
     return NULL;
 }
 
-/* key = value, in `table`. */
-static void toml_pair(toml_ctx *c, cg_toml *table, TSNode pair)
+/* key = value, in `table`; depth: how deep in inline tables the pair is. */
+static void toml_pair(toml_ctx *c, cg_toml *table, TSNode pair, int depth)
 {
     const char *parts[TOML_MAX_KEY_PARTS];
     TSNode key = ts_node_named_child(pair, 0);
@@ -352,7 +365,7 @@ static void toml_pair(toml_ctx *c, cg_toml *table, TSNode pair)
         toml_fail(c, key, msg, full);
         return;
     }
-    cg_toml *v = toml_value(c, val);
+    cg_toml *v = toml_value(c, val, depth);
     if (v) toml_push(c, t, parts[np - 1], ts_node_start_point(key).row + 1, v);
 }
 
@@ -403,20 +416,77 @@ static void toml_table(toml_ctx *c, cg_toml *root, TSNode n, int is_array)
     uint32_t cc = ts_node_named_child_count(n);
     for (uint32_t i = 1; i < cc && !c->failed; i++) {
         TSNode ch = ts_node_named_child(n, i);
-        if (toml_is(ch, "pair")) toml_pair(c, target, ch);
+        if (toml_is(ch, "pair")) toml_pair(c, target, ch, 0);
     }
 }
 
-/* First ERROR or MISSING node, for a precise syntax message. */
-static int toml_first_error(TSNode n, TSNode *out, int depth)
+/* First ERROR or MISSING node, for a precise syntax message: a walk down
+ * the first child that has an error, in a loop (the tree may be deep). */
+static int toml_first_error(TSNode root, TSNode *out)
 {
-    if (!ts_node_has_error(n)) return 0;
-    if (ts_node_is_missing(n) || toml_is(n, "ERROR") || depth > 200) { *out = n; return 1; }
-    uint32_t cc = ts_node_child_count(n);
-    for (uint32_t i = 0; i < cc; i++)
-        if (toml_first_error(ts_node_child(n, i), out, depth + 1)) return 1;
+    if (!ts_node_has_error(root)) return 0;
+    TSNode n = root;
+    for (;;) {
+        if (ts_node_is_missing(n) || toml_is(n, "ERROR")) break;
+        uint32_t cc = ts_node_child_count(n);
+        TSNode next = n;
+        for (uint32_t i = 0; i < cc; i++) {
+            TSNode ch = ts_node_child(n, i);
+            if (ts_node_has_error(ch)) { next = ch; break; }
+        }
+        if (ts_node_eq(next, n)) break;
+        n = next;
+    }
     *out = n;
     return 1;
+}
+
+/* How deep do brackets and braces nest, outside strings and comments?  Run
+ * before tree-sitter: the tree-sitter 0.20 runtime frees the error-recovered
+ * tree of 100,000 unclosed brackets badly, so text that nests deeper than any
+ * configuration does never reaches it.  Returns the 1-based line where the
+ * nesting first goes past `max`, or 0. */
+static uint32_t toml_too_deep(const char *t, size_t len, int max)
+{
+    int depth = 0;
+    uint32_t line = 1;
+    for (size_t i = 0; i < len; i++) {
+        char ch = t[i];
+        if (ch == '\n') { line++; continue; }
+        if (ch == '#') {
+            while (i + 1 < len && t[i + 1] != '\n') i++;
+            continue;
+        }
+        if (ch == '"' || ch == '\'') {
+            int triple = i + 2 < len && t[i + 1] == ch && t[i + 2] == ch;
+            for (i += triple ? 3 : 1; i < len; i++) {
+                if (t[i] == '\n') {
+                    line++;
+                    if (!triple) break;   /* an unterminated string: tree-sitter says so */
+                    continue;
+                }
+                if (ch == '"' && t[i] == '\\') {
+                    if (i + 1 < len && t[i + 1] == '\n') line++;
+                    i++;
+                    continue;
+                }
+                if (t[i] != ch) continue;
+                if (!triple) break;
+                if (i + 2 < len && t[i + 1] == ch && t[i + 2] == ch) {
+                    i += 2;
+                    while (i + 1 < len && t[i + 1] == ch) i++;   /* up to two quotes end the content */
+                    break;
+                }
+            }
+            continue;
+        }
+        if (ch == '[' || ch == '{') {
+            if (++depth > max) return line;
+        } else if ((ch == ']' || ch == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return 0;
 }
 
 #endif /* CGLINT_HAVE_TOML */
@@ -444,6 +514,14 @@ cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errle
         ts_parser_delete(parser);
         return NULL;
     }
+    uint32_t deep = toml_too_deep(text, len, TOML_MAX_DEPTH);
+    if (deep) {
+        snprintf(err, errlen, "too deeply nested (arrays and inline tables more than %d levels deep)",
+                 TOML_MAX_DEPTH);
+        if (err_line) *err_line = deep;
+        ts_parser_delete(parser);
+        return NULL;
+    }
     TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
     ts_parser_delete(parser);
     if (!tree) {
@@ -452,7 +530,7 @@ cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errle
     }
     TSNode root = ts_tree_root_node(tree);
     TSNode bad;
-    if (toml_first_error(root, &bad, 0)) {
+    if (toml_first_error(root, &bad)) {
         TSPoint p = ts_node_start_point(bad);
         if (ts_node_is_missing(bad))
             snprintf(err, errlen, "invalid TOML: missing %s at column %u", ts_node_type(bad), p.column + 1);
@@ -470,7 +548,7 @@ cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errle
     uint32_t cc = ts_node_named_child_count(root);
     for (uint32_t i = 0; i < cc && !c.failed; i++) {
         TSNode ch = ts_node_named_child(root, i);
-        if (toml_is(ch, "pair")) toml_pair(&c, doc->root, ch);
+        if (toml_is(ch, "pair")) toml_pair(&c, doc->root, ch, 0);
         else if (toml_is(ch, "table")) toml_table(&c, doc->root, ch, 0);
         else if (toml_is(ch, "table_array_element")) toml_table(&c, doc->root, ch, 1);
     }

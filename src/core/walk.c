@@ -155,12 +155,13 @@ static void walk_dir(walker *w, const char *dir, int depth)
         if (lstat(path, &lst) < 0) { free(names[i]); continue; }
         int is_link = S_ISLNK(lst.st_mode);
         int ok = stat(path, &st) == 0;
+        int stat_errno = errno;   /* path_skipped() below looks at other files */
         cg_lang lang = cg_lang_of(names[i]);
         if (!ok) {
             /* Only links that would be analysed matter to the user. */
             if (is_link && lang != CG_LANG_NONE && !path_skipped(w, path, 0, 0))
                 cg_report_notice(w->report, CG_ERROR, path, 0, 0, "%s; skipped",
-                                 errno == ELOOP ? "symbolic link loop" :
+                                 stat_errno == ELOOP ? "symbolic link loop" :
                                  "broken symbolic link (its target does not exist)");
         } else if (S_ISDIR(st.st_mode)) {
             if (!skip_dir(w, path, names[i]) && !path_skipped(w, path, 1, 0)) {
@@ -227,7 +228,7 @@ int cg_walk(const char *const *paths, size_t npaths, const cg_walk_opts *opts,
     free(w.seen);
     /* sort and drop duplicates: the same file named twice, also under two
      * spellings (`a.py ./a.py`, a link to it): same device and inode */
-    if (w.n) qsort(w.files, w.n, sizeof *w.files, cmp_file);
+    if (w.n > 1) qsort(w.files, w.n, sizeof *w.files, cmp_file);
     file_ident *ids = calloc(w.n ? w.n : 1, sizeof *ids);
     unsigned char *drop = calloc(w.n ? w.n : 1, 1);
     if (!ids || !drop) { fputs("cglint: out of memory\n", stderr); abort(); }
@@ -236,7 +237,7 @@ int cg_walk(const char *const *paths, size_t npaths, const cg_walk_opts *opts,
         struct stat st;
         if (stat(w.files[i].path, &st) == 0) ids[nid++] = (file_ident){ st.st_dev, st.st_ino, i };
     }
-    qsort(ids, nid, sizeof *ids, cmp_ident);
+    if (nid > 1) qsort(ids, nid, sizeof *ids, cmp_ident);
     for (size_t i = 1; i < nid; i++)
         if (ids[i].dev == ids[i - 1].dev && ids[i].ino == ids[i - 1].ino) {
             /* keep the first spelling in path order; it inherits is_explicit */

@@ -1,9 +1,11 @@
 /* checks.c - every CUDA/C/C++ rule, one function each, and the table that
  * says which event each one listens to.
  *
- * To add a rule: write rules/CGnnn.md (with `cu` in its languages), write
- * its checker below, add one row to cu_checks[], and add
- * tests/fixtures/cu/CGnnn/{positive,negative}.cu.  Checkers read the event
+ * To add a rule: scripts/add-rule CGnnn cu writes rules/CGnnn.md, the
+ * fixtures tests/fixtures/cu/CGnnn/{positive,negative}.cu, a stub checker
+ * before the table below and its row at the table's end (rules/README.md).
+ * A finding's fix sentence is its rule page's `fix-cu:` (else `fix:`) unless
+ * the checker passes one to cu_report().  Checkers read the event
  * (cu_eval.h) and call cu_report(); they never walk code.  Events arrive
  * only in capture context, so every finding has a capture site. */
 #include "cu_eval.h"
@@ -16,21 +18,6 @@ static int one_of(const char *s, const char *const *list)
     return 0;
 }
 static const char *snip(cu_ctx *ctx, const cu_node *n) { return cu_snip(ctx, n); }
-/* The rule pages' fix sentences speak PyTorch for the shared rules; C code gets its own. */
-static const char FIX104[] = "Remove the synchronization: order streams with cudaEventRecord and cudaStreamWaitEvent, "
-                             "and synchronize after cudaGraphLaunch.";
-static const char FIX105[] = "Query the stream or event outside the capture, after the graph launch.";
-static const char FIX301[] = "Do the I/O after cudaGraphLaunch, or in a cudaLaunchHostFunc callback where it must be "
-                             "ordered with the graph.";
-static const char FIX302[] = "Generate random numbers on the GPU (cuRAND), or copy fresh values into device memory "
-                             "before each launch.";
-static const char FIX303[] = "Keep the counter on the GPU, or update it after each graph launch.";
-static const char FIX402[] = "Record an event on the side stream and make the capturing stream wait on it "
-                             "(cudaStreamWaitEvent) before cudaStreamEndCapture.";
-static const char FIX403[] = "Fork the stream from the capturing stream (cudaEventRecord on it, cudaStreamWaitEvent on "
-                             "the other), then join it back before the capture ends.";
-static const char FIX404[] = "Capture on a created stream: cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking).";
-
 static int relaxed(const cu_event *ev) { return ev->region && ev->region->mode == 2; }
 
 /* "a global-mode capture", or, when the mode is not a constant, what it is unless relaxed */
@@ -62,7 +49,7 @@ static void check_sync(cu_ctx *ctx, const cu_event *ev)
     if (!ev->api || !(ev->api->flags & API_SYNC)) return;
     const char *call = snip(ctx, ev->node);
     if (ev->api->flags & API_DEVICE) {
-        cu_report(ctx, ev, ev->node, CG_R_CG104, -1, FIX104,
+        cu_report(ctx, ev, ev->node, CG_R_CG104, -1, NULL,
                   "`%s` waits for the whole device while it is capturing: CUDA refuses it in every "
                   "capture mode (cudaErrorStreamCaptureUnsupported) and invalidates the capture", call);
         return;
@@ -70,15 +57,15 @@ static void check_sync(cu_ctx *ctx, const cu_event *ev)
     if (ev->api->flags & API_ON_EVENT) {
         const cu_val *e = ev->api->aux < ev->nargs ? &ev->args[ev->api->aux] : NULL;
         if (e && cu_is_captured_event(ctx, e)) {
-            cu_report(ctx, ev, ev->node, CG_R_CG104, -1, FIX104,
+            cu_report(ctx, ev, ev->node, CG_R_CG104, -1, NULL,
                       "`%s` waits for an event recorded inside this capture: CUDA refuses it "
                       "(cudaErrorCapturedEvent) and invalidates the capture", call);
         } else if (relaxed(ev)) {
-            cu_report(ctx, ev, ev->node, CG_R_CG104, CG_SEV_WARNING, FIX104,
+            cu_report(ctx, ev, ev->node, CG_R_CG104, CG_SEV_WARNING, NULL,
                       "`%s` is allowed in relaxed capture mode only because the event is outside the "
                       "capture; it runs once, at capture, and is not part of the graph", call);
         } else {
-            cu_report(ctx, ev, ev->node, CG_R_CG104, -1, FIX104,
+            cu_report(ctx, ev, ev->node, CG_R_CG104, -1, NULL,
                       "`%s` synchronizes with the host during %s: "
                       "cudaErrorStreamCaptureUnsupported, and the capture is invalidated", call, mode_phrase(ev));
         }
@@ -87,21 +74,21 @@ static void check_sync(cu_ctx *ctx, const cu_event *ev)
     switch (ev->role) {
     case ROLE_CAPTURE:
     case ROLE_FORKED:
-        cu_report(ctx, ev, ev->node, CG_R_CG104, -1, FIX104,
+        cu_report(ctx, ev, ev->node, CG_R_CG104, -1, NULL,
                   "`%s` synchronizes a stream that is being captured: CUDA refuses it in every capture "
                   "mode (cudaErrorStreamCaptureUnsupported) and invalidates the capture", call);
         return;
     case ROLE_OTHER:
     case ROLE_PERTHREAD:
         if (relaxed(ev)) {
-            cu_report(ctx, ev, ev->node, CG_R_CG104, CG_SEV_WARNING, FIX104,
+            cu_report(ctx, ev, ev->node, CG_R_CG104, CG_SEV_WARNING, NULL,
                       "`%s` synchronizes a stream outside the capture: relaxed mode allows it, but it runs "
                       "once, at capture, and is not part of the graph", call);
             return;
         }
         /* fall through */
     default:
-        cu_report(ctx, ev, ev->node, CG_R_CG104, -1, FIX104,
+        cu_report(ctx, ev, ev->node, CG_R_CG104, -1, NULL,
                   "`%s` synchronizes with the host during %s: "
                   "cudaErrorStreamCaptureUnsupported, and the capture is invalidated", call, mode_phrase(ev));
     }
@@ -113,12 +100,12 @@ static void check_query(cu_ctx *ctx, const cu_event *ev)
     if (!ev->api || !(ev->api->flags & API_QUERY)) return;
     const cu_val *e = (ev->api->flags & API_ON_EVENT) && ev->api->aux < ev->nargs ? &ev->args[ev->api->aux] : NULL;
     if (e && cu_is_captured_event(ctx, e)) {
-        cu_report(ctx, ev, ev->node, CG_R_CG105, -1, FIX105,
+        cu_report(ctx, ev, ev->node, CG_R_CG105, -1, NULL,
                   "`%s` queries an event recorded inside this capture: cudaErrorCapturedEvent, in every "
                   "capture mode", snip(ctx, ev->node));
         return;
     }
-    cu_report(ctx, ev, ev->node, CG_R_CG105, -1, FIX105,
+    cu_report(ctx, ev, ev->node, CG_R_CG105, -1, NULL,
               "`%s` asks the GPU for a status during capture: CUDA refuses it in every capture mode, "
               "relaxed included, and invalidates the capture", snip(ctx, ev->node));
 }
@@ -175,7 +162,7 @@ static void check_host_io(cu_ctx *ctx, const cu_event *ev)
               eq(ev->argn[0]->name, "clog") || eq(ev->argn[0]->name, "wcout")))
         what = ev->argn[0]->name;
     if (!what) return;
-    cu_report(ctx, ev, ev->node, CG_R_CG301, -1, FIX301,
+    cu_report(ctx, ev, ev->node, CG_R_CG301, -1, NULL,
               "`%s` does host I/O inside the capture: it runs once, while capturing, and never when the "
               "graph is replayed", snip(ctx, ev->node));
 }
@@ -194,7 +181,7 @@ static void check_host_random(cu_ctx *ctx, const cu_event *ev)
               strstr(ev->usr, "linear_congruential") || strstr(ev->usr, "_distribution")))
         hit = 1;
     if (!hit) return;
-    cu_report(ctx, ev, ev->node, CG_R_CG302, -1, FIX302,
+    cu_report(ctx, ev, ev->node, CG_R_CG302, -1, NULL,
               "`%s` reads a host random number or clock during capture: the value is baked into the "
               "graph, and every replay uses the same one", snip(ctx, ev->node));
 }
@@ -205,7 +192,7 @@ static void check_bookkeeping_store(cu_ctx *ctx, const cu_event *ev)
     if (!ev->target_outside || ev->loop_header || ev->loop_var || ev->error_path) return;
     if (ev->store_op == 0 && !ev->self_ref) return;
     if (ev->target->tclass != CU_T_ARITH) return;
-    cu_report(ctx, ev, ev->node, CG_R_CG303, -1, FIX303,
+    cu_report(ctx, ev, ev->node, CG_R_CG303, -1, NULL,
               "`%s` updates host state inside the capture: it happens once, while capturing; replays leave "
               "`%s` at its capture-time value", snip(ctx, ev->node),
               ev->target->name ? ev->target->name : "it");
@@ -246,7 +233,7 @@ static void check_bookkeeping_call(cu_ctx *ctx, const cu_event *ev)
     if (eq(ev->name, "operator[]")) return;   /* a read as often as a write */
     if ((eq(ev->name, "insert") || eq(ev->name, "emplace")) && ev->fn && memo_lookup(ev->fn->body, ev->obj, 0))
         return;
-    cu_report(ctx, ev, ev->node, CG_R_CG303, -1, FIX303,
+    cu_report(ctx, ev, ev->node, CG_R_CG303, -1, NULL,
               "`%s` changes a host container inside the capture: it happens once, while capturing, and "
               "never on replay", snip(ctx, ev->node));
 }
@@ -310,10 +297,8 @@ static void check_default_stream(cu_ctx *ctx, const cu_event *ev)
     const char *which = ev->role == ROLE_PERTHREAD ? "the per-thread default stream" : "the legacy default stream";
     const char *how = !ev->stream_node ? " (no stream given)"
                     : cg_arena_printf(ctx->arena, " (`%s`)", snip(ctx, ev->stream_node));
-    const char *fix = "Pass the capturing stream explicitly: `kernel<<<grid, block, smem, stream>>>`, "
-                      "`cudaMemcpyAsync(..., stream)`.";
     if (ev->api && (ev->api->flags & API_STREAM_WAIT)) {
-        cu_report(ctx, ev, ev->node, CG_R_CG401, -1, fix,
+        cu_report(ctx, ev, ev->node, CG_R_CG401, -1, NULL,
                   "`%s` makes %s%s wait on work inside the capture: cudaErrorStreamCaptureIsolation",
                   snip(ctx, ev->node), which, how);
         return;
@@ -322,7 +307,7 @@ static void check_default_stream(cu_ctx *ctx, const cu_event *ev)
     const char *effect = (cs->kind == CV_STREAM && (cs->flags & CVF_NONBLOCKING))
         ? "with a non-blocking capture stream there is no error, but the work runs once, eagerly, and is missing from the graph"
         : "with a blocking capture stream CUDA fails with cudaErrorStreamCaptureImplicit; with a non-blocking one the work runs eagerly and is missing from the graph";
-    cu_report(ctx, ev, ev->node, CG_R_CG401, -1, fix,
+    cu_report(ctx, ev, ev->node, CG_R_CG401, -1, NULL,
               "`%s` %s %s%s, which is not %s: %s", snip(ctx, ev->node), what, which, how,
               ev->role == ROLE_PERTHREAD ? "the capturing stream" : "part of the capture", effect);
 }
@@ -333,7 +318,7 @@ static void check_foreign_stream(cu_ctx *ctx, const cu_event *ev)
     if (!ev->has_stream || ev->role != ROLE_OTHER) return;
     if (ev->kind != CU_EV_LAUNCH && !(ev->api && (ev->api->flags & API_WORK) && !(ev->api->flags & API_LAUNCH)))
         return;
-    cu_report(ctx, ev, ev->stream_node ? ev->stream_node : ev->node, CG_R_CG403, -1, FIX403,
+    cu_report(ctx, ev, ev->stream_node ? ev->stream_node : ev->node, CG_R_CG403, -1, NULL,
               "`%s` issues work on %s, which was never forked into the capture begun at %s: the work runs "
               "once, eagerly, and is not in the graph", snip(ctx, ev->node), stream_desc(ctx, ev),
               capture_where(ctx, ev));
@@ -350,7 +335,7 @@ static void check_unjoined(cu_ctx *ctx, const cu_event *ev)
         fe.path = f->path;
         fe.npath = f->npath;
         fe.path_set = 1;
-        cu_report(ctx, &fe, f->at, CG_R_CG402, -1, FIX402,
+        cu_report(ctx, &fe, f->at, CG_R_CG402, -1, NULL,
                   "`%s` forks a stream into the capture, and its work is not joined back into the capturing "
                   "stream before the capture ends at %s: cudaErrorStreamCaptureUnjoined",
                   snip(ctx, f->at), cu_loc_str(ctx, &ev->other->loc));
@@ -361,7 +346,7 @@ static void check_unjoined(cu_ctx *ctx, const cu_event *ev)
 static void check_capture_stream(cu_ctx *ctx, const cu_event *ev)
 {
     if (ev->stream.kind != CV_STREAM || ev->stream.skind != CS_LEGACY) return;
-    cu_report(ctx, ev, ev->node, CG_R_CG404, -1, FIX404,
+    cu_report(ctx, ev, ev->node, CG_R_CG404, -1, NULL,
               "`%s` begins a capture on the legacy default stream, which cannot be captured: "
               "cudaErrorStreamCaptureUnsupported", snip(ctx, ev->node));
 }

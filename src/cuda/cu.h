@@ -23,6 +23,11 @@ typedef struct cg_cu_opts {
     const char *const *roots;   /* the paths given on the command line (for finding */
     size_t nroots;              /* compile_commands.json) */
     int parse_all;              /* parse every file, not only those a capture may reach */
+    const char *const *include_dirs; /* -I DIR for every file (after the database's own) */
+    size_t ninclude_dirs;
+    const char *const *defines; /* -D NAME[=VALUE] for every file */
+    size_t ndefines;
+    const char *std;            /* -std= for files whose flags name none, or NULL */
 } cg_cu_opts;
 
 /* Analyse the C, C++ and CUDA files among `files` (lang == CG_LANG_CU) as one

@@ -44,42 +44,123 @@
 #include "cu_eval.h"
 #include <clang-c/Index.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_DEPTH 24
 #define MAX_ACTIVE_WALKS 64
+#define CU_STR_(x) #x
+#define CU_STR(x) CU_STR_(x)
 
 typedef struct cu_slot { cu_val v; int decl_region; } cu_slot;
 
 typedef struct cu_dtor { cu_func *fn; const cu_node *decl; int scope; } cu_dtor;
 
+/* A condition around the current statement: 'I' (if), 'L' (a loop: its
+ * statement), 'S' (switch). */
+typedef struct cu_cond { char kind; const cu_node *loop; } cu_cond;
+
+/* One function being walked.  Its arrays grow (malloc) and are freed when
+ * it returns: the frame itself stays small, it is on the C stack of every
+ * call the walk follows. */
 struct cu_frame {
     cu_func *fn;
     cu_frame *caller;
     cg_map env;
     int depth;
     int entry_region;
-    char cstack[64];
-    const cu_node *cloop[64];     /* for 'L' entries: the loop statement */
-    int ncs;
+    int nest0;                /* ctx->nest when the frame began */
+    cu_cond *cs;
+    int ncs, capcs;
     int cond_depth;
     const cu_node *outer_loop;
     int loop_header;
     int error_path;
-    const char *loop_vars[32];
-    int nloop_vars;
-    cu_dtor dtors[32];
-    int ndtors;
+    const char **loop_vars;
+    int nloop_vars, caploop_vars;
+    cu_dtor *dtors;
+    int ndtors, capdtors;
     int scope;
     cu_val ret;
     int terminated, broken;
     const cu_node *at;        /* the call being made in this frame */
 };
 
+/* Make room for one more element of an array that grows by doubling. */
+static void *grow(void *v, int *cap, int n, size_t elem)
+{
+    if (n < *cap) return v;
+    int nc = *cap ? *cap * 2 : 8;
+    void *nv = realloc(v, (size_t)nc * elem);
+    if (!nv) { fputs("cglint: out of memory\n", stderr); abort(); }
+    *cap = nc;
+    return nv;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) { fputs("cglint: out of memory\n", stderr); abort(); }
+    return p;
+}
+
+/* ---- the state branches copy and merge ---------------------------------------------- */
+static void *dup_array(const void *v, int n, size_t elem)
+{
+    if (!n) return NULL;
+    void *r = xmalloc((size_t)n * elem);
+    memcpy(r, v, (size_t)n * elem);
+    return r;
+}
+
+static cu_state state_copy(const cu_state *s)
+{
+    cu_state c = *s;
+    c.forks = dup_array(s->forks, s->nforks, sizeof *s->forks);
+    c.rec = dup_array(s->rec, s->nrec, sizeof *s->rec);
+    c.allocs = dup_array(s->allocs, s->nalloc, sizeof *s->allocs);
+    c.capforks = s->nforks;
+    c.caprec = s->nrec;
+    c.capalloc = s->nalloc;
+    return c;
+}
+
+static void state_free(cu_state *s)
+{
+    free(s->forks);
+    free(s->rec);
+    free(s->allocs);
+    memset(s, 0, sizeof *s);
+}
+
+static cu_fork *add_fork(cu_state *s)
+{
+    s->forks = grow(s->forks, &s->capforks, s->nforks, sizeof *s->forks);
+    cu_fork *f = &s->forks[s->nforks++];
+    memset(f, 0, sizeof *f);
+    return f;
+}
+
+static cu_rec *add_rec(cu_state *s)
+{
+    s->rec = grow(s->rec, &s->caprec, s->nrec, sizeof *s->rec);
+    cu_rec *r = &s->rec[s->nrec++];
+    memset(r, 0, sizeof *r);
+    return r;
+}
+
+static cu_alloc *add_alloc(cu_state *s)
+{
+    s->allocs = grow(s->allocs, &s->capalloc, s->nalloc, sizeof *s->allocs);
+    cu_alloc *a = &s->allocs[s->nalloc++];
+    memset(a, 0, sizeof *a);
+    return a;
+}
+
 static const cu_val UNKNOWN;
 
 static cu_val exec_or_eval(cu_ctx *ctx, const cu_node *n);
+static int nest_enter(cu_ctx *ctx, const cu_node *n);
 static cu_val eval(cu_ctx *ctx, const cu_node *n);
 static void exec(cu_ctx *ctx, const cu_node *n);
 static void thread_event(cu_ctx *ctx, const cu_node *start, const cu_node *work, int before);
@@ -161,18 +242,20 @@ void cu_report(cu_ctx *ctx, const cu_event *ev, const cu_node *n, int rule, int 
 {
     cu_region *r = ev && ev->region ? ev->region : ctx->st.region;
     if (!r || !n || n->loc.file < 0) return;
-    char msg[1024];
+    /* the whole message: one cut short could end inside a UTF-8 sequence */
+    char *msg = NULL;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (vasprintf(&msg, fmt, ap) < 0) msg = NULL;
     va_end(ap);
+    if (!msg) { fputs("cglint: out of memory\n", stderr); abort(); }
     cg_finding f;
     memset(&f, 0, sizeof f);
     f.rule = rule;
     f.level = level < 0 ? cg_rules[rule].severity : (cg_severity)level;
     f.loc = cu_cg_loc(ctx->p, &n->loc);
     f.message = msg;
-    f.fix = (char *)fix;
+    f.fix = (char *)(fix ? fix : cg_rules[rule].fix_cu);
     size_t ll;
     const char *lt = cg_source_line(&ctx->p->files[n->loc.file].src, f.loc.line, &ll);
     f.line_text = cg_arena_strndup(ctx->arena, lt, ll);
@@ -188,6 +271,7 @@ void cu_report(cu_ctx *ctx, const cu_event *ev, const cu_node *n, int rule, int 
         f.npath = (size_t)(ctx->npath - base);
     }
     cg_report_add(ctx->p->report, &f);
+    free(msg);
 }
 
 const char *cu_mode_name(int mode)
@@ -275,7 +359,7 @@ int cu_is_captured_event(cu_ctx *ctx, const cu_val *ev)
 /* The variable at the root of an lvalue: x, s.f, p->f, a[i], *p, (T)&x. */
 static const cu_node *lvalue_root(const cu_node *n)
 {
-    for (int i = 0; n && i < 16; i++) {
+    for (int i = 0; n && i < CU_MAX_EVAL_NEST; i++) {   /* a loop: as deep as the tree */
         switch (n->kind) {
         case CU_N_REF: return n;
         case CU_N_MEMBER: return n;
@@ -370,35 +454,60 @@ static void emit(cu_ctx *ctx, cu_event *ev)
 }
 
 /* ---- constant folding ------------------------------------------------------------------ */
-static int fold_static(const cu_node *n, int64_t *out)
+/* x op y in 64 bits, wrapping as the target's unsigned arithmetic does (no
+ * undefined behaviour here, whatever constants the code holds); 0 when it
+ * has no value (a division by zero, INT64_MIN / -1, a shift out of range). */
+static int fold_op(int op, int64_t x, int64_t y, int64_t *out)
 {
-    if (!n) return 0;
+    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
+    switch (op) {
+    case CXBinaryOperator_Mul: *out = (int64_t)(ux * uy); return 1;
+    case CXBinaryOperator_Div:
+    case CXBinaryOperator_Rem:
+        if (!y || (x == INT64_MIN && y == -1)) return 0;
+        *out = op == CXBinaryOperator_Div ? x / y : x % y;
+        return 1;
+    case CXBinaryOperator_Add: *out = (int64_t)(ux + uy); return 1;
+    case CXBinaryOperator_Sub: *out = (int64_t)(ux - uy); return 1;
+    case CXBinaryOperator_Shl: if (y < 0 || y > 62) return 0; *out = (int64_t)(ux << y); return 1;
+    case CXBinaryOperator_Shr: if (y < 0 || y > 62) return 0; *out = x >> y; return 1;
+    case CXBinaryOperator_Or: *out = x | y; return 1;
+    case CXBinaryOperator_And: *out = x & y; return 1;
+    case CXBinaryOperator_LT: *out = x < y; return 1;
+    case CXBinaryOperator_GT: *out = x > y; return 1;
+    case CXBinaryOperator_LE: *out = x <= y; return 1;
+    case CXBinaryOperator_GE: *out = x >= y; return 1;
+    case CXBinaryOperator_EQ: *out = x == y; return 1;
+    case CXBinaryOperator_NE: *out = x != y; return 1;
+    default: return 0;
+    }
+}
+
+static int fold_static(const cu_node *n, int64_t *out, int depth)
+{
+    if (!n || depth > CU_MAX_EVAL_NEST) return 0;
     switch (n->kind) {
     case CU_N_INT: case CU_N_REF: case CU_N_SIZEOF:
         if (n->flags & CU_F_IVAL) { *out = n->ival; return 1; }
         return 0;
-    case CU_N_CAST: return n->nkids && fold_static(n->kids[0], out);
+    case CU_N_CAST: return n->nkids && fold_static(n->kids[0], out, depth + 1);
     case CU_N_UNARY: {
         int64_t a;
-        if (!n->nkids || !fold_static(n->kids[0], &a)) return 0;
-        if (n->op == CXUnaryOperator_Minus) { *out = -a; return 1; }
+        if (!n->nkids || !fold_static(n->kids[0], &a, depth + 1)) return 0;
+        if (n->op == CXUnaryOperator_Minus) { *out = (int64_t)(0 - (uint64_t)a); return 1; }
         if (n->op == CXUnaryOperator_Plus) { *out = a; return 1; }
         if (n->op == CXUnaryOperator_Not) { *out = ~a; return 1; }
         return 0;
     }
     case CU_N_BINARY: {
         int64_t a, b;
-        if (n->nkids < 2 || !fold_static(n->kids[0], &a) || !fold_static(n->kids[1], &b)) return 0;
+        if (n->nkids < 2 || !fold_static(n->kids[0], &a, depth + 1) || !fold_static(n->kids[1], &b, depth + 1))
+            return 0;
         switch (n->op) {
-        case CXBinaryOperator_Mul: *out = a * b; return 1;
-        case CXBinaryOperator_Div: if (!b) return 0; *out = a / b; return 1;
-        case CXBinaryOperator_Rem: if (!b) return 0; *out = a % b; return 1;
-        case CXBinaryOperator_Add: *out = a + b; return 1;
-        case CXBinaryOperator_Sub: *out = a - b; return 1;
-        case CXBinaryOperator_Shl: if (b < 0 || b > 62) return 0; *out = a << b; return 1;
-        case CXBinaryOperator_Shr: if (b < 0 || b > 62) return 0; *out = a >> b; return 1;
-        case CXBinaryOperator_Or: *out = a | b; return 1;
-        case CXBinaryOperator_And: *out = a & b; return 1;
+        case CXBinaryOperator_Mul: case CXBinaryOperator_Div: case CXBinaryOperator_Rem:
+        case CXBinaryOperator_Add: case CXBinaryOperator_Sub: case CXBinaryOperator_Shl:
+        case CXBinaryOperator_Shr: case CXBinaryOperator_Or: case CXBinaryOperator_And:
+            return fold_op(n->op, a, b, out);
         default: return 0;
         }
     }
@@ -434,10 +543,10 @@ static int is_terminator_name(const char *name)
 }
 
 /* Does a branch end the program or the function (its last statement)? */
-static int ends_program(const cu_node *n)
+static int ends_program(const cu_node *n, int depth)
 {
-    if (!n) return 0;
-    if (n->kind == CU_N_COMPOUND) return n->nkids && ends_program(n->kids[n->nkids - 1]);
+    if (!n || depth > CU_MAX_EVAL_NEST) return 0;
+    if (n->kind == CU_N_COMPOUND) return n->nkids && ends_program(n->kids[n->nkids - 1], depth + 1);
     if (n->kind == CU_N_THROW) return 1;
     if (n->kind == CU_N_CALL && (is_terminator_name(n->name) || (n->flags & CU_F_NORETURN))) return 1;
     return 0;
@@ -482,20 +591,23 @@ static cu_val compare_guard(const cu_val *a, const cu_val *b, int op)
 }
 
 /* ---- the state at branches ------------------------------------------------------------ */
-static void merge(cu_state *into, const cu_state *a, const cu_state *b)
+/* The state after two arms, from the states after each (both consumed). */
+static cu_state merge(cu_state a, cu_state b)
 {
     /* prefer the arm that keeps a capture open: a conditional begin stays begun */
-    const cu_state *m = a->region ? a : b;
-    const cu_state *o = m == a ? b : a;
-    *into = *m;
-    if (o->region != m->region) return;
-    for (int i = 0; i < o->nforks; i++) {
-        cu_fork *f = NULL;
-        for (int k = 0; k < into->nforks; k++)
-            if (eq(into->forks[k].id, o->forks[i].id)) f = &into->forks[k];
-        if (f) f->joined &= o->forks[i].joined;
-        else if (into->nforks < 16) into->forks[into->nforks++] = o->forks[i];
+    cu_state m = a.region ? a : b;
+    cu_state o = a.region ? b : a;
+    if (o.region == m.region) {
+        for (int i = 0; i < o.nforks; i++) {
+            cu_fork *f = NULL;
+            for (int k = 0; k < m.nforks; k++)
+                if (eq(m.forks[k].id, o.forks[i].id)) f = &m.forks[k];
+            if (f) f->joined &= o.forks[i].joined;
+            else *add_fork(&m) = o.forks[i];
+        }
     }
+    state_free(&o);
+    return m;
 }
 
 /* ---- calls ------------------------------------------------------------------------------- */
@@ -505,6 +617,7 @@ static void frame_push(cu_ctx *ctx, cu_frame *fr, cu_func *fn)
     fr->fn = fn;
     fr->caller = ctx->fr;
     fr->depth = ctx->depth;
+    fr->nest0 = ctx->nest;
     fr->entry_region = ctx->st.region ? ctx->st.region->id : 0;
     cg_map_init(&fr->env);
     ctx->fr = fr;
@@ -515,8 +628,21 @@ static void run_dtors(cu_ctx *ctx, int scope_min);
 static void frame_pop(cu_ctx *ctx, cu_frame *fr)
 {
     cg_map_free(&fr->env);
+    free(fr->cs);
+    free(fr->loop_vars);
+    free(fr->dtors);
     ctx->fr = fr->caller;
 }
+
+static void cond_push(cu_frame *fr, char kind, const cu_node *loop)
+{
+    fr->cs = grow(fr->cs, &fr->capcs, fr->ncs, sizeof *fr->cs);
+    fr->cs[fr->ncs].kind = kind;
+    fr->cs[fr->ncs].loop = loop;
+    fr->ncs++;
+}
+
+static void cond_pop(cu_frame *fr) { if (fr->ncs) fr->ncs--; }
 
 static uint64_t args_sig(const cu_val *args, int nargs)
 {
@@ -531,22 +657,51 @@ static uint64_t args_sig(const cu_val *args, int nargs)
     return h;
 }
 
+/* The function that began the capture returns with it open on some path. */
+__attribute__((noinline)) static void region_unended(cu_ctx *ctx)
+{
+    cu_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = CU_EV_REGION_END;
+    ev.node = NULL;
+    ev.unended = 1;       /* not ended on every path */
+    emit(ctx, &ev);
+    ctx->st.region = NULL;
+    ctx->st.nforks = ctx->st.nrec = ctx->st.nalloc = 0;
+}
+
 /* Walk body `body` of function fn (or a lambda defined in fn) called at `call`. */
 static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const char *name,
                         const cu_node *call, const cu_val *args, int nargs, int bind_params)
 {
-    if (!body || ctx->depth >= MAX_DEPTH) return UNKNOWN;
+    if (!body) return UNKNOWN;
     if (fn && fn->on_stack && bind_params) return UNKNOWN;
+    char key[128];
+    int kl = 0;
     if (active(ctx)) {
-        char key[128];
-        int kl = snprintf(key, sizeof key, "%p:%d:%llx", (const void *)body, ctx->st.region->id,
-                          (unsigned long long)args_sig(args, nargs));
-        if (cg_map_get(&ctx->memo, key, (size_t)kl)) return UNKNOWN;
+        kl = snprintf(key, sizeof key, "%p:%d:%llx", (const void *)body, ctx->st.region->id,
+                      (unsigned long long)args_sig(args, nargs));
+        if (cg_map_get(&ctx->memo, key, (size_t)kl)) return UNKNOWN;   /* walked already */
+    }
+    if (ctx->depth >= CU_MAX_DEPTH) {
+        if (!ctx->cut_depth) ctx->cut_depth = call;
+        return UNKNOWN;
+    }
+    /* the bodies of the call chain must fit the walk's stack together */
+    int height = fn && fn->height ? fn->height : CU_MAX_EVAL_NEST;
+    if (ctx->nest + height + 2 > CU_MAX_TOTAL_NEST) {
+        if (!ctx->cut_nest) ctx->cut_nest = call;
+        return UNKNOWN;
+    }
+    if (active(ctx)) {
         cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, (void *)1);
-        if (fn && ++fn->active_walks > MAX_ACTIVE_WALKS) return UNKNOWN;
+        if (fn && ++fn->active_walks > MAX_ACTIVE_WALKS) {
+            if (!ctx->cut_walks) ctx->cut_walks = call;
+            return UNKNOWN;
+        }
     }
     int pushed = 0;
-    if (call && ctx->npath < 32) {
+    if (call && ctx->npath < CU_MAX_DEPTH + 1) {
         ctx->path[ctx->npath].function = (char *)name;
         ctx->path[ctx->npath].loc = cu_cg_loc(ctx->p, &call->loc);
         ctx->npath++;
@@ -578,14 +733,7 @@ static cu_val call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cha
     cu_region *r = ctx->st.region;
     /* a capture begun in this function and still open at its end */
     if (r && r != open_before && r->depth == fr.depth && !r->raii && fn && fn->ends) {
-        cu_event ev;
-        memset(&ev, 0, sizeof ev);
-        ev.kind = CU_EV_REGION_END;
-        ev.node = NULL;
-        ev.unended = 1;       /* not ended on every path */
-        emit(ctx, &ev);
-        ctx->st.region = NULL;
-        ctx->st.nforks = ctx->st.nrec = ctx->st.nalloc = 0;
+        region_unended(ctx);
         r = NULL;
     }
     cu_val ret = fr.ret;
@@ -639,7 +787,7 @@ static int nonblocking_flag(const cu_node *n, const cu_val *v)
     if (!n) return 0;
     if (mentions_name(n, "cudaStreamNonBlocking", 0) || mentions_name(n, "CU_STREAM_NON_BLOCKING", 0)) return 1;
     int64_t x;
-    if (fold_static(n, &x)) return (int)(x & 1);
+    if (fold_static(n, &x, 0)) return (int)(x & 1);
     return v->kind == CV_INT && (v->known & 1) && (v->x & 1);
 }
 
@@ -649,7 +797,7 @@ static int nonblocking_flag(const cu_node *n, const cu_val *v)
 static const cu_node *loop_unguarded(cu_ctx *ctx)
 {
     for (cu_frame *f = ctx->fr; f; f = f->caller) {
-        if (f->ncs) return f->cstack[f->ncs - 1] == 'L' ? f->cloop[f->ncs - 1] : NULL;
+        if (f->ncs) return f->cs[f->ncs - 1].kind == 'L' ? f->cs[f->ncs - 1].loop : NULL;
     }
     return NULL;
 }
@@ -699,7 +847,7 @@ static const cg_step *snapshot_path(cu_ctx *ctx, int *n)
 static int fill_chain(cu_ctx *ctx, cu_region *r, int end)
 {
     int n = 0;
-    for (cu_frame *f = ctx->fr; f && n < 16; f = f->caller) {
+    for (cu_frame *f = ctx->fr; f && n < CU_MAX_DEPTH + 1; f = f->caller) {
         if (!f->fn || !f->at) continue;
         if (end) { r->end_chain[n].fn = f->fn; r->end_chain[n].at = f->at->loc; }
         else { r->begin_chain[n].fn = f->fn; r->begin_chain[n].at = f->at->loc; }
@@ -709,7 +857,7 @@ static int fill_chain(cu_ctx *ctx, cu_region *r, int end)
 }
 
 static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, const char *name,
-                         cu_val *args, int nargs)
+                         const cu_val *args, int nargs)
 {
     if (ctx->st.region) return;   /* a second capture while one is open: followed as the first */
     cu_region *r = cg_arena_alloc(ctx->arena, sizeof *r);
@@ -734,7 +882,7 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
         r->kind = cg_arena_printf(ctx->arena, "%s in %s", name, ctx->fr->fn->qualname);
     }
     r->nbegin = fill_chain(ctx, r, 0);
-    memset(&ctx->st, 0, sizeof ctx->st);
+    ctx->st.nforks = ctx->st.nrec = ctx->st.nalloc = 0;   /* the arrays are kept */
     ctx->st.region = r;
     cu_event ev;
     memset(&ev, 0, sizeof ev);
@@ -750,7 +898,7 @@ static void region_begin(cu_ctx *ctx, const cu_node *call, const cu_api *api, co
     for (int i = 0; i < ctx->nthreads; i++) thread_event(ctx, ctx->threads[i].start, ctx->threads[i].work, 1);
 }
 
-static void region_end(cu_ctx *ctx, const cu_node *call, const cu_api *api, cu_val *args, int nargs)
+static void region_end(cu_ctx *ctx, const cu_node *call, const cu_api *api, const cu_val *args, int nargs)
 {
     cu_region *r = ctx->st.region;
     if (!r) return;
@@ -780,7 +928,7 @@ static const char *event_id(cu_ctx *ctx, const cu_node *arg, const cu_val *v)
 }
 
 /* Effects of an API call on streams, events and allocations. */
-static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, cu_val *args, int nargs,
+static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, const cu_val *args, int nargs,
                         const cu_event *ev)
 {
     cu_frame *fr = ctx->fr;
@@ -819,8 +967,7 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, cu_
         cu_role role = ev->role;
         cu_rec *rec = NULL;
         for (int i = 0; i < st->nrec; i++) if (eq(st->rec[i].ev, eid)) rec = &st->rec[i];
-        if (!rec && st->nrec < 16) rec = &st->rec[st->nrec++];
-        if (!rec) return;
+        if (!rec) rec = add_rec(st);
         rec->ev = eid;
         rec->stream = ev->stream.kind == CV_STREAM ? (ev->stream.id ? ev->stream.id : "<default>") : NULL;
         rec->captured = role == ROLE_CAPTURE || role == ROLE_FORKED;
@@ -836,8 +983,8 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, cu_
             src->joined = 1;                 /* a join */
         } else if ((wrole == ROLE_OTHER || wrole == ROLE_UNKNOWN || wrole == ROLE_PERTHREAD) &&
                    ev->stream.kind == CV_STREAM && ev->stream.skind == CS_VAR && ev->stream.id) {
-            if (!find_fork(ctx, ev->stream.id) && st->nforks < 16) {
-                cu_fork *f = &st->forks[st->nforks++];
+            if (!find_fork(ctx, ev->stream.id)) {
+                cu_fork *f = add_fork(st);
                 f->id = ev->stream.id;
                 f->at = call;
                 f->joined = 0;
@@ -850,8 +997,8 @@ static void api_effects(cu_ctx *ctx, const cu_node *call, const cu_api *api, cu_
     }
     if (api->flags & API_ASYNC_ALLOC) {
         const cu_node *root = lvalue_root(a0);
-        if (root && st->nalloc < 16) {
-            cu_alloc *al = &st->allocs[st->nalloc++];
+        if (root) {
+            cu_alloc *al = add_alloc(st);
             al->id = ident_of(ctx, root);
             al->at = call;
             al->path = snapshot_path(ctx, &al->npath);
@@ -899,57 +1046,51 @@ static cu_val dim3_from(const cu_val *v, const cu_node *n)
     return d;
 }
 
-static void launch_event(cu_ctx *ctx, cu_event *ev, const cu_node *n, cu_val *kv, int nk)
+/* The launch event of kernel<<<grid, block, smem, stream>>>(args): kv holds
+ * the values of all of n's children. */
+__attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n, const cu_val *kv)
 {
-    ev->kind = CU_EV_LAUNCH;
-    ev->grid_node = n->kids[0];
-    ev->block_node = n->kids[1];
-    ev->smem_node = n->kids[2]->kind == CU_N_EMPTY ? NULL : n->kids[2];
-    ev->grid = dim3_from(&kv[0], n->kids[0]);
-    ev->block = dim3_from(&kv[1], n->kids[1]);
-    ev->smem = kv[2];
-    ev->first_karg = 4;
-    int ptds = ctx->fr && ctx->fr->fn ? ctx->fr->fn->ptds : 0;
-    ev->has_stream = 1;
-    if (n->kids[3]->kind == CU_N_EMPTY) {
-        cu_val z = vint(0);
-        z.flags |= CVF_NULL;
-        ev->stream = as_stream(&z, ptds);
-        ev->stream_node = NULL;
-    } else {
-        ev->stream = as_stream(&kv[3], ptds);
-        ev->stream_node = n->kids[3];
-    }
-    ev->role = cu_stream_role(ctx, &ev->stream);
-    ev->nargs = 0;
-    for (int i = 4; i < n->nkids && ev->nargs < CU_MAX_ARGS; i++) {
-        ev->argn[ev->nargs] = n->kids[i];
-        ev->args[ev->nargs] = i < nk ? kv[i] : UNKNOWN;
-        ev->nargs++;
-    }
-    (void)nk;
-}
-
-static cu_val eval_launch(cu_ctx *ctx, const cu_node *n)
-{
-    cu_val kv[CU_MAX_ARGS + 4];
-    int nk = 0;
-    for (int i = 0; i < n->nkids; i++) {
-        cu_val v = eval(ctx, n->kids[i]);
-        if (nk < CU_MAX_ARGS + 4) kv[nk++] = v;
-    }
-    if (n->nkids < 4) return UNKNOWN;
     cu_event ev;
     memset(&ev, 0, sizeof ev);
     ev.node = n;
     ev.name = n->name;
     ev.usr = n->usr;
-    launch_event(ctx, &ev, n, kv, nk);
+    ev.kind = CU_EV_LAUNCH;
+    ev.grid_node = n->kids[0];
+    ev.block_node = n->kids[1];
+    ev.smem_node = n->kids[2]->kind == CU_N_EMPTY ? NULL : n->kids[2];
+    ev.grid = dim3_from(&kv[0], n->kids[0]);
+    ev.block = dim3_from(&kv[1], n->kids[1]);
+    ev.smem = kv[2];
+    ev.first_karg = 4;
+    int ptds = ctx->fr && ctx->fr->fn ? ctx->fr->fn->ptds : 0;
+    ev.has_stream = 1;
+    if (n->kids[3]->kind == CU_N_EMPTY) {
+        cu_val z = vint(0);
+        z.flags |= CVF_NULL;
+        ev.stream = as_stream(&z, ptds);
+        ev.stream_node = NULL;
+    } else {
+        ev.stream = as_stream(&kv[3], ptds);
+        ev.stream_node = n->kids[3];
+    }
+    ev.role = cu_stream_role(ctx, &ev.stream);
+    ev.nargs = n->nkids - 4;
+    ev.argn = (const cu_node *const *)n->kids + 4;
+    ev.args = kv + 4;
     emit(ctx, &ev);
     if (active(ctx) && ev.role == ROLE_FORKED && ev.stream.id) {
         cu_fork *f = find_fork(ctx, ev.stream.id);
         if (f) f->joined = 0;
     }
+}
+
+__attribute__((noinline)) static cu_val eval_launch(cu_ctx *ctx, const cu_node *n)
+{
+    cu_val *kv = xmalloc((size_t)n->nkids * sizeof *kv);
+    for (int i = 0; i < n->nkids; i++) kv[i] = eval(ctx, n->kids[i]);
+    if (n->nkids >= 4) launch_site(ctx, n, kv);
+    free(kv);
     return UNKNOWN;
 }
 
@@ -1012,7 +1153,7 @@ static int is_cuda_call(const cu_node *n)
            (strncmp(s, "cu", 2) == 0 && s[2] >= 'A' && s[2] <= 'Z');
 }
 
-static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, int depth);
+static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, int depth, int level);
 
 /* The first CUDA call a body makes, directly or in the project's functions it
  * calls (a few levels deep), or NULL. */
@@ -1024,15 +1165,16 @@ static const cu_node *body_cuda_work(cu_ctx *ctx, const cu_node *body, int file,
     const cu_node *w = cg_map_get(&ctx->cuda_work, key, (size_t)kl);
     if (w) return w == &NO_WORK ? NULL : w;
     cg_map_put(&ctx->cuda_work, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, (void *)&NO_WORK);
-    w = find_cuda_work(ctx, body, file, depth);
+    w = find_cuda_work(ctx, body, file, depth, 0);
     cg_map_put(&ctx->cuda_work, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl,
                (void *)(w ? w : &NO_WORK));
     return w;
 }
 
-static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, int depth)
+/* depth: calls followed; level: nesting in the body */
+static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, int depth, int level)
 {
-    if (!n) return NULL;
+    if (!n || level > CU_MAX_EVAL_NEST) return NULL;
     if (is_cuda_call(n)) return n;
     if (n->kind == CU_N_CALL || n->kind == CU_N_CONSTRUCT) {
         cu_func *f = (n->flags & CU_F_DEPENDENT) ? NULL : func_in(ctx->p, n->usr, file);
@@ -1043,7 +1185,7 @@ static const cu_node *find_cuda_work(cu_ctx *ctx, const cu_node *n, int file, in
     }
     if (n->kind == CU_N_LAMBDA) return NULL;   /* defined, not run */
     for (int i = 0; i < n->nkids; i++) {
-        const cu_node *w = find_cuda_work(ctx, n->kids[i], file, depth);
+        const cu_node *w = find_cuda_work(ctx, n->kids[i], file, depth, level + 1);
         if (w) return w;
     }
     return NULL;
@@ -1076,12 +1218,11 @@ static void thread_started(cu_ctx *ctx, const cu_node *start, const cu_val *v, c
     const cu_node *work = callable_work(ctx, v);
     if (!work) return;
     if (ctx->st.region) thread_event(ctx, start, work, 0);
-    if (ctx->nthreads < 16) {
-        ctx->threads[ctx->nthreads].start = start;
-        ctx->threads[ctx->nthreads].work = work;
-        ctx->threads[ctx->nthreads].handle = handle;
-        ctx->nthreads++;
-    }
+    ctx->threads = grow(ctx->threads, &ctx->capthreads, ctx->nthreads, sizeof *ctx->threads);
+    ctx->threads[ctx->nthreads].start = start;
+    ctx->threads[ctx->nthreads].work = work;
+    ctx->threads[ctx->nthreads].handle = handle;
+    ctx->nthreads++;
 }
 
 static void thread_joined(cu_ctx *ctx, const cu_node *handle_expr)
@@ -1092,20 +1233,13 @@ static void thread_joined(cu_ctx *ctx, const cu_node *handle_expr)
         if (eq(ctx->threads[i].handle, root->usr)) { ctx->threads[i] = ctx->threads[--ctx->nthreads]; i--; }
 }
 
-static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
+/* A call's event and its effects on the walk (an API's, a thread's): 1 when
+ * that is all, 0 when the walk is to follow it into a body.  Not inlined:
+ * the event stays off the stack of the calls the walk follows. */
+__attribute__((noinline)) static int call_site(cu_ctx *ctx, const cu_node *n, cu_func *fn, const cu_val *args,
+                                               int nargs)
 {
-    cu_val objv = UNKNOWN;
     const cu_node *obj = n->nkids ? n->kids[0] : NULL;
-    if (obj && obj->kind != CU_N_EMPTY) objv = eval(ctx, obj);
-    cu_val args[CU_MAX_ARGS];
-    int nargs = 0;
-    for (int i = 1; i < n->nkids; i++) {
-        cu_val v = eval(ctx, n->kids[i]);
-        if (nargs < CU_MAX_ARGS) args[nargs++] = v;
-    }
-    if (ctx->fr->terminated) return UNKNOWN;
-
-    cu_func *fn = (n->flags & CU_F_DEPENDENT) ? NULL : func_of(ctx, n->usr);
     const cu_api *api = fn ? NULL : cu_api_lookup(n->name);
     char norm[96];
     const char *name = n->name;
@@ -1120,7 +1254,8 @@ static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
     ev.usr = n->usr;
     ev.obj = obj && obj->kind != CU_N_EMPTY ? obj : NULL;
     ev.nargs = nargs;
-    for (int i = 0; i < nargs; i++) { ev.argn[i] = n->kids[i + 1]; ev.args[i] = args[i]; }
+    ev.argn = nargs ? (const cu_node *const *)n->kids + 1 : NULL;
+    ev.args = args;
     if (ev.obj && active(ctx)) {
         const cu_node *root = lvalue_root(ev.obj);
         if (root) {
@@ -1153,71 +1288,94 @@ static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
 
     if (api && (api->flags & API_BEGIN)) {
         region_begin(ctx, n, api, name, args, nargs);
-        return UNKNOWN;
+        return 1;
     }
     if (api && (api->flags & API_END)) {
         emit(ctx, &ev);
         region_end(ctx, n, api, args, nargs);
-        return UNKNOWN;
+        return 1;
     }
     emit(ctx, &ev);
     if (api && (api->flags & API_LAUNCH)) api_launch_event(ctx, &ev, n, api, args, nargs);
     if (api) {
         api_effects(ctx, n, api, args, nargs, &ev);
-        return UNKNOWN;
+        return 1;
     }
     /* a noreturn function (ggml_abort, a project's fatal-error helper) is an
      * error path: it ends the program, and what it prints on the way is not
      * work of the capture */
-    if (is_terminator_name(n->name) || (n->flags & CU_F_NORETURN)) { ctx->fr->terminated = 1; return UNKNOWN; }
-    if (fn) return call_function(ctx, fn, n, args, nargs);
-    if (objv.kind == CV_LAMBDA) return call_lambda(ctx, &objv, n);
-    if (objv.kind == CV_FUNC && objv.fn) return call_function(ctx, objv.fn, n, args, nargs);
-    /* a callback passed to an unknown function (std::for_each, a thread pool...) is not followed */
-    return UNKNOWN;
+    if (is_terminator_name(n->name) || (n->flags & CU_F_NORETURN)) { ctx->fr->terminated = 1; return 1; }
+    return 0;
 }
 
-static cu_val eval_construct(cu_ctx *ctx, const cu_node *n)
+__attribute__((noinline)) static cu_val eval_call(cu_ctx *ctx, const cu_node *n)
 {
-    cu_val args[CU_MAX_ARGS];
-    int nargs = 0;
-    for (int i = 0; i < n->nkids; i++) {
-        cu_val v = n->kids[i]->kind == CU_N_EMPTY ? UNKNOWN : eval(ctx, n->kids[i]);
-        if (nargs < CU_MAX_ARGS) args[nargs++] = v;
-    }
-    if (n->tclass == CU_T_DIM3) {
-        cu_val d = UNKNOWN;
-        d.kind = CV_DIM3;
-        for (int i = 0; i < 3; i++) {
-            int64_t c = 1;
-            int known = 1;
-            if (i < n->nkids && n->kids[i]->kind != CU_N_EMPTY) {
-                if (args[i].kind == CV_INT && (args[i].known & 1)) c = args[i].x;
-                else if (args[i].kind == CV_DIM3 && i == 0 && n->nkids == 1) return args[0];
-                else known = 0;
-                if (!d.src.usr) d.src = args[i].src;
-                if (!d.src2.usr) d.src2 = args[i].src2;
-            }
-            (&d.x)[i] = c;
-            if (known) d.known |= (uint8_t)(1 << i);
+    cu_val objv = UNKNOWN;
+    const cu_node *obj = n->nkids ? n->kids[0] : NULL;
+    if (obj && obj->kind != CU_N_EMPTY) objv = eval(ctx, obj);
+    int nargs = n->nkids > 1 ? n->nkids - 1 : 0;
+    cu_val *args = nargs ? xmalloc((size_t)nargs * sizeof *args) : NULL;
+    for (int i = 0; i < nargs; i++) args[i] = eval(ctx, n->kids[i + 1]);
+    cu_val r = UNKNOWN;
+    if (!ctx->fr->terminated) {
+        cu_func *fn = (n->flags & CU_F_DEPENDENT) ? NULL : func_of(ctx, n->usr);
+        if (!call_site(ctx, n, fn, args, nargs)) {
+            if (fn) r = call_function(ctx, fn, n, args, nargs);
+            else if (objv.kind == CV_LAMBDA) r = call_lambda(ctx, &objv, n);
+            else if (objv.kind == CV_FUNC && objv.fn) r = call_function(ctx, objv.fn, n, args, nargs);
+            /* a callback passed to an unknown function (std::for_each, a thread pool...) is not followed */
         }
-        return d;
     }
-    if (n->usr && (strncmp(n->usr, "c:@N@std@S@thread@", 18) == 0 || strncmp(n->usr, "c:@N@std@S@jthread@", 19) == 0) &&
-        nargs >= 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) {
+    free(args);
+    return r;
+}
+
+/* dim3(x, y, z) from the constructor's argument values. */
+__attribute__((noinline)) static cu_val dim3_construct(const cu_node *n, const cu_val *args)
+{
+    cu_val d = UNKNOWN;
+    d.kind = CV_DIM3;
+    for (int i = 0; i < 3; i++) {
+        int64_t c = 1;
+        int known = 1;
+        if (i < n->nkids && n->kids[i]->kind != CU_N_EMPTY) {
+            if (args[i].kind == CV_INT && (args[i].known & 1)) c = args[i].x;
+            else if (args[i].kind == CV_DIM3 && i == 0 && n->nkids == 1) return args[0];
+            else known = 0;
+            if (!d.src.usr) d.src = args[i].src;
+            if (!d.src2.usr) d.src2 = args[i].src2;
+        }
+        (&d.x)[i] = c;
+        if (known) d.known |= (uint8_t)(1 << i);
+    }
+    return d;
+}
+
+__attribute__((noinline)) static cu_val eval_construct(cu_ctx *ctx, const cu_node *n)
+{
+    int nargs = n->nkids;
+    cu_val *args = nargs ? xmalloc((size_t)nargs * sizeof *args) : NULL;
+    for (int i = 0; i < nargs; i++) args[i] = n->kids[i]->kind == CU_N_EMPTY ? UNKNOWN : eval(ctx, n->kids[i]);
+    cu_val r = UNKNOWN;
+    if (n->tclass == CU_T_DIM3) {
+        r = dim3_construct(n, args);
+    } else if (n->usr && (strncmp(n->usr, "c:@N@std@S@thread@", 18) == 0 ||
+                          strncmp(n->usr, "c:@N@std@S@jthread@", 19) == 0) &&
+               nargs >= 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) {
         thread_started(ctx, n, &args[0], NULL);
         ctx->last_thread_start = n;
-        return UNKNOWN;
+    } else {
+        cu_func *fn = func_of(ctx, n->usr);
+        ctx->fr->at = n;
+        if (fn) call_function(ctx, fn, n, args, nargs);
+        /* copying a value keeps what it is (a stream in a wrapper's copy is still that stream) */
+        if (nargs == 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) r = args[0];
     }
-    cu_func *fn = func_of(ctx, n->usr);
-    ctx->fr->at = n;
-    if (fn) call_function(ctx, fn, n, args, nargs);
-    /* copying a value keeps what it is (a stream in a wrapper's copy is still that stream) */
-    if (nargs == 1 && n->nkids == 1 && (args[0].kind == CV_LAMBDA || args[0].kind == CV_FUNC)) return args[0];
-    return UNKNOWN;
+    free(args);
+    return r;
 }
 
-static void store_event(cu_ctx *ctx, const cu_node *n, const cu_node *lhs, const cu_node *rhs, int op)
+__attribute__((noinline)) static void store_event(cu_ctx *ctx, const cu_node *n, const cu_node *lhs, const cu_node *rhs, int op)
 {
     if (!active(ctx)) return;
     const cu_node *root = lvalue_root(lhs);
@@ -1263,7 +1421,7 @@ static void set_src(cu_ctx *ctx, cu_val *v, const cu_node *ref)
     v->src = s;
 }
 
-static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
+__attribute__((noinline)) static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
 {
     if (n->flags & CU_F_IVAL) {
         cu_val v = vint(n->ival);
@@ -1294,174 +1452,206 @@ static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
     return v;
 }
 
-static cu_val eval(cu_ctx *ctx, const cu_node *n)
+__attribute__((noinline)) static cu_val eval_unary(cu_ctx *ctx, const cu_node *n)
 {
-    if (!n) return UNKNOWN;
-    switch (n->kind) {
-    case CU_N_INT:
-        return (n->flags & CU_F_IVAL) ? vint(n->ival) : UNKNOWN;
-    case CU_N_NULL: {
-        cu_val v = vint(0);
-        v.flags |= CVF_NULL;
+    const cu_node *k = n->nkids ? n->kids[0] : NULL;
+    if (n->op == CXUnaryOperator_PostInc || n->op == CXUnaryOperator_PostDec ||
+        n->op == CXUnaryOperator_PreInc || n->op == CXUnaryOperator_PreDec) {
+        cu_val old = eval(ctx, k);
+        store_event(ctx, n, k, NULL, 2);
+        cu_val nv = UNKNOWN;
+        nv.src = old.src;
+        assign_to(ctx, k, nv);
+        return nv;
+    }
+    cu_val v = eval(ctx, k);
+    switch (n->op) {
+    case CXUnaryOperator_LNot:
+        if (v.kind == CV_GUARD) return guard(v.guard == CG_POS ? CG_NEG : CG_POS);
+        if (v.kind == CV_INT && (v.known & 1)) return vint(!v.x);
+        return UNKNOWN;
+    case CXUnaryOperator_Minus:
+        if (v.kind == CV_INT && (v.known & 1)) { v.x = (int64_t)(0 - (uint64_t)v.x); return v; }
+        return UNKNOWN;
+    case CXUnaryOperator_AddrOf:
+        v.flags |= CVF_ADDR;
         return v;
-    }
-    case CU_N_SIZEOF:
-        return (n->flags & CU_F_IVAL) ? vint(n->ival) : UNKNOWN;
-    case CU_N_REF:
-        return eval_ref(ctx, n);
-    case CU_N_MEMBER: {
-        cu_val base = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
-        if (base.kind == CV_DIM3 && n->name && !n->name[1] && n->name[0] >= 'x' && n->name[0] <= 'z') {
-            int c = n->name[0] - 'x';
-            cu_val v = UNKNOWN;
-            if (base.known & (1 << c)) v = vint((&base.x)[c]);
-            v.src = base.src;
-            return v;
-        }
-        cu_slot *s = n->usr ? slot_of(ctx, n, 0) : NULL;
-        cu_val v = s ? s->v : UNKNOWN;
-        if (!s && n->tclass == CU_T_STREAM && n->usr) v = stream_of_var(ident_of(ctx, n), 0);
-        if (!s && n->tclass == CU_T_EVENT && n->usr) { v.kind = CV_EVENT; v.id = ident_of(ctx, n); }
-        if (v.kind != CV_STREAM && v.kind != CV_EVENT && v.kind != CV_GUARD) set_src(ctx, &v, n);
+    case CXUnaryOperator_Plus:
         return v;
-    }
-    case CU_N_CAST: {
-        cu_val v = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
-        if (n->tclass == CU_T_STREAM && v.kind == CV_INT && (v.known & 1)) {
-            cu_val s = UNKNOWN;
-            s.kind = CV_STREAM;
-            if (v.x == 0) { s.flags = CVF_NULL; s.skind = CS_LEGACY; }
-            else if (v.x == 1) s.skind = CS_LEGACY;
-            else if (v.x == 2) s.skind = CS_PERTHREAD;
-            else return UNKNOWN;
-            return s;
-        }
-        return v;
-    }
-    case CU_N_UNARY: {
-        const cu_node *k = n->nkids ? n->kids[0] : NULL;
-        if (n->op == CXUnaryOperator_PostInc || n->op == CXUnaryOperator_PostDec ||
-            n->op == CXUnaryOperator_PreInc || n->op == CXUnaryOperator_PreDec) {
-            cu_val old = eval(ctx, k);
-            store_event(ctx, n, k, NULL, 2);
-            cu_val nv = UNKNOWN;
-            nv.src = old.src;
-            assign_to(ctx, k, nv);
-            return nv;
-        }
-        cu_val v = eval(ctx, k);
-        switch (n->op) {
-        case CXUnaryOperator_LNot:
-            if (v.kind == CV_GUARD) return guard(v.guard == CG_POS ? CG_NEG : CG_POS);
-            if (v.kind == CV_INT && (v.known & 1)) return vint(!v.x);
-            return UNKNOWN;
-        case CXUnaryOperator_Minus:
-            if (v.kind == CV_INT && (v.known & 1)) { v.x = -v.x; return v; }
-            return UNKNOWN;
-        case CXUnaryOperator_AddrOf:
-            v.flags |= CVF_ADDR;
-            return v;
-        case CXUnaryOperator_Plus:
-            return v;
-        default:
-            return UNKNOWN;
-        }
-    }
-    case CU_N_BINARY: {
-        if (n->nkids < 2) return UNKNOWN;
-        const cu_node *l = n->kids[0], *r = n->kids[1];
-        if (n->op >= CXBinaryOperator_Assign && n->op <= CXBinaryOperator_OrAssign) {
-            cu_val rv = eval(ctx, r);
-            cu_val lv = eval(ctx, l);
-            store_event(ctx, n, l, r, n->op == CXBinaryOperator_Assign ? 0 : 1);
-            if (n->op == CXBinaryOperator_Assign) {
-                assign_to(ctx, l, rv);
-                return rv;
-            }
-            cu_val nv = UNKNOWN;
-            nv.src = lv.src;
-            assign_to(ctx, l, nv);
-            return nv;
-        }
-        cu_val a = eval(ctx, l);
-        if (n->op == CXBinaryOperator_LAnd || n->op == CXBinaryOperator_LOr) {
-            cu_val b = eval(ctx, r);
-            if (n->op == CXBinaryOperator_LAnd) {
-                if (a.kind == CV_GUARD && a.guard == CG_NEG) return a;
-                if (b.kind == CV_GUARD && b.guard == CG_NEG) return b;
-                if (a.kind == CV_GUARD) return a;
-                if (b.kind == CV_GUARD) return b;
-            } else {
-                if (a.kind == CV_GUARD && b.kind == CV_GUARD && a.guard == b.guard) return a;
-            }
-            return UNKNOWN;
-        }
-        cu_val b = eval(ctx, r);
-        if (n->op == CXBinaryOperator_Comma) return b;
-        if (n->op == CXBinaryOperator_EQ || n->op == CXBinaryOperator_NE) {
-            cu_val g = compare_guard(&a, &b, n->op);
-            if (g.kind == CV_GUARD) return g;
-        }
-        cu_val out = UNKNOWN;
-        if (a.kind == CV_INT && b.kind == CV_INT && (a.known & 1) && (b.known & 1)) {
-            int64_t x = a.x, y = b.x;
-            switch (n->op) {
-            case CXBinaryOperator_Mul: out = vint(x * y); break;
-            case CXBinaryOperator_Div: if (y) out = vint(x / y); break;
-            case CXBinaryOperator_Rem: if (y) out = vint(x % y); break;
-            case CXBinaryOperator_Add: out = vint(x + y); break;
-            case CXBinaryOperator_Sub: out = vint(x - y); break;
-            case CXBinaryOperator_Shl: if (y >= 0 && y < 62) out = vint(x << y); break;
-            case CXBinaryOperator_Shr: if (y >= 0 && y < 62) out = vint(x >> y); break;
-            case CXBinaryOperator_Or: out = vint(x | y); break;
-            case CXBinaryOperator_And: out = vint(x & y); break;
-            case CXBinaryOperator_LT: out = vint(x < y); break;
-            case CXBinaryOperator_GT: out = vint(x > y); break;
-            case CXBinaryOperator_LE: out = vint(x <= y); break;
-            case CXBinaryOperator_GE: out = vint(x >= y); break;
-            case CXBinaryOperator_EQ: out = vint(x == y); break;
-            case CXBinaryOperator_NE: out = vint(x != y); break;
-            default: break;
-            }
-        }
-        const cu_src *srcs[4] = { &a.src, &b.src, &a.src2, &b.src2 };
-        int k = 0;
-        for (int i = 0; i < 4; i++) {
-            if (!srcs[i]->usr) continue;
-            if (k == 0) { out.src = *srcs[i]; k++; }
-            else if (k == 1 && !eq(srcs[i]->usr, out.src.usr)) { out.src2 = *srcs[i]; k++; }
-        }
-        return out;
-    }
-    case CU_N_CONDOP: {
-        for (int i = 0; i < n->nkids; i++) eval(ctx, n->kids[i]);
+    default:
         return UNKNOWN;
     }
+}
+
+/* x = y, x += y ... */
+__attribute__((noinline)) static cu_val eval_assign(cu_ctx *ctx, const cu_node *n)
+{
+    const cu_node *l = n->kids[0], *r = n->kids[1];
+    cu_val rv = eval(ctx, r);
+    cu_val lv = eval(ctx, l);
+    store_event(ctx, n, l, r, n->op == CXBinaryOperator_Assign ? 0 : 1);
+    if (n->op == CXBinaryOperator_Assign) {
+        assign_to(ctx, l, rv);
+        return rv;
+    }
+    cu_val nv = UNKNOWN;
+    nv.src = lv.src;
+    assign_to(ctx, l, nv);
+    return nv;
+}
+
+__attribute__((noinline)) static cu_val eval_binary(cu_ctx *ctx, const cu_node *n)
+{
+    if (n->nkids < 2) return UNKNOWN;
+    const cu_node *l = n->kids[0], *r = n->kids[1];
+    if (n->op >= CXBinaryOperator_Assign && n->op <= CXBinaryOperator_OrAssign) return eval_assign(ctx, n);
+    cu_val a = eval(ctx, l);
+    if (n->op == CXBinaryOperator_LAnd || n->op == CXBinaryOperator_LOr) {
+        cu_val b = eval(ctx, r);
+        if (n->op == CXBinaryOperator_LAnd) {
+            if (a.kind == CV_GUARD && a.guard == CG_NEG) return a;
+            if (b.kind == CV_GUARD && b.guard == CG_NEG) return b;
+            if (a.kind == CV_GUARD) return a;
+            if (b.kind == CV_GUARD) return b;
+        } else {
+            if (a.kind == CV_GUARD && b.kind == CV_GUARD && a.guard == b.guard) return a;
+        }
+        return UNKNOWN;
+    }
+    cu_val b = eval(ctx, r);
+    if (n->op == CXBinaryOperator_Comma) return b;
+    if (n->op == CXBinaryOperator_EQ || n->op == CXBinaryOperator_NE) {
+        cu_val g = compare_guard(&a, &b, n->op);
+        if (g.kind == CV_GUARD) return g;
+    }
+    cu_val out = UNKNOWN;
+    int64_t folded;
+    if (a.kind == CV_INT && b.kind == CV_INT && (a.known & 1) && (b.known & 1) &&
+        fold_op(n->op, a.x, b.x, &folded))
+        out = vint(folded);
+    const cu_src *srcs[4] = { &a.src, &b.src, &a.src2, &b.src2 };
+    int k = 0;
+    for (int i = 0; i < 4; i++) {
+        if (!srcs[i]->usr) continue;
+        if (k == 0) { out.src = *srcs[i]; k++; }
+        else if (k == 1 && !eq(srcs[i]->usr, out.src.usr)) { out.src2 = *srcs[i]; k++; }
+    }
+    return out;
+}
+
+__attribute__((noinline)) static cu_val eval_member(cu_ctx *ctx, const cu_node *n)
+{
+    cu_val base = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
+    if (base.kind == CV_DIM3 && n->name && !n->name[1] && n->name[0] >= 'x' && n->name[0] <= 'z') {
+        int c = n->name[0] - 'x';
+        cu_val v = UNKNOWN;
+        if (base.known & (1 << c)) v = vint((&base.x)[c]);
+        v.src = base.src;
+        return v;
+    }
+    cu_slot *s = n->usr ? slot_of(ctx, n, 0) : NULL;
+    cu_val v = s ? s->v : UNKNOWN;
+    if (!s && n->tclass == CU_T_STREAM && n->usr) v = stream_of_var(ident_of(ctx, n), 0);
+    if (!s && n->tclass == CU_T_EVENT && n->usr) { v.kind = CV_EVENT; v.id = ident_of(ctx, n); }
+    if (v.kind != CV_STREAM && v.kind != CV_EVENT && v.kind != CV_GUARD) set_src(ctx, &v, n);
+    return v;
+}
+
+__attribute__((noinline)) static cu_val eval_cast(cu_ctx *ctx, const cu_node *n)
+{
+    cu_val v = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
+    if (n->tclass == CU_T_STREAM && v.kind == CV_INT && (v.known & 1)) {
+        cu_val s = UNKNOWN;
+        s.kind = CV_STREAM;
+        if (v.x == 0) { s.flags = CVF_NULL; s.skind = CS_LEGACY; }
+        else if (v.x == 1) s.skind = CS_LEGACY;
+        else if (v.x == 2) s.skind = CS_PERTHREAD;
+        else return UNKNOWN;
+        return s;
+    }
+    return v;
+}
+
+/* Leaves: no recursion. */
+__attribute__((noinline)) static cu_val eval_leaf(cu_ctx *ctx, const cu_node *n)
+{
+    cu_val v = UNKNOWN;
+    switch (n->kind) {
+    case CU_N_INT:
+    case CU_N_SIZEOF:
+        if (n->flags & CU_F_IVAL) v = vint(n->ival);
+        break;
+    case CU_N_NULL:
+        v = vint(0);
+        v.flags |= CVF_NULL;
+        break;
+    case CU_N_LAMBDA:
+        v.kind = CV_LAMBDA;
+        v.lambda = n;
+        v.fn = ctx->fr ? ctx->fr->fn : NULL;
+        break;
+    default:
+        break;
+    }
+    return v;
+}
+
+/* The children in order, for their effects. */
+__attribute__((noinline)) static cu_val eval_all(cu_ctx *ctx, const cu_node *n)
+{
+    for (int i = 0; i < n->nkids; i++) eval(ctx, n->kids[i]);
+    return UNKNOWN;
+}
+
+/* Anything else: its children in order; one child is what it is. */
+__attribute__((noinline)) static cu_val eval_other(cu_ctx *ctx, const cu_node *n)
+{
+    if (n->nkids == 1) return eval(ctx, n->kids[0]);
+    return eval_all(ctx, n);
+}
+
+/* Dispatch only: the cases with values of their own are functions of their
+ * own, so that this frame, on the stack once a level, stays small. */
+static cu_val eval_node(cu_ctx *ctx, const cu_node *n)
+{
+    switch (n->kind) {
+    case CU_N_INT: case CU_N_NULL: case CU_N_SIZEOF: case CU_N_LAMBDA:
+        return eval_leaf(ctx, n);
+    case CU_N_REF:
+        return eval_ref(ctx, n);
+    case CU_N_MEMBER:
+        return eval_member(ctx, n);
+    case CU_N_CAST:
+        return eval_cast(ctx, n);
+    case CU_N_UNARY:
+        return eval_unary(ctx, n);
+    case CU_N_BINARY:
+        return eval_binary(ctx, n);
+    case CU_N_CONDOP:
+        return eval_all(ctx, n);
     case CU_N_CALL:
         return eval_call(ctx, n);
     case CU_N_LAUNCH:
         return eval_launch(ctx, n);
     case CU_N_CONSTRUCT:
         return eval_construct(ctx, n);
-    case CU_N_LAMBDA: {
-        cu_val v = UNKNOWN;
-        v.kind = CV_LAMBDA;
-        v.lambda = n;
-        v.fn = ctx->fr ? ctx->fr->fn : NULL;
-        return v;
-    }
     case CU_N_DECL:
     case CU_N_COMPOUND: case CU_N_IF: case CU_N_LOOP: case CU_N_SWITCH: case CU_N_RETURN:
     case CU_N_BREAK: case CU_N_GOTO: case CU_N_THROW:
         return exec_or_eval(ctx, n);
     case CU_N_EMPTY: case CU_N_STRING:
         return UNKNOWN;
-    default: {
-        cu_val last = UNKNOWN;
-        for (int i = 0; i < n->nkids; i++) last = eval(ctx, n->kids[i]);
-        return n->nkids == 1 ? last : UNKNOWN;
+    default:
+        return eval_other(ctx, n);
     }
-    }
+}
+
+static cu_val eval(cu_ctx *ctx, const cu_node *n)
+{
+    if (!n || !nest_enter(ctx, n)) return UNKNOWN;
+    cu_val v = eval_node(ctx, n);
+    ctx->nest--;
+    return v;
 }
 
 /* ---- statements -------------------------------------------------------------------------- */
@@ -1490,7 +1680,8 @@ static void exec_decl(cu_ctx *ctx, const cu_node *n)
         bind_var(ctx, n->usr, v, rid);
     }
     cu_func *d = n->dtor ? func_of(ctx, n->dtor) : NULL;
-    if (d && ctx->fr->ndtors < 32) {
+    if (d) {
+        ctx->fr->dtors = grow(ctx->fr->dtors, &ctx->fr->capdtors, ctx->fr->ndtors, sizeof *ctx->fr->dtors);
         ctx->fr->dtors[ctx->fr->ndtors].fn = d;
         ctx->fr->dtors[ctx->fr->ndtors].decl = n;
         ctx->fr->dtors[ctx->fr->ndtors].scope = ctx->fr->scope;
@@ -1501,7 +1692,7 @@ static void exec_decl(cu_ctx *ctx, const cu_node *n)
 static int walk_branch(cu_ctx *ctx, const cu_node *n, int err)
 {
     cu_frame *fr = ctx->fr;
-    if (fr->ncs < 64) fr->cstack[fr->ncs++] = 'I';
+    cond_push(fr, 'I', NULL);
     fr->cond_depth++;
     fr->error_path += err;
     exec(ctx, n);
@@ -1510,22 +1701,154 @@ static int walk_branch(cu_ctx *ctx, const cu_node *n, int err)
     fr->terminated = fr->broken = 0;
     fr->error_path -= err;
     fr->cond_depth--;
-    if (fr->ncs) fr->ncs--;
+    cond_pop(fr);
     return t ? (ended_fn ? 2 : 1) : 0;
 }
 
 static void collect_loop_vars(cu_frame *fr, const cu_node *n, int depth)
 {
     if (!n || depth > 8) return;
-    if (n->kind == CU_N_REF && n->usr && fr->nloop_vars < 32) fr->loop_vars[fr->nloop_vars++] = n->usr;
-    if (n->kind == CU_N_DECL && n->usr && fr->nloop_vars < 32) fr->loop_vars[fr->nloop_vars++] = n->usr;
+    if ((n->kind == CU_N_REF || n->kind == CU_N_DECL) && n->usr) {
+        fr->loop_vars = grow(fr->loop_vars, &fr->caploop_vars, fr->nloop_vars, sizeof *fr->loop_vars);
+        fr->loop_vars[fr->nloop_vars++] = n->usr;
+    }
     for (int i = 0; i < n->nkids; i++) collect_loop_vars(fr, n->kids[i], depth + 1);
 }
 
-static void exec(cu_ctx *ctx, const cu_node *n)
+/* The function returns here (while a capture is open: CG707's event). */
+__attribute__((noinline)) static void return_event(cu_ctx *ctx, const cu_node *n)
 {
     cu_frame *fr = ctx->fr;
-    if (!n || fr->terminated || fr->broken) return;
+    cu_region *r = ctx->st.region;
+    if (!r || r->raii) return;
+    cu_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = CU_EV_RETURN;
+    ev.node = n;
+    if (ctx->depth == r->depth) ev.cond_depth = fr->cond_depth - r->cond_depth;
+    else if (ctx->depth < r->depth) ev.cond_depth = fr->cond_depth;
+    else ev.cond_depth = -1;     /* a callee returning inside the capture: fine */
+    if (ev.cond_depth > 0 && !(n->flags & CU_F_MACRO)) emit(ctx, &ev);
+}
+
+static void exec_if(cu_ctx *ctx, const cu_node *n)
+{
+    cu_frame *fr = ctx->fr;
+    cu_val c = eval(ctx, n->kids[0]);
+    if (fr->terminated) return;
+    int err = is_error_cond(n->kids[0], 0);
+    int g = c.kind == CV_GUARD ? c.guard : 0;
+    int walk_then = !(active(ctx) && g == CG_NEG);
+    int walk_else = !(active(ctx) && g == CG_POS);
+    if (c.kind == CV_INT && (c.known & 1) && !c.src.usr) { walk_then = c.x != 0; walk_else = c.x == 0; }
+    /* s0: the state before; s1, s2: after each arm (an arm not walked leaves s0) */
+    cu_state s0 = state_copy(&ctx->st);
+    int t1 = 1, t2 = 0;
+    if (walk_then) t1 = walk_branch(ctx, n->kids[1], err || ends_program(n->kids[1], 0));
+    cu_state s1 = ctx->st;
+    ctx->st = state_copy(&s0);
+    if (n->nkids > 2) {
+        if (walk_else) t2 = walk_branch(ctx, n->kids[2], ends_program(n->kids[2], 0));
+        else t2 = 1;
+    } else if (!walk_else) {
+        t2 = 1;
+    }
+    cu_state s2 = ctx->st;
+    if (t1 && t2) {
+        ctx->st = s0;
+        state_free(&s1);
+        state_free(&s2);
+        if (t1 == 2 && t2 == 2) fr->terminated = 1;
+        else fr->broken = 1;
+        return;
+    }
+    state_free(&s0);
+    if (t1) { ctx->st = s2; state_free(&s1); }
+    else if (t2) { ctx->st = s1; state_free(&s2); }
+    else ctx->st = merge(s1, s2);
+}
+
+static void exec_loop(cu_ctx *ctx, const cu_node *n)
+{
+    cu_frame *fr = ctx->fr;
+    int body_i = n->op == 1 ? 0 : n->nkids - 1;
+    /* do { ... } while (0): a macro's block, not a loop */
+    int64_t cv;
+    if (n->op == 1 && n->nkids == 2 && fold_static(n->kids[1], &cv, 0) && cv == 0) {
+        exec(ctx, n->kids[0]);
+        fr->broken = 0;
+        return;
+    }
+    int saved_lv = fr->nloop_vars;
+    const cu_node *saved_outer = fr->outer_loop;
+    if (!fr->outer_loop) fr->outer_loop = n;
+    for (int i = 0; i < n->nkids; i++)
+        if (i != body_i) collect_loop_vars(fr, n->kids[i], 0);
+    cu_state s0 = state_copy(&ctx->st);
+    fr->scope++;
+    int my = fr->scope;
+    if (n->op != 1) {
+        fr->loop_header++;
+        for (int i = 0; i < body_i && !fr->terminated; i++) exec_or_eval(ctx, n->kids[i]);
+        fr->loop_header--;
+    }
+    cond_push(fr, 'L', n);
+    fr->cond_depth++;
+    exec(ctx, n->kids[body_i]);
+    fr->cond_depth--;
+    cond_pop(fr);
+    int term = fr->terminated;
+    fr->broken = 0;
+    if (n->op == 1) {
+        /* a do-while body runs at least once: its state flows on */
+        fr->loop_header++;
+        for (int i = 1; i < n->nkids && !fr->terminated; i++) exec_or_eval(ctx, n->kids[i]);
+        fr->loop_header--;
+        state_free(&s0);
+    } else if (term) {
+        fr->terminated = 0;   /* the loop may run zero times */
+        state_free(&ctx->st);
+        ctx->st = s0;
+    } else {
+        ctx->st = merge(ctx->st, s0);
+    }
+    if (!fr->terminated) run_dtors(ctx, my);
+    fr->scope--;
+    fr->nloop_vars = saved_lv;
+    fr->outer_loop = saved_outer;
+}
+
+static void exec_switch(cu_ctx *ctx, const cu_node *n)
+{
+    cu_frame *fr = ctx->fr;
+    for (int i = 0; i + 1 < n->nkids; i++) exec_or_eval(ctx, n->kids[i]);
+    const cu_node *body = n->kids[n->nkids - 1];
+    cond_push(fr, 'S', NULL);
+    fr->cond_depth++;
+    cu_state s0 = state_copy(&ctx->st);
+    if (body->kind == CU_N_COMPOUND) {
+        for (int i = 0; i < body->nkids; i++) {
+            if (body->kids[i]->kind == CU_N_OTHER && body->kids[i]->op == 1) {
+                if (fr->terminated || fr->broken) {
+                    state_free(&ctx->st);
+                    ctx->st = state_copy(&s0);
+                }
+                fr->terminated = fr->broken = 0;
+            }
+            exec(ctx, body->kids[i]);
+        }
+    } else {
+        exec(ctx, body);
+    }
+    state_free(&s0);
+    fr->terminated = fr->broken = 0;
+    fr->cond_depth--;
+    cond_pop(fr);
+}
+
+static void exec_node(cu_ctx *ctx, const cu_node *n)
+{
+    cu_frame *fr = ctx->fr;
     switch (n->kind) {
     case CU_N_COMPOUND: {
         fr->scope++;
@@ -1538,132 +1861,20 @@ static void exec(cu_ctx *ctx, const cu_node *n)
     case CU_N_DECL:
         exec_decl(ctx, n);
         return;
-    case CU_N_IF: {
-        cu_val c = eval(ctx, n->kids[0]);
-        if (fr->terminated) return;
-        int err = is_error_cond(n->kids[0], 0);
-        int g = c.kind == CV_GUARD ? c.guard : 0;
-        int walk_then = !(active(ctx) && g == CG_NEG);
-        int walk_else = !(active(ctx) && g == CG_POS);
-        if (c.kind == CV_INT && (c.known & 1) && !c.src.usr) { walk_then = c.x != 0; walk_else = c.x == 0; }
-        cu_state s0 = ctx->st, s1 = s0, s2 = s0;
-        int t1 = 0, t2 = 0;
-        if (walk_then) {
-            t1 = walk_branch(ctx, n->kids[1], err || ends_program(n->kids[1]));
-            s1 = ctx->st;
-        } else {
-            t1 = 1;
-        }
-        ctx->st = s0;
-        if (n->nkids > 2) {
-            if (walk_else) {
-                t2 = walk_branch(ctx, n->kids[2], ends_program(n->kids[2]));
-                s2 = ctx->st;
-            } else {
-                t2 = 1;
-            }
-        } else if (!walk_else) {
-            t2 = 1;
-        }
-        if (t1 && t2) {
-            ctx->st = s0;
-            if (t1 == 2 && t2 == 2) fr->terminated = 1;
-            else fr->broken = 1;
-        } else if (t1) {
-            ctx->st = s2;
-        } else if (t2) {
-            ctx->st = s1;
-        } else {
-            merge(&ctx->st, &s1, &s2);
-        }
+    case CU_N_IF:
+        if (n->nkids >= 2) exec_if(ctx, n);
         return;
-    }
-    case CU_N_LOOP: {
-        if (!n->nkids) return;
-        int body_i = n->op == 1 ? 0 : n->nkids - 1;
-        /* do { ... } while (0): a macro's block, not a loop */
-        int64_t cv;
-        if (n->op == 1 && n->nkids == 2 && fold_static(n->kids[1], &cv) && cv == 0) {
-            exec(ctx, n->kids[0]);
-            fr->broken = 0;
-            return;
-        }
-        int saved_lv = fr->nloop_vars;
-        const cu_node *saved_outer = fr->outer_loop;
-        if (!fr->outer_loop) fr->outer_loop = n;
-        for (int i = 0; i < n->nkids; i++)
-            if (i != body_i) collect_loop_vars(fr, n->kids[i], 0);
-        cu_state s0 = ctx->st;
-        fr->scope++;
-        int my = fr->scope;
-        if (n->op != 1) {
-            fr->loop_header++;
-            for (int i = 0; i < body_i && !fr->terminated; i++) exec_or_eval(ctx, n->kids[i]);
-            fr->loop_header--;
-        }
-        if (fr->ncs < 64) { fr->cloop[fr->ncs] = n; fr->cstack[fr->ncs++] = 'L'; }
-        fr->cond_depth++;
-        exec(ctx, n->kids[body_i]);
-        fr->cond_depth--;
-        if (fr->ncs) fr->ncs--;
-        int term = fr->terminated;
-        fr->broken = 0;
-        if (n->op == 1) {
-            /* a do-while body runs at least once: its state flows on */
-            fr->loop_header++;
-            for (int i = 1; i < n->nkids && !fr->terminated; i++) exec_or_eval(ctx, n->kids[i]);
-            fr->loop_header--;
-        } else if (term) {
-            fr->terminated = 0;   /* the loop may run zero times */
-            ctx->st = s0;
-        } else {
-            cu_state s1 = ctx->st;
-            merge(&ctx->st, &s1, &s0);
-        }
-        if (!fr->terminated) run_dtors(ctx, my);
-        fr->scope--;
-        fr->nloop_vars = saved_lv;
-        fr->outer_loop = saved_outer;
+    case CU_N_LOOP:
+        if (n->nkids) exec_loop(ctx, n);
         return;
-    }
-    case CU_N_SWITCH: {
-        if (!n->nkids) return;
-        for (int i = 0; i + 1 < n->nkids; i++) exec_or_eval(ctx, n->kids[i]);
-        const cu_node *body = n->kids[n->nkids - 1];
-        if (fr->ncs < 64) fr->cstack[fr->ncs++] = 'S';
-        fr->cond_depth++;
-        cu_state s0 = ctx->st;
-        if (body->kind == CU_N_COMPOUND) {
-            for (int i = 0; i < body->nkids; i++) {
-                if (body->kids[i]->kind == CU_N_OTHER && body->kids[i]->op == 1) {
-                    if (fr->terminated || fr->broken) ctx->st = s0;
-                    fr->terminated = fr->broken = 0;
-                }
-                exec(ctx, body->kids[i]);
-            }
-        } else {
-            exec(ctx, body);
-        }
-        fr->terminated = fr->broken = 0;
-        fr->cond_depth--;
-        if (fr->ncs) fr->ncs--;
+    case CU_N_SWITCH:
+        if (n->nkids) exec_switch(ctx, n);
         return;
-    }
     case CU_N_RETURN: {
         cu_val v = n->nkids ? eval(ctx, n->kids[0]) : UNKNOWN;
         if (fr->terminated) return;
         fr->ret = v;
-        cu_region *r = ctx->st.region;
-        if (r && !r->raii) {
-            cu_event ev;
-            memset(&ev, 0, sizeof ev);
-            ev.kind = CU_EV_RETURN;
-            ev.node = n;
-            if (ctx->depth == r->depth) ev.cond_depth = fr->cond_depth - r->cond_depth;
-            else if (ctx->depth < r->depth) ev.cond_depth = fr->cond_depth;
-            else ev.cond_depth = -1;     /* a callee returning inside the capture: fine */
-            if (ev.cond_depth > 0 && !(n->flags & CU_F_MACRO)) emit(ctx, &ev);
-        }
+        return_event(ctx, n);
         run_dtors(ctx, 0);
         fr->terminated = 1;
         return;
@@ -1687,6 +1898,34 @@ static void exec(cu_ctx *ctx, const cu_node *n)
         eval(ctx, n);
         return;
     }
+}
+
+/* Every recursive path of the walk goes through exec() or eval(): each level
+ * is counted, in the function (CU_MAX_EVAL_NEST) and in the whole call chain
+ * (CU_MAX_TOTAL_NEST).  Lowering keeps bodies under the first and
+ * call_body() keeps chains under the second, so neither is reached; if one
+ * were, the construct is reported as too deeply nested and not walked. */
+static int nest_enter(cu_ctx *ctx, const cu_node *n)
+{
+    int in_fn = ctx->nest - (ctx->fr ? ctx->fr->nest0 : 0);
+    if (in_fn < CU_MAX_EVAL_NEST && ctx->nest < CU_MAX_TOTAL_NEST) {
+        ctx->nest++;
+        return 1;
+    }
+    const char *why = in_fn < CU_MAX_EVAL_NEST
+        ? cg_arena_printf(ctx->arena, "more than %d levels for the analysis, counting the calls that lead here",
+                          CU_MAX_TOTAL_NEST)
+        : cg_arena_printf(ctx->arena, "more than %d levels for the analysis in one function", CU_MAX_EVAL_NEST);
+    cu_report_too_deep(ctx->p, &n->loc, ctx->fr && ctx->fr->fn ? ctx->fr->fn->qualname : NULL, why);
+    return 0;
+}
+
+static void exec(cu_ctx *ctx, const cu_node *n)
+{
+    if (!n || ctx->fr->terminated || ctx->fr->broken) return;
+    if (!nest_enter(ctx, n)) return;
+    exec_node(ctx, n);
+    ctx->nest--;
 }
 
 static cu_val exec_or_eval(cu_ctx *ctx, const cu_node *n)
@@ -1727,15 +1966,21 @@ typedef struct scan {
     cu_func *fn;
     const cu_node *loop;
     int begins, ends;
-    cu_func *callees[256];
-    int ncallees;
+    cu_func **callees;        /* malloc, grows */
+    int ncallees, capcallees;
+    cg_map seen;              /* callees already listed */
+    int height;               /* the body's depth */
 } scan;
 
 static void add_callee(scan *s, cu_func *f)
 {
     if (!f) return;
-    for (int i = 0; i < s->ncallees; i++) if (s->callees[i] == f) return;
-    if (s->ncallees < 256) s->callees[s->ncallees++] = f;
+    char key[32];
+    int kl = snprintf(key, sizeof key, "%p", (void *)f);
+    if (cg_map_get(&s->seen, key, (size_t)kl)) return;
+    cg_map_put(&s->seen, cg_arena_strndup(s->ctx->arena, key, (size_t)kl), (size_t)kl, (void *)1);
+    s->callees = grow(s->callees, &s->capcallees, s->ncallees, sizeof *s->callees);
+    s->callees[s->ncallees++] = f;
 }
 
 static int flag_autofree(const cu_node *n)
@@ -1744,13 +1989,14 @@ static int flag_autofree(const cu_node *n)
     if (mentions_name(n, "cudaGraphInstantiateFlagAutoFreeOnLaunch", 0) ||
         mentions_name(n, "CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH", 0))
         return 1;
-    return fold_static(n, &x) && (x & 1);
+    return fold_static(n, &x, 0) && (x & 1);
 }
 
 #define func_of(ctx, usr) func_in((ctx)->p, (usr), s->fn->file)
 static void scan_node(scan *s, const cu_node *n, int depth)
 {
-    if (!n || depth > 400) return;
+    if (!n || depth > CU_MAX_EVAL_NEST) return;
+    if (depth + 1 > s->height) s->height = depth + 1;
     cu_ctx *ctx = s->ctx;
     const cu_node *saved_loop = s->loop;
     switch (n->kind) {
@@ -1808,13 +2054,13 @@ static void scan_node(scan *s, const cu_node *n, int depth)
             int64_t av = -1;
             int is_smem = mentions_name(attr, "cudaFuncAttributeMaxDynamicSharedMemorySize", 0) ||
                           mentions_name(attr, "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES", 0) ||
-                          (fold_static(attr, &av) && av == 8);
+                          (fold_static(attr, &av, 0) && av == 8);
             const cu_node *k = lvalue_root(n->kids[1]);
             if (is_smem && k && k->usr) {
                 cu_attr *a = cg_arena_alloc(ctx->arena, sizeof *a);
                 a->at = n;
                 a->fn = s->fn;
-                a->known = fold_static(n->kids[3], &a->value);
+                a->known = fold_static(n->kids[3], &a->value, 0);
                 a->next = cg_map_get(&ctx->attrs, k->usr, strlen(k->usr));
                 cg_map_put(&ctx->attrs, k->usr, strlen(k->usr), a);
             }
@@ -1897,7 +2143,7 @@ typedef struct call_scan {
 /* A call in fn, after the capture or in a loop around it, to a function that reaches target. */
 static void find_late_call(call_scan *cs, const cu_node *n, int depth)
 {
-    if (!n || cs->hit || depth > 400) return;
+    if (!n || cs->hit || depth > CU_MAX_EVAL_NEST) return;
     const cu_node *saved = cs->loop;
     if (n->kind == CU_N_LOOP && !cs->loop) cs->loop = n;
     if ((n->kind == CU_N_CALL || n->kind == CU_N_CONSTRUCT) && n->usr) {
@@ -1980,6 +2226,25 @@ int cu_attr_allows(cu_ctx *ctx, const cu_event *ev, const char *kernel_usr, int6
 }
 
 /* ---- entries and the run --------------------------------------------------------------- */
+/* Calls the walk did not follow because of one of its bounds: findings past
+ * them may be missing, which a note says (once per run, naming the first). */
+static void note_cuts(cu_ctx *ctx)
+{
+    const struct { const cu_node *at; const char *what; } cuts[] = {
+        { ctx->cut_depth, "call chains more than " CU_STR(CU_MAX_DEPTH) " calls deep are not followed further" },
+        { ctx->cut_walks, "a function called from captures more than " CU_STR(MAX_ACTIVE_WALKS)
+                          " times (with different arguments) is not walked again" },
+        { ctx->cut_nest, "a call is not followed where the bodies of the call chain together nest more than "
+                         CU_STR(CU_MAX_TOTAL_NEST) " levels deep" },
+    };
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        if (!cuts[i].at) continue;
+        cg_loc l = cu_cg_loc(ctx->p, &cuts[i].at->loc);
+        cg_report_notice(ctx->p->report, CG_NOTE, NULL, 0, 0,
+                         "%s (first: %s:%u:%u); findings past that point may be missing",
+                         cuts[i].what, l.path ? l.path : "?", l.line, l.col);
+    }
+}
 static int cmp_func(const void *a, const void *b)
 {
     const cu_func *x = *(cu_func *const *)a, *y = *(cu_func *const *)b;
@@ -1990,9 +2255,10 @@ static int cmp_func(const void *a, const void *b)
 
 static void walk_entry(cu_ctx *ctx, cu_func *fn)
 {
-    memset(&ctx->st, 0, sizeof ctx->st);
+    state_free(&ctx->st);
     ctx->npath = 0;
     ctx->depth = 0;
+    ctx->nest = 0;
     ctx->nthreads = 0;
     cu_frame root;
     frame_push(ctx, &root, NULL);
@@ -2064,7 +2330,7 @@ static void add_out(names_scan *ns, cu_func *f)
 /* Callees of a body: resolved ones into ns->out, unresolved names into ns->names. */
 static void names_node(names_scan *ns, const cu_node *n, int depth)
 {
-    if (!n || depth > 400) return;
+    if (!n || depth > CU_MAX_EVAL_NEST) return;
     cu_func *f = NULL;
     switch (n->kind) {
     case CU_N_CALL: {
@@ -2156,6 +2422,7 @@ void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena)
 /* CGLINT_CU_DUMP=1: print the lowered functions (for developing the front end). */
 static void dump_node(const cu_node *n, int depth)
 {
+    if (depth > CU_MAX_EVAL_NEST) return;
     static const char *const kinds[] = { "other", "compound", "if", "loop", "switch", "return", "break",
         "goto", "throw", "decl", "call", "launch", "construct", "ref", "member", "int", "null", "string",
         "unary", "binary", "condop", "cast", "lambda", "sizeof", "empty" };
@@ -2216,14 +2483,18 @@ void cu_analyze_project(cu_project *p)
         memset(&s, 0, sizeof s);
         s.ctx = &ctx;
         s.fn = all[i];
+        cg_map_init(&s.seen);
         scan_node(&s, all[i]->body, 0);
         all[i]->begins = s.begins;
         all[i]->ends = s.ends;
         all[i]->bearing = s.begins || s.ends;
         all[i]->reaches_end = s.ends;
+        all[i]->height = s.height;
         callees[i] = cg_arena_alloc(ctx.arena, (size_t)(s.ncallees ? s.ncallees : 1) * sizeof **callees);
-        memcpy(callees[i], s.callees, (size_t)s.ncallees * sizeof **callees);
+        if (s.ncallees) memcpy(callees[i], s.callees, (size_t)s.ncallees * sizeof **callees);
         ncallees[i] = s.ncallees;
+        free(s.callees);
+        cg_map_free(&s.seen);
     }
     /* bearing: reaches a capture API through calls */
     for (int changed = 1; changed;) {
@@ -2243,7 +2514,10 @@ void cu_analyze_project(cu_project *p)
         if (all[i]->bearing && !all[i]->called_by_bearing) walk_entry(&ctx, all[i]);
     for (size_t i = 0; i < nf; i++)
         if (all[i]->begins && !all[i]->walked) walk_entry(&ctx, all[i]);
+    note_cuts(&ctx);
 
+    state_free(&ctx.st);
+    free(ctx.threads);
     free(all);
     free(callees);
     free(ncallees);

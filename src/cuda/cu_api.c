@@ -153,7 +153,7 @@ static const cu_api apis[] = {
 
 const cu_api *cu_api_lookup(const char *name)
 {
-    if (!name) return NULL;
+    if (!name || strlen(name) >= 96) return NULL;   /* longer than any API name: not one */
     char buf[96];
     cu_api_normalize(name, buf, sizeof buf);
     if (strncmp(buf, "cu", 2) != 0) return NULL;

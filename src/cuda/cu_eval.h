@@ -68,6 +68,18 @@ typedef struct cu_val {
     cu_src src2;              /* ... and where its value came from (dim3 grid((n + 255) / 256)) */
 } cu_val;
 
+/* ---- bounds of the walk --------------------------------------------------------------- */
+/* Calls are followed this many deep from a walk's entry (deeper ones are
+ * not followed; one note per run says so). */
+#define CU_MAX_DEPTH 24
+/* The walk's own recursion: eval/exec levels in one function body (lowered
+ * bodies stay well under it), and in all the bodies of the call chain
+ * together (a call whose body would go past it is not followed, with the
+ * note).  The walk runs on a thread with CU_WALK_STACK bytes of stack. */
+#define CU_MAX_EVAL_NEST (4 * CU_MAX_NEST)
+#define CU_MAX_TOTAL_NEST 4096
+#define CU_WALK_STACK ((size_t)64 << 20)
+
 /* ---- regions ---------------------------------------------------------------------- */
 typedef struct cu_region {
     int id;
@@ -84,7 +96,7 @@ typedef struct cu_region {
     int ended;
     /* where the capture begins and ends in each function of the call chain:
      * writes to a host variable between the two are part of the capture */
-    struct { cu_func *fn; cu_loc at; } begin_chain[16], end_chain[16];
+    struct { cu_func *fn; cu_loc at; } begin_chain[CU_MAX_DEPTH + 1], end_chain[CU_MAX_DEPTH + 1];
     int nbegin, nend;
 } cu_region;
 
@@ -105,14 +117,19 @@ typedef struct cu_fork { const char *id; const cu_node *at; const cg_step *path;
 typedef struct cu_rec { const char *ev, *stream; int captured; } cu_rec;
 typedef struct cu_alloc { const char *id; const cu_node *at; const cg_step *path; int npath; } cu_alloc;
 
-/* State that branches copy and merge. */
+/* State that branches copy and merge.  ctx->st owns its arrays (malloc);
+ * the walk copies them at a branch (cu_analyze.c: state_copy). */
 typedef struct cu_state {
     cu_region *region;        /* the open capture, or NULL */
     int nforks, nrec, nalloc;
-    cu_fork forks[16];
-    cu_rec rec[16];
-    cu_alloc allocs[16];
+    int capforks, caprec, capalloc;
+    cu_fork *forks;
+    cu_rec *rec;
+    cu_alloc *allocs;
 } cu_state;
+
+/* A thread started and not joined yet (CG708). */
+typedef struct cu_thread { const cu_node *start, *work; const char *handle; } cu_thread;
 
 typedef struct cu_frame cu_frame;
 
@@ -121,9 +138,12 @@ typedef struct cu_ctx {
     cg_arena *arena;
     cu_state st;
     cu_frame *fr;
-    cg_step path[32];
+    cg_step path[CU_MAX_DEPTH + 1];
     int npath;
     int depth;
+    int nest;                 /* eval/exec levels on the C stack (CU_MAX_EVAL_NEST, CU_MAX_TOTAL_NEST) */
+    /* calls not followed because of a bound: one note per run, naming the first */
+    const cu_node *cut_depth, *cut_walks, *cut_nest;
     int nregions;
     cg_map fields;            /* field usr -> cu_val* */
     cg_map globals;           /* global usr -> cu_val* */
@@ -135,8 +155,8 @@ typedef struct cu_ctx {
     cu_pending *pend;
     int npend, cappend;
     /* threads started and not joined yet (CG708) */
-    struct { const cu_node *start, *work; const char *handle; } threads[16];
-    int nthreads;
+    cu_thread *threads;
+    int nthreads, capthreads;
     const cu_node *last_thread_start;   /* the std::thread just constructed (its variable names it) */
     cg_map cuda_work;         /* body -> first CUDA call in it (or a sentinel) */
     /* the call graph: callees of each function (by cu_func.idx) */
@@ -164,7 +184,6 @@ typedef enum {
 
 typedef enum { ROLE_UNKNOWN = 0, ROLE_CAPTURE, ROLE_FORKED, ROLE_LEGACY, ROLE_PERTHREAD, ROLE_OTHER } cu_role;
 
-#define CU_MAX_ARGS 16
 typedef struct cu_event {
     cu_event_kind kind;
     const cu_node *node;
@@ -173,9 +192,9 @@ typedef struct cu_event {
     const char *name;         /* callee, normalised for API calls */
     const cu_api *api;
     const char *usr;          /* callee USR */
-    int nargs;
-    const cu_node *argn[CU_MAX_ARGS];
-    cu_val args[CU_MAX_ARGS];
+    int nargs;                /* every argument (no cap) */
+    const cu_node *const *argn;
+    const cu_val *args;
     const cu_node *obj;       /* receiver of a method call */
     int obj_outside;          /* ... is host state older than the capture */
     /* the stream the call or launch works on */
@@ -208,7 +227,8 @@ typedef struct cu_event {
     int npath, path_set;
 } cu_event;
 
-/* Report a finding of `rule` at node n.  level < 0: the rule's severity.
+/* Report a finding of `rule` at node n.  level < 0: the rule's severity;
+ * fix NULL: the rule's C/C++/CUDA fix (its page's `fix-cu:`, else `fix:`).
  * Only in capture context (the walker passes events only then). */
 void cu_report(cu_ctx *ctx, const cu_event *ev, const cu_node *n, int rule, int level,
                const char *fix, const char *fmt, ...) __attribute__((format(printf, 7, 8)));

@@ -97,14 +97,21 @@ typedef struct cu_loc {
 
 typedef struct cu_node {
     uint8_t kind, op, tclass, storage;
-    uint16_t flags, nkids;
+    uint16_t flags;
     struct cu_node **kids;
     const char *name;     /* callee, variable, field or enumerator name */
     const char *usr;      /* the declaration it refers to (functions: the template's) */
     const char *dtor;     /* DECL of a class type: its destructor's USR */
     int64_t ival;
     cu_loc loc;
+    int32_t nkids;        /* (after loc: no padding) */
 } cu_node;
+
+/* Lowering stops this many levels of nested expressions and statements
+ * deep: what is deeper becomes an unknown value, and the construct is
+ * reported as too deeply nested.  The lowered tree of a function is then at
+ * most about twice as deep (an `if` with an init-statement adds a level). */
+#define CU_MAX_NEST 256
 
 typedef struct cu_param { const char *name, *usr; uint8_t tclass; } cu_param;
 
@@ -125,6 +132,7 @@ typedef struct cu_func {
     int called_by_bearing;  /* some bearing function calls it */
     int walked;             /* walked as an entry or from one */
     int active_walks;       /* times walked in capture context (bounded) */
+    int height;             /* depth of the lowered body (for the walk's stack budget) */
     int on_stack;
     int idx;                /* index in the analysis's function table */
     struct cu_func *next_same_usr;   /* another definition (another program's main, a static) */
@@ -188,6 +196,14 @@ typedef struct cu_project {
     char *not_in_db_first;
     int hdr_bad;            /* stage 1/2 files parsed on their own that did not parse */
     char *hdr_first;
+    cg_map rsp_reported;    /* response-file trouble already reported ("kind\x1fpath") */
+    cg_map deep_reported;   /* "too deeply nested" places already reported ("file:line:col") */
+    char *missing_project_headers;  /* comma-separated: the project's own headers not found */
+    char *missing_project_first;    /* the first file that wanted one */
+    int missing_project_files;
+    cg_map hdr_by_name;     /* file name -> hdr_list of the tree's files (cu_includes.c) */
+    int hdr_index_ready;
+    int named_only;         /* files were named: the rest is context, parsed only for definitions */
     /* analysis */
     cg_map funcs;           /* usr -> cu_func (chained through next_same_usr) */
 } cu_project;
@@ -198,6 +214,17 @@ typedef struct cu_project {
 void cu_parse_file(cu_project *p, cu_file *f, int level);
 int cu_parse_setup(cu_project *p);       /* mode, toolkit, shim, compile db; 0 or -1 */
 void cu_parse_teardown(cu_project *p);
+
+/* ---- cu_includes.c -------------------------------------------------------------- */
+enum { CU_HDR_PROJECT = 0, CU_HDR_LIBRARY = 1 };
+/* Where a header named in an #include would come from: the CUDA toolkit or a
+ * library that ships beside it (CU_HDR_LIBRARY), else the project itself. */
+int cu_header_origin(const char *h);
+/* Directories of the analysed tree that f's #include lines (and those of the
+ * project headers they lead to) need, for a file no compile database covers.
+ * Any thread, after phase 1.  The array and strings are in arena a; *n is
+ * their count (NULL when 0). */
+char **cu_guess_include_dirs(cu_project *p, cu_file *f, cg_arena *a, size_t *n);
 
 /* ---- cu_lower.c ----------------------------------------------------------------- */
 /* Lower every function defined in an analysed file of TU `tu` (a
@@ -218,4 +245,8 @@ void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena);
 
 /* ---- helpers -------------------------------------------------------------------- */
 cg_loc cu_cg_loc(const cu_project *p, const cu_loc *l);
+/* One error for a construct too deeply nested to analyse, at `at` in function
+ * `fn` (`why`: how deep); once per place, and only in files the run reports
+ * on.  Any thread (cu_project.c). */
+void cu_report_too_deep(cu_project *p, const cu_loc *at, const char *fn, const char *why);
 #endif

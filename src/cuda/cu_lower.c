@@ -34,6 +34,9 @@ typedef struct lower {
     int cur_idx;
     cu_func **funcs;
     size_t nfuncs, capfuncs;
+    int depth;              /* lower_expr/lower_stmt nesting (bounded by CU_MAX_NEST) */
+    int deep;               /* the function being lowered went deeper: ... */
+    cu_loc deep_at;         /* ... first here */
 } lower;
 
 /* ---- small helpers --------------------------------------------------------- */
@@ -45,7 +48,10 @@ static char *cx_dup(lower *l, CXString s)
     return r;
 }
 
-typedef struct kids { CXCursor buf[16]; CXCursor *v; unsigned n, cap; } kids;
+/* Children of a cursor.  The inline buffer is small: every recursive frame
+ * of the lowering has one. */
+#define KIDS_INLINE 4
+typedef struct kids { CXCursor buf[KIDS_INLINE]; CXCursor *v; unsigned n, cap; } kids;
 
 static enum CXChildVisitResult collect_cb(CXCursor c, CXCursor parent, CXClientData d)
 {
@@ -68,8 +74,8 @@ static void kids_get(kids *k, CXCursor c)
 {
     k->v = k->buf;
     k->n = 0;
-    k->cap = 16;
-    clang_visitChildren(c, collect_cb, k);
+    k->cap = KIDS_INLINE;
+    if (!clang_Cursor_isNull(c)) clang_visitChildren(c, collect_cb, k);
 }
 
 static void kids_free(kids *k) { if (k->v != k->buf) free(k->v); }
@@ -90,7 +96,7 @@ static int file_index(lower *l, CXFile f)
         void *v = cg_map_get(&l->p->by_inode, key, (size_t)kl);
         if (v) idx = (int)((uintptr_t)v - 1);
     }
-    if (l->nfiles < 64) {
+    if (l->nfiles < 64) {   /* a cache: a file past it is looked up each time */
         l->files[l->nfiles].f = f;
         l->files[l->nfiles].idx = idx;
         l->nfiles++;
@@ -135,10 +141,36 @@ static cu_node *node(lower *l, int kind, CXCursor c)
 
 static void set_kids(lower *l, cu_node *n, cu_node **v, unsigned k)
 {
-    n->nkids = (uint16_t)(k > 65535 ? 65535 : k);
+    if (k > INT32_MAX) k = INT32_MAX;   /* more children than a TU can have */
+    n->nkids = (int32_t)k;
     if (!n->nkids) return;
-    n->kids = cg_arena_alloc(l->a, n->nkids * sizeof *n->kids);
-    memcpy(n->kids, v, n->nkids * sizeof *n->kids);
+    n->kids = cg_arena_alloc(l->a, (size_t)n->nkids * sizeof *n->kids);
+    memcpy(n->kids, v, (size_t)n->nkids * sizeof *n->kids);
+}
+
+/* A growable list of lowered children (no fixed cap): malloc while it is
+ * built, an exact copy in the arena once it is the node's. */
+typedef struct nodes { cu_node **v; unsigned n, cap; } nodes;
+
+static void nodes_push(lower *l, nodes *ns, cu_node *x)
+{
+    (void)l;
+    if (ns->n == ns->cap) {
+        unsigned nc = ns->cap ? ns->cap * 2 : 8;
+        cu_node **nv = realloc(ns->v, (size_t)nc * sizeof *nv);
+        if (!nv) { fputs("cglint: out of memory\n", stderr); abort(); }
+        ns->v = nv;
+        ns->cap = nc;
+    }
+    ns->v[ns->n++] = x;
+}
+
+/* The list becomes n's children (and is emptied). */
+static void set_kids_list(lower *l, cu_node *n, nodes *ns)
+{
+    set_kids(l, n, ns->v, ns->n);
+    free(ns->v);
+    memset(ns, 0, sizeof *ns);
 }
 
 static cu_tclass tclass_of(CXType t, int *is_ref)
@@ -288,6 +320,7 @@ static int is_noreturn(lower *l, CXCursor decl)
  * methods (no definition has their USR). */
 static int in_project(lower *l, CXCursor decl)
 {
+    if (clang_Cursor_isNull(decl)) return 0;
     CXFile f;
     clang_getFileLocation(clang_getCursorLocation(decl), &f, NULL, NULL, NULL);
     if (file_index(l, f) < 0) return 0;
@@ -303,7 +336,7 @@ static int overloaded_flags(lower *l, CXCursor ovl)
 {
     unsigned n = clang_getNumOverloadedDecls(ovl);
     if (n == 0) return CU_F_UNDECLARED;
-    for (unsigned i = 0; i < n && i < 16; i++)
+    for (unsigned i = 0; i < n; i++)
         if (in_project(l, clang_getOverloadedDecl(ovl, i))) return CU_F_PROJDECL;
     return 0;
 }
@@ -393,10 +426,12 @@ static cu_node *lower_decl(lower *l, CXCursor c)
     if (n->tclass == CU_T_RECORD && !isref) {
         CXCursor d = clang_getNullCursor();
         CXCursor decl = clang_getTypeDeclaration(clang_getCanonicalType(t));
-        CXCursor def = clang_getCursorDefinition(decl);
-        if (!clang_Cursor_isNull(def)) decl = def;
-        CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
-        clang_visitChildren(clang_Cursor_isNull(tmpl) ? decl : tmpl, find_dtor, &d);
+        if (!clang_Cursor_isNull(decl)) {
+            CXCursor def = clang_getCursorDefinition(decl);
+            if (!clang_Cursor_isNull(def)) decl = def;
+            CXCursor tmpl = clang_getSpecializedCursorTemplate(decl);
+            clang_visitChildren(clang_Cursor_isNull(tmpl) ? decl : tmpl, find_dtor, &d);
+        }
         if (!clang_Cursor_isNull(d)) n->dtor = cx_dup(l, clang_getCursorUSR(d));
     }
     kids k;
@@ -425,13 +460,12 @@ static cu_node *lower_arg(lower *l, CXCursor c)
     return clang_Cursor_isNull(c) ? node(l, CU_N_EMPTY, clang_getNullCursor()) : node(l, CU_N_OTHER, c);
 }
 
-static cu_node *lower_call(lower *l, CXCursor c)
+__attribute__((noinline)) static cu_node *lower_call(lower *l, CXCursor c)
 {
     CXCursor ref = clang_getCursorReferenced(c);
     enum CXCursorKind rk = clang_getCursorKind(ref);
     int nargs = clang_Cursor_getNumArguments(c);
-    cu_node *tmp[64], **v = tmp;
-    unsigned nv = 0;
+    nodes v = { 0 };
 
     if (rk == CXCursor_Constructor) {
         cu_node *n = node(l, CU_N_CONSTRUCT, c);
@@ -439,11 +473,8 @@ static cu_node *lower_call(lower *l, CXCursor c)
         if (in_project(l, ref)) n->flags |= CU_F_PROJDECL;
         n->name = cx_dup(l, clang_getCursorSpelling(ref));
         n->tclass = (uint8_t)tclass_of(clang_getCursorType(c), NULL);
-        if (nargs > 64) nargs = 64;
-        for (int i = 0; i < nargs; i++) {
-            v[nv++] = lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i));
-        }
-        set_kids(l, n, v, nv);
+        for (int i = 0; i < nargs; i++) nodes_push(l, &v, lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i)));
+        set_kids_list(l, n, &v);
         return n;
     }
 
@@ -463,13 +494,10 @@ static cu_node *lower_call(lower *l, CXCursor c)
             int nc = clang_Cursor_getNumArguments(k.v[1]);
             for (int i = 0; i < 4; i++) {
                 cu_node *a = i < nc ? lower_expr(l, clang_Cursor_getArgument(k.v[1], (unsigned)i)) : NULL;
-                v[nv++] = a ? a : node(l, CU_N_EMPTY, clang_getNullCursor());
+                nodes_push(l, &v, a ? a : node(l, CU_N_EMPTY, clang_getNullCursor()));
             }
-            if (nargs > 60) nargs = 60;
-            for (int i = 0; i < nargs; i++) {
-                v[nv++] = lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i));
-            }
-            set_kids(l, n, v, nv);
+            for (int i = 0; i < nargs; i++) nodes_push(l, &v, lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i)));
+            set_kids_list(l, n, &v);
             kids_free(&k);
             return n;
         }
@@ -508,12 +536,12 @@ static cu_node *lower_call(lower *l, CXCursor c)
         obj = mk.n ? lower_expr(l, mk.v[0]) : NULL;
         kids_free(&mk);
     }
-    v[nv++] = obj ? obj : node(l, CU_N_EMPTY, clang_getNullCursor());
+    nodes_push(l, &v, obj ? obj : node(l, CU_N_EMPTY, clang_getNullCursor()));
     if (nargs >= 0) {
-        if (nargs > 63) nargs = 63;
         int nparams = is_function_kind(rk) ? clang_Cursor_getNumArguments(ref) : -1;
         for (int i = first_arg; i < nargs; i++) {
-            cu_node *a = lower_expr(l, clang_Cursor_getArgument(c, (unsigned)i));
+            CXCursor ac = clang_Cursor_getArgument(c, (unsigned)i);
+            cu_node *a = lower_expr(l, ac);
             if (a && i < nparams) {
                 /* T& (not const T&): the callee may assign the variable */
                 CXType pt = clang_getCursorType(clang_Cursor_getArgument(ref, (unsigned)i));
@@ -521,16 +549,16 @@ static cu_node *lower_call(lower *l, CXCursor c)
                     !clang_isConstQualifiedType(clang_getPointeeType(pt)))
                     a->flags |= CU_F_OUTARG;
             }
-            v[nv++] = a ? a : lower_arg(l, clang_Cursor_getArgument(c, (unsigned)i));
+            nodes_push(l, &v, a ? a : lower_arg(l, ac));
         }
     } else {
-        for (unsigned i = 1; i < k.n && nv < 64; i++) {
+        for (unsigned i = 1; i < k.n; i++) {
             cu_node *a = lower_expr(l, k.v[i]);
-            if (a) v[nv++] = a;
+            if (a) nodes_push(l, &v, a);
         }
     }
     kids_free(&k);
-    set_kids(l, n, v, nv);
+    set_kids_list(l, n, &v);
     return n;
 }
 
@@ -539,7 +567,8 @@ static cu_node *lower_generic(lower *l, CXCursor c, int kind, int as_stmt)
 {
     kids k;
     kids_get(&k, c);
-    cu_node *tmp[32], **v = k.n <= 32 ? tmp : malloc(k.n * sizeof *v);
+    cu_node *tmp[8], **v = k.n <= 8 ? tmp : malloc(k.n * sizeof *v);
+    if (!v) { fputs("cglint: out of memory\n", stderr); abort(); }
     unsigned nv = 0;
     for (unsigned i = 0; i < k.n; i++) {
         cu_node *x = as_stmt ? lower_stmt(l, k.v[i]) : lower_expr(l, k.v[i]);
@@ -555,7 +584,48 @@ static cu_node *lower_generic(lower *l, CXCursor c, int kind, int as_stmt)
     return n;
 }
 
+/* Deeper than CU_MAX_NEST: an unknown value (or a statement that does
+ * nothing the analysis sees) in place of the construct, and the place is
+ * remembered for the function's "too deeply nested" error. */
+static cu_node *too_deep(lower *l, CXCursor c)
+{
+    cu_node *n = node(l, CU_N_OTHER, c);
+    if (!l->deep) {
+        l->deep = 1;
+        l->deep_at = n->loc;
+    }
+    return n;
+}
+
+static cu_node *lower_expr_at(lower *l, CXCursor c);
+static cu_node *lower_stmt_at(lower *l, CXCursor c);
+
+/* Every recursive path of the lowering goes through these two. */
 static cu_node *lower_expr(lower *l, CXCursor c)
+{
+    if (clang_Cursor_isNull(c)) return NULL;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_isInvalid(k) || is_ref_kind(k)) return NULL;   /* a reference or attribute: nothing to lower */
+    if (l->depth >= CU_MAX_NEST) return too_deep(l, c);
+    l->depth++;
+    cu_node *n = lower_expr_at(l, c);
+    l->depth--;
+    return n;
+}
+
+static cu_node *lower_stmt(lower *l, CXCursor c)
+{
+    if (clang_Cursor_isNull(c)) return NULL;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (clang_isInvalid(k) || is_ref_kind(k)) return NULL;   /* a reference or attribute: nothing to lower */
+    if (l->depth >= CU_MAX_NEST) return too_deep(l, c);
+    l->depth++;
+    cu_node *n = lower_stmt_at(l, c);
+    l->depth--;
+    return n;
+}
+
+static cu_node *lower_expr_at(lower *l, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (is_ref_kind(k)) return NULL;
@@ -693,11 +763,10 @@ static cu_node *lower_expr(lower *l, CXCursor c)
                 n = node(l, CU_N_CALL, c);
                 n->name = on;
                 n->flags |= CU_F_DEPENDENT | (uint16_t)of;
-                cu_node *tmp[64];
-                unsigned nv = 0;
-                tmp[nv++] = node(l, CU_N_EMPTY, clang_getNullCursor());
-                for (unsigned i = 1; i < kk.n && nv < 64; i++) tmp[nv++] = lower_arg(l, kk.v[i]);
-                set_kids(l, n, tmp, nv);
+                nodes v = { 0 };
+                nodes_push(l, &v, node(l, CU_N_EMPTY, clang_getNullCursor()));
+                for (unsigned i = 1; i < kk.n; i++) nodes_push(l, &v, lower_arg(l, kk.v[i]));
+                set_kids_list(l, n, &v);
             } else if (kk.n == 1) {
                 n = lower_expr(l, first);
             } else {
@@ -712,12 +781,12 @@ static cu_node *lower_expr(lower *l, CXCursor c)
             if (k == CXCursor_VarDecl) return lower_decl(l, c);
             return NULL;
         }
-        if (clang_isStatement(k)) return lower_stmt(l, c);
+        if (clang_isStatement(k)) return lower_stmt_at(l, c);
         return lower_generic(l, c, CU_N_OTHER, 0);
     }
 }
 
-static cu_node *lower_stmt(lower *l, CXCursor c)
+static cu_node *lower_stmt_at(lower *l, CXCursor c)
 {
     enum CXCursorKind k = clang_getCursorKind(c);
     if (is_ref_kind(k)) return NULL;
@@ -801,20 +870,21 @@ static cu_node *lower_stmt(lower *l, CXCursor c)
     case CXCursor_LabelStmt:
         return lower_generic(l, c, CU_N_OTHER, 1);
     default:
-        if (clang_isExpression(k)) return lower_expr(l, c);
+        if (clang_isExpression(k)) return lower_expr_at(l, c);
         if (clang_isDeclaration(k)) return NULL;
         return lower_generic(l, c, CU_N_OTHER, 1);
     }
 }
 
 /* ---- functions ---------------------------------------------------------------- */
+/* "ns::Class::name", without a specialisation's template arguments; as long
+ * as it is (a name cut short would be looked for under the wrong name). */
 static const char *qualname(lower *l, CXCursor c)
 {
-    char buf[512];
     CXString s = clang_getCursorSpelling(c);
-    snprintf(buf, sizeof buf, "%s", clang_getCString(s));
+    const char *name = clang_getCString(s);
+    char *q = cg_arena_strdup(l->a, name ? name : "");
     clang_disposeString(s);
-    /* strip a template argument list from a specialisation's name */
     for (CXCursor p = clang_getCursorSemanticParent(c); !clang_Cursor_isNull(p);
          p = clang_getCursorSemanticParent(p)) {
         enum CXCursorKind pk = clang_getCursorKind(p);
@@ -825,15 +895,22 @@ static const char *qualname(lower *l, CXCursor c)
             continue;
         CXString ps = clang_getCursorSpelling(p);
         const char *pn = clang_getCString(ps);
-        char tmp[1100];
-        snprintf(tmp, sizeof tmp, "%s::%s", pn && *pn ? pn : "(anonymous)", buf);
+        q = cg_arena_printf(l->a, "%s::%s", pn && *pn ? pn : "(anonymous)", q);
         clang_disposeString(ps);
-        snprintf(buf, sizeof buf, "%.511s", tmp);
     }
-    return cg_arena_strdup(l->a, buf);
+    return q;
 }
 
-typedef struct fn_scan { int global, device, host; } fn_scan;
+/* The function's body went deeper than CU_MAX_NEST: one error, at the first
+ * place it did (once per place, however many translation units include it). */
+static void report_too_deep(lower *l, const cu_func *fn)
+{
+    if (!l->deep) return;
+    l->deep = 0;
+    cu_report_too_deep(l->p, &l->deep_at, fn->qualname,
+                       cg_arena_printf(l->a, "more than %d levels of nested expressions and statements",
+                                       CU_MAX_NEST));
+}
 
 static void lower_function(lower *l, CXCursor c, int file_idx, CXFile f)
 {
@@ -868,25 +945,30 @@ static void lower_function(lower *l, CXCursor c, int file_idx, CXFile f)
     fn->loc.line = line;
     fn->loc.col = col;
 
-    cu_param params[32];
     int np = 0;
-    cu_node *stmts[64];
-    unsigned ns = 0;
+    for (unsigned i = 0; i < k.n; i++) np += clang_getCursorKind(k.v[i]) == CXCursor_ParmDecl;
+    if (np) fn->params = cg_arena_alloc(l->a, (size_t)np * sizeof *fn->params);
+    np = 0;
+    nodes stmts = { 0 };
+    l->depth = 0;
+    l->deep = 0;
     for (unsigned i = 0; i < k.n; i++) {
         enum CXCursorKind kk = clang_getCursorKind(k.v[i]);
-        if (kk == CXCursor_ParmDecl && np < 32) {
-            params[np].name = cx_dup(l, clang_getCursorSpelling(k.v[i]));
-            params[np].usr = cx_dup(l, clang_getCursorUSR(k.v[i]));
-            params[np].tclass = (uint8_t)tclass_of(clang_getCursorType(k.v[i]), NULL);
+        if (kk == CXCursor_ParmDecl) {
+            fn->params[np].name = cx_dup(l, clang_getCursorSpelling(k.v[i]));
+            fn->params[np].usr = cx_dup(l, clang_getCursorUSR(k.v[i]));
+            fn->params[np].tclass = (uint8_t)tclass_of(clang_getCursorType(k.v[i]), NULL);
             np++;
-        } else if (kk == CXCursor_MemberRef && i + 1 < k.n && ns < 62) {
+        } else if (kk == CXCursor_MemberRef && i + 1 < k.n) {
             /* constructor initialiser: field(expr) */
             CXCursor fld = clang_getCursorReferenced(k.v[i]);
             cu_node *lhs = node(l, CU_N_MEMBER, k.v[i]);
             lhs->name = cx_dup(l, clang_getCursorSpelling(k.v[i]));
-            lhs->usr = cx_dup(l, clang_getCursorUSR(fld));
+            if (!clang_Cursor_isNull(fld)) {
+                lhs->usr = cx_dup(l, clang_getCursorUSR(fld));
+                lhs->tclass = (uint8_t)tclass_of(clang_getCursorType(fld), NULL);
+            }
             lhs->storage = CU_S_FIELD;
-            lhs->tclass = (uint8_t)tclass_of(clang_getCursorType(fld), NULL);
             cu_node *rhs = lower_expr(l, k.v[i + 1]);
             i++;
             if (!rhs) continue;
@@ -894,30 +976,27 @@ static void lower_function(lower *l, CXCursor c, int file_idx, CXFile f)
             as->op = CXBinaryOperator_Assign;
             cu_node *pair[2] = { lhs, rhs };
             set_kids(l, as, pair, 2);
-            stmts[ns++] = as;
+            nodes_push(l, &stmts, as);
         } else if (kk == CXCursor_TypeRef && i + 1 < k.n && clang_isExpression(clang_getCursorKind(k.v[i + 1])) &&
-                   ns < 62 && clang_getCursorKind(c) == CXCursor_Constructor) {
+                   clang_getCursorKind(c) == CXCursor_Constructor) {
             /* base class initialiser */
             cu_node *x = lower_expr(l, k.v[i + 1]);
             i++;
-            if (x) stmts[ns++] = x;
+            if (x) nodes_push(l, &stmts, x);
         }
     }
+    fn->nparams = np;
     cu_node *b = lower_stmt(l, body);
     if (!b) b = node(l, CU_N_COMPOUND, body);
-    if (ns) {
-        stmts[ns++] = b;
+    if (stmts.n) {
+        nodes_push(l, &stmts, b);
         cu_node *blk = node(l, CU_N_COMPOUND, body);
-        set_kids(l, blk, stmts, ns);
+        set_kids_list(l, blk, &stmts);
         b = blk;
     }
     fn->body = b;
-    if (np) {
-        fn->params = cg_arena_alloc(l->a, (size_t)np * sizeof *fn->params);
-        memcpy(fn->params, params, (size_t)np * sizeof *fn->params);
-        fn->nparams = np;
-    }
     kids_free(&k);
+    report_too_deep(l, fn);
     if (l->nfuncs == l->capfuncs) {
         l->capfuncs = l->capfuncs ? l->capfuncs * 2 : 32;
         cu_func **nf2 = cg_arena_alloc(l->a, l->capfuncs * sizeof *nf2);

@@ -24,6 +24,8 @@
  *   directory) so the user sees one line per file. */
 #include "cu_int.h"
 #include "cu_shim.h"
+#include "core/file.h"
+#include "core/path.h"
 #include <clang-c/Index.h>
 #include <ctype.h>
 #include <errno.h>
@@ -108,19 +110,7 @@ static int rm_cb(const char *path, const struct stat *st, int flag, struct FTW *
 
 /* Headers of CUDA's libraries: when one is missing it is the environment's
  * trouble (or shim mode's), reported once, not the file's. */
-static int is_cuda_family_header(const char *h)
-{
-    static const char *const pre[] = {
-        "cuda", "cu", "cublas", "cufft", "curand", "cusparse", "cusolver", "cudnn", "nccl",
-        "nvtx", "nvToolsExt", "npp", "nvrtc", "nvml", "thrust/", "cub/", "cooperative_groups",
-        "mma.h", "sm_", "math_constants.h", "device_", "texture_", "surface_", "vector_",
-        "helper_cuda", "helper_functions", "helper_string", "helper_timer", "helper_math",
-        "helper_image", "nvjpeg", "nvJitLink", "cutlass/", "cute/", "torch/", "ATen/",
-        "c10/", "driver_", "crt/", "nvtx3/", "omp.h", "mpi.h", NULL };
-    for (int i = 0; pre[i]; i++)
-        if (strncmp(h, pre[i], strlen(pre[i])) == 0) return 1;
-    return 0;
-}
+static int is_cuda_family_header(const char *h) { return cu_header_origin(h) == CU_HDR_LIBRARY; }
 
 /* ---- the compile database ---------------------------------------------------- */
 typedef struct db_entry { char *file; char **argv; int argc; char *dir; } db_entry;
@@ -180,13 +170,26 @@ static int is_toolkit_include(const char *dir)
     return exists(probe);
 }
 
-static char *read_small_file(const char *path)
+/* The whole of a response file, NUL-terminated (malloc), or NULL with errno. */
+static char *read_whole_file(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    char ferr[256];
+    FILE *f = cg_file_fopen(path, ferr, sizeof ferr);   /* a regular file: a FIFO would block */
     if (!f) return NULL;
-    char *buf = malloc(1 << 20);
-    size_t n = buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    size_t n = 0, cap = 4096;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (n + 1 < cap) break;
+        char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+        if (!nb) { free(buf); buf = NULL; errno = EFBIG; break; }
+        buf = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
     fclose(f);
+    if (buf && bad) { free(buf); buf = NULL; errno = EIO; }
     if (buf) buf[n] = 0;
     return buf;
 }
@@ -194,16 +197,64 @@ static char *read_small_file(const char *path)
 /* Keep what changes how a file parses: include paths, macros, the standard,
  * forced includes.  The rest (nvcc's code generation, warnings, output)
  * means nothing to libclang or is not understood by it.  Response files
- * (nvcc's --options-file, @file) are read in place. */
-static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_std, int *ptds);
+ * (nvcc's --options-file, @file) are read in place; one that includes itself,
+ * directly or through others, is read once (an error, once per run), and
+ * nesting stops at CU_MAX_RSP_DEPTH. */
+#define CU_MAX_RSP_DEPTH 16
 
-static void filter_response_file(cg_arena *a, const db_entry *e, const char *file, argv_b *out,
-                                 int *has_std, int *ptds, int depth)
+typedef struct flag_ctx {
+    cu_project *p;
+    cg_arena *a;
+    argv_b *out;
+    int *has_std, *ptds;
+    const char *reading[CU_MAX_RSP_DEPTH];   /* the response files being read (canonical paths) */
+    const char *shown[CU_MAX_RSP_DEPTH];     /* ... as their includers name them */
+    int depth;
+} flag_ctx;
+
+static void filter_flags(flag_ctx *fc, const db_entry *e);
+
+/* One message per response file and kind of trouble, however many files use it. */
+static int rsp_first_report(flag_ctx *fc, const char *kind, const char *path)
 {
-    if (depth > 2) return;
+    char *key = cg_arena_printf(fc->p->arena, "%s\x1f%s", kind, path);
+    size_t kl = strlen(key);
+    if (cg_map_get(&fc->p->rsp_reported, key, kl)) return 0;
+    cg_map_put(&fc->p->rsp_reported, key, kl, (void *)1);
+    return 1;
+}
+
+static void filter_response_file(flag_ctx *fc, const db_entry *e, const char *file)
+{
+    cg_arena *a = fc->a;
     char *path = join_path(a, e->dir, file);
-    char *text = read_small_file(path);
-    if (!text) return;
+    char rp[PATH_MAX];
+    const char *canon = realpath(path, rp) ? cg_arena_strdup(a, rp) : path;
+    for (int i = 0; i < fc->depth; i++) {
+        if (strcmp(fc->reading[i], canon) != 0) continue;
+        if (rsp_first_report(fc, "cycle", canon)) {
+            char *chain = cg_arena_strdup(a, "");
+            for (int k = i; k < fc->depth; k++) chain = cg_arena_printf(a, "%s%s -> ", chain, fc->shown[k]);
+            cg_report_notice(fc->p->report, CG_ERROR, canon, 0, 0,
+                             "this response file includes itself (%s%s); it is read once", chain, file);
+        }
+        return;
+    }
+    if (fc->depth == CU_MAX_RSP_DEPTH) {
+        if (rsp_first_report(fc, "depth", canon))
+            cg_report_notice(fc->p->report, CG_ERROR, canon, 0, 0,
+                             "response files nested more than %d deep (through %s); this one and those it "
+                             "names are not read", CU_MAX_RSP_DEPTH, fc->shown[0]);
+        return;
+    }
+    char *text = read_whole_file(path);
+    if (!text) {
+        if (rsp_first_report(fc, "read", canon))
+            cg_report_notice(fc->p->report, CG_WARN, path, 0, 0,
+                             "cannot read this response file (named in the compile database): %s; its "
+                             "flags are not used", strerror(errno));
+        return;
+    }
     db_entry sub = *e;
     char **v;
     int n = shell_split(a, text, &v);
@@ -213,19 +264,26 @@ static void filter_response_file(cg_arena *a, const db_entry *e, const char *fil
     sub.argv[0] = "";
     for (int i = 0; i < n; i++) sub.argv[i + 1] = v[i];
     sub.argc = n + 1;
-    filter_flags(a, &sub, out, has_std, ptds);
+    fc->reading[fc->depth] = canon;
+    fc->shown[fc->depth] = file;
+    fc->depth++;
+    filter_flags(fc, &sub);
+    fc->depth--;
 }
 
-static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_std, int *ptds)
+static void filter_flags(flag_ctx *fc, const db_entry *e)
 {
+    cg_arena *a = fc->a;
+    argv_b *out = fc->out;
+    int *has_std = fc->has_std, *ptds = fc->ptds;
     for (int i = 1; i < e->argc; i++) {
         const char *s = e->argv[i];
         if ((strcmp(s, "--options-file") == 0 || strcmp(s, "-optf") == 0) && i + 1 < e->argc) {
-            filter_response_file(a, e, e->argv[++i], out, has_std, ptds, 1);
+            filter_response_file(fc, e, e->argv[++i]);
             continue;
         }
-        if (strncmp(s, "--options-file=", 15) == 0) { filter_response_file(a, e, s + 15, out, has_std, ptds, 1); continue; }
-        if (s[0] == '@' && s[1]) { filter_response_file(a, e, s + 1, out, has_std, ptds, 1); continue; }
+        if (strncmp(s, "--options-file=", 15) == 0) { filter_response_file(fc, e, s + 15); continue; }
+        if (s[0] == '@' && s[1]) { filter_response_file(fc, e, s + 1); continue; }
         const char *val = NULL;
         const char *opt = NULL;
         static const char *const with_path[] = { "-I", "-isystem", "-iquote", "-idirafter",
@@ -295,7 +353,13 @@ static void filter_flags(cg_arena *a, const db_entry *e, argv_b *out, int *has_s
 static int load_db(cu_project *p, const char *path, cg_map *out)
 {
     json_error_t err;
-    json_t *root = json_load_file(path, 0, &err);
+    /* a regular file only: a FIFO named compile_commands.json must not block */
+    char rerr[JSON_ERROR_TEXT_LENGTH];
+    size_t dblen;
+    char *dbtext = cg_file_read(path, 0, &dblen, rerr, sizeof rerr);
+    if (!dbtext) memcpy(err.text, rerr, sizeof err.text), err.line = err.column = 0;
+    json_t *root = dbtext ? json_loadb(dbtext, dblen, 0, &err) : NULL;
+    free(dbtext);
     if (!root) {
         cg_report_notice(p->report, CG_ERROR, path, (uint32_t)(err.line > 0 ? err.line : 0),
                          (uint32_t)(err.column > 0 ? err.column : 0),
@@ -366,13 +430,34 @@ static const char *find_db(cu_project *p)
                          "no compile_commands.json here (-p); every file gets the default flags");
         return NULL;
     }
+    /* From each path named on the command line (a directory, or the directory
+     * of a named file, as pre-commit passes them) up to its project root (the
+     * closest directory holding .git, pyproject.toml or .cglint.toml): the
+     * first DIR/compile_commands.json or DIR/build/compile_commands.json. */
     for (size_t i = 0; i < o->nroots; i++) {
         struct stat st;
-        if (stat(o->roots[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        char *f = cg_arena_printf(p->arena, "%s/compile_commands.json", o->roots[i]);
-        if (exists(f)) return f;
-        f = cg_arena_printf(p->arena, "%s/build/compile_commands.json", o->roots[i]);
-        if (exists(f)) return f;
+        if (stat(o->roots[i], &st) != 0) continue;
+        char rp[PATH_MAX];
+        if (!realpath(o->roots[i], rp)) continue;
+        char *dir = cg_arena_strdup(p->arena, rp);
+        if (!S_ISDIR(st.st_mode)) {
+            char *slash = strrchr(dir, '/');
+            if (!slash) continue;
+            *(slash == dir ? slash + 1 : slash) = 0;
+        }
+        for (int up = 0; up < 64; up++) {
+            char *f = cg_arena_printf(p->arena, "%s/compile_commands.json", dir);
+            if (exists(f)) return f;
+            f = cg_arena_printf(p->arena, "%s/build/compile_commands.json", dir);
+            if (exists(f)) return f;
+            if (exists(cg_arena_printf(p->arena, "%s/.git", dir)) ||
+                exists(cg_arena_printf(p->arena, "%s/pyproject.toml", dir)) ||
+                exists(cg_arena_printf(p->arena, "%s/.cglint.toml", dir)))
+                break;
+            char *slash = strrchr(dir, '/');
+            if (!slash || slash == dir) break;
+            *slash = 0;
+        }
     }
     return NULL;
 }
@@ -443,8 +528,11 @@ int cu_parse_setup(cu_project *p)
 
     char tmpl[PATH_MAX];
     const char *td = getenv("TMPDIR");
-    snprintf(tmpl, sizeof tmpl, "%s/cglint-XXXXXX", td && *td ? td : "/tmp");
-    if (!mkdtemp(tmpl)) {
+    if (snprintf(tmpl, sizeof tmpl, "%s/cglint-XXXXXX", td && *td ? td : "/tmp") >= (int)sizeof tmpl) {
+        errno = ENAMETOOLONG;
+        tmpl[0] = 0;
+    }
+    if (!tmpl[0] || !mkdtemp(tmpl)) {
         cg_report_notice(p->report, CG_ERROR, NULL, 0, 0,
                          "cannot create a temporary directory in %s: %s; C/C++/CUDA files not analysed",
                          td && *td ? td : "/tmp", strerror(errno));
@@ -499,12 +587,27 @@ int cu_parse_setup(cu_project *p)
         }
         argv_b extra = { .a = f->arena };
         int has_std = 0, ptds = 0;
-        if (e) { filter_flags(f->arena, e, &extra, &has_std, &ptds); f->from_db = 1; }
+        if (e) {
+            flag_ctx fc = { .p = p, .a = f->arena, .out = &extra, .has_std = &has_std, .ptds = &ptds };
+            filter_flags(&fc, e);
+            f->from_db = 1;
+        }
         else if (have_db && !f->header) {
             p->not_in_db++;
             if (!p->not_in_db_first) p->not_in_db_first = cg_arena_strdup(p->arena, f->path);
         }
         f->stage = f->header ? 2 : (have_db && !e) ? 1 : 0;
+        const cg_cu_opts *o = p->opts;
+        if (o->std && !has_std) {
+            /* --std c++17 / std = "gnu11": C++ standards for C++ and CUDA, C ones for C */
+            int c_std = strncmp(o->std, "c++", 3) != 0 && strncmp(o->std, "gnu++", 5) != 0;
+            if (c_std == (f->lang == 1)) {
+                av_push(&extra, cg_arena_printf(f->arena, "-std=%s", o->std));
+                has_std = 1;
+            }
+        }
+        for (size_t k = 0; k < o->ndefines; k++) av_push(&extra, cg_arena_printf(f->arena, "-D%s", o->defines[k]));
+        for (size_t k = 0; k < o->ninclude_dirs; k++) { av_push(&extra, "-I"); av_push(&extra, o->include_dirs[k]); }
         base_flags(p, &b, f->lang == 1, has_std);
         for (int k = 0; k < extra.n; k++) av_push(&b, extra.v[k]);
         f->argv = b.v;
@@ -562,7 +665,7 @@ static const char *get_pch(cu_project *p, cu_file *f)
     pthread_mutex_lock(&p->lock);
     for (int i = 0; i < p->npch; i++)
         if (strcmp(p->pch[i].key, key) == 0) { slot = &p->pch[i]; break; }
-    if (!slot && p->npch < 8) {
+    if (!slot && p->npch < 8) {   /* past 8 sets of macro flags: parsed without a PCH (slower, same result) */
         slot = &p->pch[p->npch++];
         slot->key = cg_arena_strdup(p->arena, key);
         slot->path = cg_arena_printf(p->arena, "%s/cuda_runtime-%d.pch", p->tmpdir, p->npch);
@@ -624,6 +727,28 @@ static void note_missing_header(cu_project *p, const char *h)
     }
     if (!dup && strlen(cur) < 400)
         p->missing_cuda_headers = *cur ? cg_arena_printf(p->arena, "%s, %s", cur, h) : cg_arena_strdup(p->arena, h);
+    else if (!dup && !strstr(cur, ", ..."))
+        p->missing_cuda_headers = cg_arena_printf(p->arena, "%s, ...", cur);   /* the list is kept short, and says so */
+    pthread_mutex_unlock(&p->lock);
+}
+
+static void note_missing_project_header(cu_project *p, cu_file *f, const char *h, int first_in_file)
+{
+    pthread_mutex_lock(&p->lock);
+    const char *cur = p->missing_project_headers ? p->missing_project_headers : "";
+    size_t hl = strlen(h);
+    const char *s = cur;
+    int dup = 0;
+    while ((s = strstr(s, h)) != NULL) {
+        if ((s == cur || s[-1] == ' ') && (s[hl] == ',' || s[hl] == 0)) { dup = 1; break; }
+        s += hl;
+    }
+    if (!dup && strlen(cur) < 400)
+        p->missing_project_headers = *cur ? cg_arena_printf(p->arena, "%s, %s", cur, h) : cg_arena_strdup(p->arena, h);
+    else if (!dup && !strstr(cur, ", ..."))
+        p->missing_project_headers = cg_arena_printf(p->arena, "%s, ...", cur);
+    if (!p->missing_project_first) p->missing_project_first = cg_arena_strdup(p->arena, f->path);
+    p->missing_project_files += first_in_file;
     pthread_mutex_unlock(&p->lock);
 }
 
@@ -640,7 +765,7 @@ static int lost_cuda_header(CXTranslationUnit tu)
             if (nf && msg[0] == '\'') {
                 char h[256];
                 snprintf(h, sizeof h, "%.*s", (int)(nf - msg - 1), msg + 1);
-                lost = is_cuda_family_header(h);
+                lost = is_cuda_family_header(h) ? 1 : 2;
             }
             clang_disposeString(ms);
         }
@@ -655,8 +780,9 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
      * complain about: neither its errors nor its missing headers are reported */
     if (!f->file->report) return;
     unsigned nd = clang_getNumDiagnostics(tu);
-    int nerr = 0, shim_sem = 0;
-    char first[600] = "", nsem_first[700] = "";
+    int nerr = 0, shim_sem = 0, project_missing = 0;
+    /* whole messages (in the file's arena): one cut short could end inside a UTF-8 sequence */
+    const char *first = "", *nsem_first = "";
     /* a file that lost a CUDA library header: its other errors follow from
      * that (the environment's trouble, reported once), not from the file */
     int lost = lost_cuda_header(tu);
@@ -679,11 +805,17 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             char h[256];
             snprintf(h, sizeof h, "%.*s", (int)(nf - msg - 1), msg + 1);
             if (is_cuda_family_header(h) || in_system) { note_missing_header(p, h); goto next; }
+            /* a header of the project that was not found: a warning for the run,
+             * naming what fixes it; what it would have declared is missing too,
+             * so the errors that follow are its consequences, not the file's */
+            note_missing_project_header(p, f, h, project_missing++ == 0);
+            goto next;
         }
+        if (lost == 2) goto next;
         if (in_system) {
             CXString fn = clang_getFileName(file);
-            char buf[800];
-            snprintf(buf, sizeof buf, "%s:%u:%u: %s", clang_getCString(fn), line, col, msg ? msg : "");
+            const char *buf = cg_arena_printf(f->arena, "%s:%u:%u: %s", clang_getCString(fn), line, col,
+                                              msg ? msg : "");
             clang_disposeString(fn);
             note_sys(p, buf);
             goto next;
@@ -695,8 +827,8 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             shim_sem++;
             if (!nsem_first[0]) {
                 CXString fn = clang_getFileName(file);
-                snprintf(nsem_first, sizeof nsem_first, "%s:%u: %s", file ? clang_getCString(fn) : f->path,
-                         line, msg ? msg : "");
+                nsem_first = cg_arena_printf(f->arena, "%s:%u: %s", file ? clang_getCString(fn) : f->path, line,
+                                             msg ? msg : "");
                 clang_disposeString(fn);
             }
             goto next;
@@ -705,10 +837,10 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             CXFile mf = clang_getFile(tu, f->path);
             if (file && mf && !clang_File_isEqual(file, mf)) {
                 CXString fn = clang_getFileName(file);
-                snprintf(first, sizeof first, "in %s:%u:%u: %s", clang_getCString(fn), line, col, msg ? msg : "");
+                first = cg_arena_printf(f->arena, "in %s:%u:%u: %s", clang_getCString(fn), line, col, msg ? msg : "");
                 clang_disposeString(fn);
             } else {
-                snprintf(first, sizeof first, "%s", msg ? msg : "");
+                first = cg_arena_strdup(f->arena, msg ? msg : "");
                 fl = line;
                 fc = col;
             }
@@ -750,6 +882,223 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
     }
 }
 
+/* ---- input libclang cannot take ---------------------------------------------- */
+/* libclang parses on a thread of its own with an 8 MiB stack, and its parser
+ * recurses once a level of nesting: calls or parentheses nested 2,000 deep,
+ * lambdas 1,000 deep, 3,000 prefix operators or casts, 10,000 chained
+ * assignments overflow it; so do some 100,000 chained binary operators.  A
+ * stack overflow is a crash its crash recovery cannot catch: the whole
+ * process dies.  So the text of each file is measured before it is parsed,
+ * and a file past a limit is skipped, with an error:
+ *   - brackets nested more than CU_MAX_SOURCE_BRACKETS deep;
+ *   - an expression that recurses more than CU_MAX_SOURCE_CHAIN levels: the
+ *     open brackets, plus at each open level the prefix operators, casts and
+ *     other bracketed groups (not the condition of an if, while, for or
+ *     switch), assignments, `?`, `<` and operator keywords
+ *     since the last `;` (or `,`, except in a bare parenthesis, where it is
+ *     the comma operator);
+ *   - more than CU_MAX_SOURCE_BINARY binary operators and member accesses
+ *     chained that way.
+ * Real code stays far below: in the CUDA toolkit's, the system's and LLVM's
+ * headers (11,000 files) brackets nest at most 40 deep, expressions at most
+ * about 470 levels, and binary chains are under 1,000.  This
+ * sees the file's own text only: nesting that macros or included headers
+ * build is not measured. */
+#define CU_MAX_SOURCE_BRACKETS 1024
+#define CU_MAX_SOURCE_CHAIN 1500
+#define CU_MAX_SOURCE_BINARY 20000
+
+typedef struct nest_scan { uint32_t line, col; int why; } nest_scan;   /* why: 0 brackets, 1 chain, 2 binary */
+
+static int is_ident_byte(unsigned char c) { return c == '_' || isalnum(c) || c >= 0x80; }
+
+/* Keywords that are prefix or binary operators. */
+static int operator_keyword(const char *w, size_t n)
+{
+    static const char *const kw[] = { "sizeof", "alignof", "_Alignof", "__alignof__", "new", "delete",
+        "throw", "not", "compl", "and", "or", "xor", "bitand", "bitor", "not_eq", "co_await",
+        "co_yield", NULL };
+    for (int i = 0; kw[i]; i++)
+        if (strlen(kw[i]) == n && memcmp(kw[i], w, n) == 0) return 1;
+    return 0;
+}
+
+/* Keywords after which a parenthesis is not a call's: `return (a, b)`. */
+static int statement_keyword(const char *w, size_t n)
+{
+    static const char *const kw[] = { "return", "case", "if", "while", "for", "switch", "do", "else",
+        "co_return", NULL };
+    for (int i = 0; kw[i]; i++)
+        if (strlen(kw[i]) == n && memcmp(kw[i], w, n) == 0) return 1;
+    return 0;
+}
+
+/* Length of the operator token at t (1 to 3). */
+static size_t operator_len(const char *t, size_t left)
+{
+    static const char *const ops[] = { ">>=", "<<=", "<=>", "->*", "...", "&&", "||", "==", "!=", "<=",
+        ">=", "<<", ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "++", "--", "##", NULL };
+    for (int i = 0; ops[i]; i++) {
+        size_t n = strlen(ops[i]);
+        if (n <= left && memcmp(t, ops[i], n) == 0) return n;
+    }
+    return 1;
+}
+
+/* 1 (and where) when the text nests too deep for libclang. */
+static int source_too_deep(const char *t, size_t len, nest_scan *out)
+{
+    int rec[CU_MAX_SOURCE_BRACKETS + 1];   /* recursive steps since the last `;` or `,` at each open level */
+    int bin[CU_MAX_SOURCE_BRACKETS + 1];   /* binary operators, the same way */
+    char bare[CU_MAX_SOURCE_BRACKETS + 1]; /* the level is a parenthesis not after a name: `,` is an operator */
+    char cond[CU_MAX_SOURCE_BRACKETS + 1]; /* the level is the condition of an if, while, for or switch */
+    int depth = 0, chain = 0, binary = 0;  /* chain: depth + the sum of rec[0..depth]; binary: of bin[] */
+    int operand = 0;                       /* the last token ends an operand (a name, a literal, a group) */
+    int keyword = 0;                       /* the last token is a statement keyword */
+    uint32_t line = 1;
+    size_t line_at = 0;
+    rec[0] = bin[0] = 0;
+    bare[0] = cond[0] = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c == '\n') { line++; line_at = i + 1; continue; }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') continue;
+        if (c == '\\' && i + 1 < len && t[i + 1] == '\n') { i++; line++; line_at = i + 1; continue; }
+        if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+            while (i + 1 < len && t[i + 1] != '\n') i++;
+            continue;
+        }
+        if (c == '/' && i + 1 < len && t[i + 1] == '*') {
+            for (i += 2; i + 1 < len && !(t[i] == '*' && t[i + 1] == '/'); i++)
+                if (t[i] == '\n') { line++; line_at = i + 1; }
+            i++;
+            continue;
+        }
+        if (c == 'R' && i + 1 < len && t[i + 1] == '"' &&
+            (i == 0 || !is_ident_byte((unsigned char)t[i - 1]) || strchr("uUL8", t[i - 1]))) {
+            /* R"delim( ... )delim" */
+            size_t d0 = i + 2, d1 = d0;
+            while (d1 < len && d1 - d0 <= 16 && t[d1] != '(') d1++;
+            if (d1 < len && t[d1] == '(') {
+                size_t dl = d1 - d0;
+                for (i = d1 + 1; i < len; i++) {
+                    if (t[i] == '\n') { line++; line_at = i + 1; continue; }
+                    if (t[i] == ')' && i + dl + 1 < len && memcmp(t + i + 1, t + d0, dl) == 0 &&
+                        t[i + 1 + dl] == '"') {
+                        i += dl + 1;
+                        break;
+                    }
+                }
+                operand = 1;
+                continue;
+            }
+        }
+        if (c == '"' || (c == '\'' && !(i > 0 && isxdigit((unsigned char)t[i - 1])))) {
+            /* a string or character literal (in 1'000 the quote is a digit separator) */
+            for (i++; i < len && t[i] != (char)c && t[i] != '\n'; i++)
+                if (t[i] == '\\' && i + 1 < len) {
+                    if (t[i + 1] == '\n') { line++; line_at = i + 2; }
+                    i++;
+                }
+            if (i < len && t[i] == '\n') { line++; line_at = i + 1; }
+            operand = 1;
+            continue;
+        }
+        if (c == '#') {
+            /* a directive: to the end of its (continued) line; its text is not measured */
+            int first = 1;
+            for (size_t k = line_at; k < i && first; k++) first = t[k] == ' ' || t[k] == '\t';
+            if (first) {
+                for (; i + 1 < len && t[i + 1] != '\n'; i++)
+                    if (t[i + 1] == '\\' && i + 2 < len && t[i + 2] == '\n') { i += 2; line++; line_at = i + 1; }
+                continue;
+            }
+        }
+        size_t at = i;
+        int step = 0;                      /* 1: a recursive step, 2: a binary operator */
+        int after_keyword = keyword;
+        keyword = 0;
+        if (is_ident_byte(c)) {
+            while (i + 1 < len && (is_ident_byte((unsigned char)t[i + 1]) || (t[i + 1] == '.' && isdigit(c)))) i++;
+            if (operator_keyword(t + at, i + 1 - at)) { step = 1; operand = 0; }
+            else {
+                keyword = statement_keyword(t + at, i + 1 - at);
+                operand = !keyword;
+                continue;
+            }
+        } else if (c == '(' || c == '[' || c == '{') {
+            chain++;
+            if (++depth > CU_MAX_SOURCE_BRACKETS || chain > CU_MAX_SOURCE_CHAIN) {
+                out->why = depth > CU_MAX_SOURCE_BRACKETS ? 0 : 1;
+                goto too_deep;
+            }
+            rec[depth] = bin[depth] = 0;
+            bare[depth] = c == '(' && !operand;
+            cond[depth] = c == '(' && after_keyword;
+            operand = 0;
+            continue;
+        } else if (c == ')' || c == ']' || c == '}') {
+            int was_cond = cond[depth];
+            if (depth > 0) {
+                chain -= 1 + rec[depth];
+                binary -= bin[depth];
+                depth--;
+            }
+            if (was_cond) {   /* if (...) { : the statement's block nests, its condition does not */
+                operand = 0;
+                continue;
+            }
+            if (c == '}') {   /* a block ends a statement */
+                chain -= rec[depth];
+                binary -= bin[depth];
+                rec[depth] = bin[depth] = 0;
+                operand = 0;
+                continue;
+            }
+            step = 1;         /* a group is one more step of its level: (int)(int)x, f(x)(y) */
+            operand = 1;
+        } else if (c == ';' || (c == ',' && !bare[depth])) {
+            chain -= rec[depth];
+            binary -= bin[depth];
+            rec[depth] = bin[depth] = 0;
+            operand = 0;
+            continue;
+        } else if (c == '.' && !(i + 2 < len && t[i + 1] == '.' && t[i + 2] == '.')) {
+            step = 2;         /* member access chains like a binary operator */
+            operand = 0;
+        } else if (c == '-' && i + 1 < len && t[i + 1] == '>' && !(i + 2 < len && t[i + 2] == '*')) {
+            i++;
+            step = 2;
+            operand = 0;
+        } else if (c == ':' && i + 1 < len && t[i + 1] == ':') {
+            i++;
+            continue;
+        } else {
+            size_t n = operator_len(t + i, len - i);
+            i += n - 1;
+            int assign = (n == 1 && c == '=') || (n >= 2 && t[i] == '=' && c != '=' && c != '!' &&
+                                                  !(n == 2 && (c == '<' || c == '>')));
+            if (assign || c == '?' || (c == '<' && n == 1) || c == '~' || (c == '!' && n == 1) || !operand) step = 1;
+            else if (c == ':' || c == '#') step = 0;
+            else step = 2;
+            operand = 0;
+        }
+        if (step == 1) {
+            rec[depth]++;
+            if (++chain > CU_MAX_SOURCE_CHAIN) { out->why = 1; goto too_deep; }
+        } else if (step == 2) {
+            bin[depth]++;
+            if (++binary > CU_MAX_SOURCE_BINARY) { out->why = 2; goto too_deep; }
+        }
+        continue;
+    too_deep:
+        out->line = line;
+        out->col = (uint32_t)(at - line_at + 1);
+        return 1;
+    }
+    return 0;
+}
+
 static double now_ms(void)
 {
     struct timespec t;
@@ -757,23 +1106,116 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* Files libclang could #include that are not regular files (a FIFO named
+ * like a header would block its read for ever): those in the file's own
+ * directory and its -I and -iquote directories, each given to libclang as
+ * an empty unsaved file, so it never opens them.  libclang matches an
+ * unsaved file by the spelling it builds (the includer's directory or the
+ * -I argument as written, '/', the name), so each is given under that
+ * spelling and as an absolute path. */
+static void add_unsaved(struct CXUnsavedFile **out, unsigned *n, const char *name)
+{
+    struct CXUnsavedFile *g = realloc(*out, (*n + 1) * sizeof *g);
+    if (!g) return;
+    *out = g;
+    g[(*n)++] = (struct CXUnsavedFile){ name, "", 0 };
+}
+
+static unsigned special_headers(cu_file *f, const char *const *argv, int argc, struct CXUnsavedFile **out)
+{
+    *out = NULL;
+    unsigned n = 0;
+    /* the directories an #include "..." is looked up in, as spelled */
+    const char **dirs = cg_arena_alloc(f->arena, (size_t)(argc + 1) * sizeof *dirs);
+    int nd = 0;
+    const char *sl = strrchr(f->path, '/');
+    dirs[nd++] = sl ? cg_arena_strndup(f->arena, f->path, sl > f->path ? (size_t)(sl - f->path) : 1) : ".";
+    for (int i = 0; i < argc; i++) {
+        if ((!strcmp(argv[i], "-I") || !strcmp(argv[i], "-iquote")) && i + 1 < argc) dirs[nd++] = argv[++i];
+        else if (!strncmp(argv[i], "-I", 2) && argv[i][2]) dirs[nd++] = argv[i] + 2;
+    }
+    for (int d = 0; d < nd; d++) {
+        size_t dl = strlen(dirs[d]);
+        while (dl > 1 && dirs[d][dl - 1] == '/') dl--;
+        /* what the directory holds, and what the file #includes from it by a longer path */
+        char **sp = NULL;
+        size_t k = cg_file_specials(dirs[d], &sp);
+        for (size_t j = 0; j < k; j++) {
+            add_unsaved(out, &n, cg_arena_printf(f->arena, "%.*s/%s", (int)dl, dirs[d], strrchr(sp[j], '/') + 1));
+            char *abs = cg_path_abs(sp[j]);
+            if (abs) add_unsaved(out, &n, cg_arena_strdup(f->arena, abs));
+            free(abs);
+            free(sp[j]);
+        }
+        free(sp);
+        const char *t = f->loaded ? f->src.text : NULL, *end = t ? t + f->src.len : NULL;
+        for (; t && t < end; t = memchr(t, '\n', (size_t)(end - t)), t = t ? t + 1 : NULL) {
+            const char *q = t;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if (q >= end || *q != '#') continue;
+            q++;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if ((size_t)(end - q) < 8 || strncmp(q, "include", 7) != 0) continue;
+            q += 7;
+            while (q < end && (*q == ' ' || *q == '\t')) q++;
+            if (q >= end || (*q != '"' && *q != '<')) continue;
+            char close = *q == '"' ? '"' : '>';
+            const char *b = ++q;
+            while (q < end && *q != close && *q != '\n') q++;
+            if (q >= end || *q != close || q == b || !memchr(b, '/', (size_t)(q - b))) continue;
+            char *cand = cg_arena_printf(f->arena, "%.*s/%.*s", (int)dl, dirs[d], (int)(q - b), b);
+            struct stat st;
+            if (stat(cand, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) continue;
+            add_unsaved(out, &n, cand);
+            char *abs = cg_path_abs(cand);
+            if (abs) add_unsaved(out, &n, cg_arena_strdup(f->arena, abs));
+            free(abs);
+        }
+    }
+    return n;
+}
+
 void cu_parse_file(cu_project *p, cu_file *f, int level)
 {
+    nest_scan ns;
+    if (f->loaded && source_too_deep(f->src.text, f->src.len, &ns)) {
+        uint32_t col = cg_source_column(&f->src, ns.line, ns.col ? ns.col - 1 : 0);
+        static const char *const why[] = { "brackets nested more than %d deep",
+            "an expression nested more than %d levels deep", "an expression of more than %d operators" };
+        static const int lim[] = { CU_MAX_SOURCE_BRACKETS, CU_MAX_SOURCE_CHAIN, CU_MAX_SOURCE_BINARY };
+        char what[80];
+        snprintf(what, sizeof what, why[ns.why], lim[ns.why]);
+        cg_report_notice(p->report, CG_ERROR, f->path, ns.line, col,
+                         "too deeply nested for libclang to parse safely (%s); skipped", what);
+        f->status = -1;
+        return;
+    }
     double t0 = now_ms();
     const char *pch = get_pch(p, f);
-    const char **argv = cg_arena_alloc(f->arena, (size_t)(f->argc + 2) * sizeof *argv);
+    size_t nguess = 0;
+    char **guess = f->from_db ? NULL : cu_guess_include_dirs(p, f, f->arena, &nguess);
+    const char **argv = cg_arena_alloc(f->arena, ((size_t)f->argc + 2 * nguess + 2) * sizeof *argv);
     int argc = 0;
     for (int i = 0; i < f->argc; i++) argv[argc++] = f->argv[i];
+    /* after the user's -I: theirs win */
+    for (size_t i = 0; i < nguess; i++) { argv[argc++] = "-I"; argv[argc++] = guess[i]; }
     if (pch) { argv[argc++] = "-include-pch"; argv[argc++] = pch; }
     unsigned flags = CXTranslationUnit_KeepGoing | CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
     CXTranslationUnit tu = NULL;
-    enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, NULL, 0, flags, &tu);
+    struct CXUnsavedFile *uf;
+    unsigned nuf = special_headers(f, argv, argc, &uf);
+    enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, uf, nuf, flags, &tu);
     if (e == CXError_ASTReadError && pch) {
         /* the PCH did not fit this file's flags after all: parse without it */
         if (tu) clang_disposeTranslationUnit(tu);
         tu = NULL;
-        e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, NULL, 0, flags, &tu);
+        e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, uf, nuf, flags, &tu);
     }
+    for (unsigned i = 0; tu && i < nuf; i += 2)   /* each under two names: said once */
+        if (clang_getFile(tu, uf[i].Filename) || (i + 1 < nuf && clang_getFile(tu, uf[i + 1].Filename)))
+            cg_report_notice(p->report, CG_WARN, f->path, 0, 0, "reads %s, which is not a regular file "
+                             "(a FIFO or a device): read as empty", uf[i].Filename);
+    free(uf);
     if (e != CXError_Success || !tu) {
         if (tu) clang_disposeTranslationUnit(tu);
         if (e == CXError_Crashed) {
@@ -824,6 +1266,16 @@ void cu_parse_summary(cu_project *p)
         cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
                          "CUDA library headers not found%s: %s; calls into them are matched by name",
                          p->toolkit ? "" : " (shim mode)", p->missing_cuda_headers);
+    if (p->missing_project_headers)
+        cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
+                         "headers of this project not found: %s (first wanted by %s%s); %s analysed as far as "
+                         "%s parsed, and what those headers declare is unknown to cglint. Give their directory "
+                         "with -I DIR (or include-dirs in the configuration), or a compile_commands.json with -p",
+                         p->missing_project_headers, p->missing_project_first,
+                         p->missing_project_files > 1 ? cg_arena_printf(p->arena, " and %d more file%s",
+                             p->missing_project_files - 1, p->missing_project_files > 2 ? "s" : "") : "",
+                         p->missing_project_files > 1 ? "those files were" : "it was",
+                         p->missing_project_files > 1 ? "they" : "it");
     if (p->hdr_bad)
         cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
                          "%d header%s or source%s outside the build that no analysed file includes did not "

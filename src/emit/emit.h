@@ -26,4 +26,8 @@ int cg_emit_json(FILE *out, const cg_report *r, const cg_emit_opts *o);
 int cg_emit_sarif(FILE *out, const cg_report *r, const cg_emit_opts *o);
 int cg_emit_github(FILE *out, const cg_report *r, const cg_emit_opts *o);
 int cg_emit(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o);
+/* Write s for a terminal: control characters (C0, DEL, C1) and bytes that
+ * are not UTF-8 become \xNN, so a file name cannot send escape sequences
+ * whether colour is on or off.  NULL writes nothing. */
+void cg_emit_escaped(FILE *out, const char *s);
 #endif

@@ -117,6 +117,8 @@ static json_t *sarif_artifact_location(const sarif_ctx *c, const char *path)
     return a;
 }
 
+#define SARIF_SNIPPET_MAX 4096
+
 /* A region with the fields that are known (0 means unknown in the model). */
 static json_t *sarif_region(const cg_loc *l, const char *snippet)
 {
@@ -127,7 +129,9 @@ static json_t *sarif_region(const cg_loc *l, const char *snippet)
         json_object_set_new(r, "endLine", json_integer(l->end_line));
         json_object_set_new(r, "endColumn", json_integer(l->end_col));
     }
-    if (snippet && *snippet) {
+    /* a snippet of a generated line of megabytes, once per result, would
+     * make the log quadratic in size: such a line has none (it is optional) */
+    if (snippet && *snippet && strnlen(snippet, SARIF_SNIPPET_MAX + 1) <= SARIF_SNIPPET_MAX) {
         json_t *s = json_object();
         json_object_set_new(s, "text", cg_emit_json_string(snippet));
         json_object_set_new(r, "snippet", s);
@@ -256,6 +260,11 @@ typedef struct {
     cg_map map;
     char **keys;
     size_t nkeys;
+    /* the last line hashed: findings on one line share the report's copy of
+     * it, so a long line with many findings is hashed once */
+    const char *last_line;
+    int last_rule;
+    char last_hash[32];
 } sarif_occ;
 
 static size_t sarif_occurrence(sarif_occ *occ, const char *path, const char *hash)
@@ -277,15 +286,22 @@ static json_t *sarif_fingerprints(sarif_occ *occ, const cg_finding *f)
 {
     const char *id = cg_rules[f->rule].id;
     const char *line = f->line_text ? f->line_text : "";
-    size_t idlen = strlen(id), n = strlen(line), k = idlen;
-    char *buf = malloc(idlen + n + 1);
-    if (!buf) return NULL;
-    memcpy(buf, id, idlen);
-    for (size_t i = 0; i < n; i++)
-        if (!strchr(" \t\r\n\f\v", line[i])) buf[k++] = line[i];
     char hash[32], value[64];
-    snprintf(hash, sizeof hash, "%016" PRIx64, cg_hash_bytes(buf, k));
-    free(buf);
+    if (line == occ->last_line && f->rule == occ->last_rule && *line) {
+        memcpy(hash, occ->last_hash, sizeof hash);
+    } else {
+        size_t idlen = strlen(id), n = strlen(line), k = idlen;
+        char *buf = malloc(idlen + n + 1);
+        if (!buf) return NULL;
+        memcpy(buf, id, idlen);
+        for (size_t i = 0; i < n; i++)
+            if (!strchr(" \t\r\n\f\v", line[i])) buf[k++] = line[i];
+        snprintf(hash, sizeof hash, "%016" PRIx64, cg_hash_bytes(buf, k));
+        free(buf);
+        occ->last_line = line;
+        occ->last_rule = f->rule;
+        memcpy(occ->last_hash, hash, sizeof hash);
+    }
     snprintf(value, sizeof value, "%s:%zu", hash, sarif_occurrence(occ, f->loc.path ? f->loc.path : "", hash));
     json_t *fp = json_object();
     json_object_set_new(fp, "primaryLocationLineHash", json_string(value));

@@ -20,10 +20,30 @@
 #define SGR_RESET "\x1b[0m"
 #define SGR_BOLD "\x1b[1m"
 
+/* Where a long line was last walked to: findings are sorted by line and
+ * column, so the next finding on the same line walks on from there instead
+ * of from the line's start (16,000 findings on one generated line cost one
+ * walk of it, not 16,000). */
+typedef struct {
+    const char *line;   /* the report's copy: findings on one line share it */
+    size_t len;
+    size_t at;          /* byte offset of code point `col` */
+    uint32_t col;       /* 1-based */
+    uint32_t width;     /* the line's code points, once counted; 0: not yet */
+} text_walk;
+
 typedef struct {
     FILE *out;
     int color;
+    text_walk walk;     /* to the span's column */
+    text_walk from;     /* to a long line's window start, which also only moves right */
 } text_ctx;
+
+/* A long line is shown as a window of this many code points around the
+ * finding, with "…" where it is cut; the window starts this many code points
+ * before the span. */
+#define TEXT_LINE_MAX 240
+#define TEXT_LEAD 60
 
 static const char *severity_sgr(cg_severity sev)
 {
@@ -32,13 +52,6 @@ static const char *severity_sgr(cg_severity sev)
     case CG_SEV_WARNING: return "\x1b[1;33m";
     default: return "\x1b[1;36m";
     }
-}
-
-/* Writes s wrapped in an SGR sequence when colour is on. */
-static void text_styled(const text_ctx *c, const char *sgr, const char *s)
-{
-    if (c->color) fprintf(c->out, "%s%s%s", sgr, s, SGR_RESET);
-    else fputs(s, c->out);
 }
 
 /* Byte length of the UTF-8 sequence at s (at most n bytes); an invalid or
@@ -57,12 +70,30 @@ static size_t text_utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-static uint32_t text_count_codepoints(const char *s)
+void cg_emit_escaped(FILE *out, const char *s)
 {
-    uint32_t n = 0;
-    size_t len = strlen(s);
-    for (size_t i = 0; i < len; n++) i += text_utf8_len((const unsigned char *)s + i, len - i);
-    return n;
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)p);
+    for (size_t i = 0; i < n;) {
+        size_t k = text_utf8_len(p + i, n - i);
+        /* C0 controls, DEL, C1 controls (U+0080-U+009F) and bytes that are
+         * not UTF-8: a terminal must never receive them from a file name */
+        int bad = (k == 1 && (p[i] < 0x20 || p[i] == 0x7f || p[i] >= 0x80)) || (k == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0);
+        if (bad) {
+            for (size_t b = 0; b < k; b++) fprintf(out, "\\x%02x", p[i + b]);
+        } else {
+            fwrite(p + i, 1, k, out);
+        }
+        i += k;
+    }
+}
+
+/* Writes s wrapped in an SGR sequence when colour is on. */
+static void text_styled(const text_ctx *c, const char *sgr, const char *s)
+{
+    if (c->color) fprintf(c->out, "%s", sgr);
+    cg_emit_escaped(c->out, s);
+    if (c->color) fputs(SGR_RESET, c->out);
 }
 
 static int text_digits(uint32_t v)
@@ -72,45 +103,105 @@ static int text_digits(uint32_t v)
     return d;
 }
 
-/* The padding before the caret: one space per code point before the span's
- * first column, except that tabs stay tabs. */
-static void text_caret_padding(FILE *out, const char *line, uint32_t col)
+/* The byte offset of code point `col` (1-based) of the line, or the line's
+ * length when it has fewer; *reached gets the column found there. */
+static size_t text_offset(text_walk *w, const char *line, uint32_t col, uint32_t *reached)
 {
-    size_t len = strlen(line), i = 0;
-    for (uint32_t cp = 1; cp < col; cp++) {
-        if (i < len) {
-            fputc(line[i] == '\t' ? '\t' : ' ', out);
-            i += text_utf8_len((const unsigned char *)line + i, len - i);
+    if (w->line != line) {
+        w->line = line;
+        w->len = strlen(line);
+        w->at = 0;
+        w->col = 1;
+        w->width = 0;
+    }
+    if (col < w->col) { w->at = 0; w->col = 1; }
+    while (w->col < col && w->at < w->len) {
+        w->at += text_utf8_len((const unsigned char *)line + w->at, w->len - w->at);
+        w->col++;
+    }
+    *reached = w->col;
+    return w->at;
+}
+
+/* Code points of line[from, to). */
+static uint32_t text_width(const char *line, size_t from, size_t to)
+{
+    uint32_t n = 0;
+    for (size_t i = from; i < to; n++) i += text_utf8_len((const unsigned char *)line + i, to - i);
+    return n;
+}
+
+/* Write line[from, to) with control characters shown as their Unicode
+ * pictures (U+2400...), one code point each, so the caret line still lines
+ * up; a tab stays a tab. */
+static void text_line_bytes(FILE *out, const char *line, size_t from, size_t to)
+{
+    const unsigned char *p = (const unsigned char *)line;
+    for (size_t i = from; i < to;) {
+        size_t k = text_utf8_len(p + i, to - i);
+        if (k == 1 && p[i] != '\t' && (p[i] < 0x20 || p[i] == 0x7f)) {
+            unsigned cp = p[i] == 0x7f ? 0x2421 : 0x2400 + p[i];
+            fputc(0xe0 | (cp >> 12), out);
+            fputc(0x80 | ((cp >> 6) & 0x3f), out);
+            fputc(0x80 | (cp & 0x3f), out);
+        } else if ((k == 1 && p[i] >= 0x80) || (k == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)) {
+            fputs("\xef\xbf\xbd", out);   /* U+FFFD */
         } else {
-            fputc(' ', out);   /* a span just past the end of the line */
+            fwrite(p + i, 1, k, out);
         }
+        i += k;
     }
 }
 
-/* How many carets: the span's width on one line; a span that continues on
- * later lines is underlined to the end of its first line.  Never zero, so an
- * empty span (an insertion point) is still visible. */
-static uint32_t text_caret_count(const cg_loc *l, const char *line)
-{
-    uint32_t col = l->col ? l->col : 1, n = 0;
-    if (l->end_line > l->line) {
-        uint32_t width = text_count_codepoints(line);
-        n = width >= col ? width - col + 1 : 0;
-    } else if (l->end_col > col) {
-        n = l->end_col - col;
-    }
-    return n ? n : 1;
-}
-
-static void text_snippet(const text_ctx *c, const cg_finding *f, int gutter)
+/* The snippet: the line (or a window of a long one) and the caret line
+ * under the span.  A column past the line's end (a finding from an older
+ * version of the file, or a hand-made findings file) is clamped to just
+ * after its end; the carets never run past the shown text by more than one. */
+static void text_snippet(text_ctx *c, const cg_finding *f, int gutter)
 {
     FILE *out = c->out;
-    uint32_t col = f->loc.col ? f->loc.col : 1;
+    const char *line = f->line_text;
+    uint32_t col = f->loc.col ? f->loc.col : 1, reached;
+    size_t at = text_offset(&c->walk, line, col, &reached);
+    size_t len = c->walk.len;
+    if (reached < col) col = reached;   /* past the end: clamped */
+    /* the window */
+    size_t from = 0, to = len;
+    int cut_left = 0, cut_right = 0;
+    if (len > TEXT_LINE_MAX && !c->walk.width) c->walk.width = text_width(line, 0, len) + 1;   /* once a line */
+    if (len > TEXT_LINE_MAX && c->walk.width - 1 > TEXT_LINE_MAX) {
+        uint32_t r2;
+        if (col > TEXT_LEAD + 1) {
+            from = text_offset(&c->from, line, col - TEXT_LEAD, &r2);
+            cut_left = 1;
+        }
+        size_t shown = 0;
+        to = from;
+        while (to < len && shown < TEXT_LINE_MAX) {
+            to += text_utf8_len((const unsigned char *)line + to, len - to);
+            shown++;
+        }
+        cut_right = to < len;
+    }
     fprintf(out, "%*s |\n", gutter, "");
-    fprintf(out, "%*u | %s\n", gutter, (unsigned)f->loc.line, f->line_text);
+    fprintf(out, "%*u | ", gutter, (unsigned)f->loc.line);
+    if (cut_left) fputs("\xe2\x80\xa6", out);
+    text_line_bytes(out, line, from, to);
+    if (cut_right) fputs("\xe2\x80\xa6", out);
+    fputc('\n', out);
     fprintf(out, "%*s | ", gutter, "");
-    text_caret_padding(out, f->line_text, col);
-    uint32_t n = text_caret_count(&f->loc, f->line_text);
+    if (cut_left) fputc(' ', out);
+    for (size_t i = from; i < at && i < to;) {
+        fputc(line[i] == '\t' ? '\t' : ' ', out);
+        i += text_utf8_len((const unsigned char *)line + i, len - i);
+    }
+    /* carets: the span's width on its first line, within what is shown (and
+     * one column past the line's end, where its line break is) */
+    uint32_t avail = at < to ? text_width(line, at, to) : 0, n;
+    if (f->loc.end_line > f->loc.line) n = avail;
+    else n = f->loc.end_col > f->loc.col ? f->loc.end_col - f->loc.col : 0;
+    if (n > avail + !cut_right) n = avail + !cut_right;
+    if (!n) n = 1;     /* an empty span (an insertion point) is still visible */
     if (c->color) fputs(severity_sgr(f->level), out);
     for (uint32_t i = 0; i < n; i++) fputc('^', out);
     if (c->color) fputs(SGR_RESET, out);
@@ -120,16 +211,22 @@ static void text_snippet(const text_ctx *c, const cg_finding *f, int gutter)
 static void text_capture_note(FILE *out, const cg_finding *f, int gutter)
 {
     const cg_loc *cap = &f->capture;
-    fprintf(out, "%*s = note: %s the capture at %s:%u:%u", gutter, "",
-            f->npath ? "reached from" : "inside", cap->path ? cap->path : "?",
-            (unsigned)cap->line, (unsigned)cap->col);
-    if (f->capture_kind && *f->capture_kind) fprintf(out, " (%s)", f->capture_kind);
-    for (size_t k = 0; k < f->npath; k++)
-        fprintf(out, "%s%s", k ? " -> " : " via ", f->path[k].function ? f->path[k].function : "?");
+    fprintf(out, "%*s = note: %s the capture at ", gutter, "", f->npath ? "reached from" : "inside");
+    cg_emit_escaped(out, cap->path ? cap->path : "?");
+    fprintf(out, ":%u:%u", (unsigned)cap->line, (unsigned)cap->col);
+    if (f->capture_kind && *f->capture_kind) {
+        fputs(" (", out);
+        cg_emit_escaped(out, f->capture_kind);
+        fputc(')', out);
+    }
+    for (size_t k = 0; k < f->npath; k++) {
+        fputs(k ? " -> " : " via ", out);
+        cg_emit_escaped(out, f->path[k].function ? f->path[k].function : "?");
+    }
     fputc('\n', out);
 }
 
-static void text_finding(const text_ctx *c, const cg_finding *f)
+static void text_finding(text_ctx *c, const cg_finding *f)
 {
     FILE *out = c->out;
     const cg_rule *rule = &cg_rules[f->rule];
@@ -137,15 +234,18 @@ static void text_finding(const text_ctx *c, const cg_finding *f)
     int gutter = text_digits(f->loc.line);
 
     /* Header: clang's "path:line:col: severity: message", rule id last like
-     * ruff, so the message reads first. */
+     * ruff, so the message reads first.  Names and messages come from files
+     * and file names: control bytes in them are escaped, never sent. */
     if (c->color) fputs(SGR_BOLD, out);
-    fputs(f->loc.path ? f->loc.path : "?", out);
+    cg_emit_escaped(out, f->loc.path ? f->loc.path : "?");
     snprintf(where, sizeof where, ":%u:%u:", (unsigned)f->loc.line, (unsigned)f->loc.col);
     fputs(where, out);
     if (c->color) fputs(SGR_RESET, out);
     fputc(' ', out);
     text_styled(c, severity_sgr(f->level), cg_severity_name(f->level));
-    fprintf(out, ": %s ", f->message ? f->message : "");
+    fputs(": ", out);
+    cg_emit_escaped(out, f->message ? f->message : "");
+    fputc(' ', out);
     snprintf(where, sizeof where, "[%s]", rule->id);
     text_styled(c, SGR_BOLD, where);
     fputc('\n', out);
@@ -153,15 +253,20 @@ static void text_finding(const text_ctx *c, const cg_finding *f)
     if (f->line_text && *f->line_text && f->loc.line) text_snippet(c, f, gutter);
     if (f->has_capture) text_capture_note(out, f, gutter);
     const char *fix = f->fix && *f->fix ? f->fix : rule->fix;
-    if (fix && *fix)
-        fprintf(out, "%*s = help: %s%s\n", gutter, "", fix,
-                !f->nedits ? "" : f->fix_safe ? " (fixable with --fix)" : " (fixable with --fix --unsafe-fixes)");
+    if (fix && *fix) {
+        fprintf(out, "%*s = help: ", gutter, "");
+        cg_emit_escaped(out, fix);
+        fprintf(out, "%s\n", !f->nedits ? "" : f->fix_safe ? " (fixable with --fix)" : " (fixable with --fix --unsafe-fixes)");
+    }
     if (f->verdict != CG_VERDICT_NONE) {
         fprintf(out, "%*s = verdict: ", gutter, "");
         text_styled(c, f->verdict == CG_VERDICT_CONFIRMED || f->verdict == CG_VERDICT_RUNTIME
                            ? severity_sgr(CG_SEV_ERROR) : SGR_BOLD,
                     cg_verdict_name(f->verdict));
-        if (f->evidence && *f->evidence) fprintf(out, ": %s", f->evidence);
+        if (f->evidence && *f->evidence) {
+            fputs(": ", out);
+            cg_emit_escaped(out, f->evidence);
+        }
         fputc('\n', out);
     }
 }
@@ -171,7 +276,10 @@ static void text_run(FILE *out, const cg_report *r)
 {
     const cg_run_info *ri = r->run;
     fputs("Program:", out);
-    for (size_t i = 0; i < ri->argc; i++) fprintf(out, " %s", ri->argv[i]);
+    for (size_t i = 0; i < ri->argc; i++) {
+        fputc(' ', out);
+        cg_emit_escaped(out, ri->argv[i]);
+    }
     if (ri->signal) fprintf(out, " was killed by signal %d", ri->signal);
     else fprintf(out, " exited with status %d", ri->exit_code);
     fprintf(out, " (%zu process%s observed", ri->processes, ri->processes == 1 ? "" : "es");
@@ -183,9 +291,11 @@ static void text_run(FILE *out, const cg_report *r)
         fputs("Capture regions:\n", out);
         for (size_t i = 0; i < ri->nregions; i++) {
             const cg_region_stat *g = &ri->regions[i];
-            fprintf(out, "  %s:%u (%s): %lu capture%s", g->site.path ? g->site.path : "?",
-                    (unsigned)g->site.line, g->kind ? g->kind : "capture", g->captures,
-                    g->captures == 1 ? "" : "s");
+            fputs("  ", out);
+            cg_emit_escaped(out, g->site.path ? g->site.path : "?");
+            fprintf(out, ":%u (", (unsigned)g->site.line);
+            cg_emit_escaped(out, g->kind ? g->kind : "capture");
+            fprintf(out, "): %lu capture%s", g->captures, g->captures == 1 ? "" : "s");
             if (g->failed) fprintf(out, " (%lu failed)", g->failed);
             fprintf(out, ", %lu replay%s", g->replays, g->replays == 1 ? "" : "s");
             if (g->nodes >= 0) fprintf(out, ", %ld graph node%s", g->nodes, g->nodes == 1 ? "" : "s");
@@ -283,7 +393,7 @@ static int text_statistics(FILE *out, const cg_report *r)
     if (!st) return -1;
     for (size_t i = 0; i < cg_rule_count; i++) st[i].rule = i;
     for (size_t i = 0; i < r->nfindings; i++) st[r->findings[i].rule].count++;
-    qsort(st, cg_rule_count, sizeof *st, text_stat_cmp);
+    if (cg_rule_count > 1) qsort(st, cg_rule_count, sizeof *st, text_stat_cmp);
     for (size_t i = 0; i < cg_rule_count && st[i].count; i++)
         fprintf(out, "%5zu  %s  %s\n", st[i].count, cg_rules[st[i].rule].id,
                 cg_rules[st[i].rule].name);
@@ -293,7 +403,7 @@ static int text_statistics(FILE *out, const cg_report *r)
 
 int cg_emit_text(FILE *out, const cg_report *r, const cg_emit_opts *o)
 {
-    text_ctx c = {out, o->color};
+    text_ctx c = {out, o->color, {0}, {0}};
     int printed = 0;   /* anything above the summary, which a blank line then separates */
     if (o->statistics) {
         if (text_statistics(out, r) < 0) return -1;

@@ -1,232 +1,167 @@
-/* py_eval.h - abstract values, the analysis context and the events rules see.
+/* py_eval.h - the abstract evaluator's internal interface.
  *
- * The evaluator (py_analyze.c) walks code in capture context and, at each
- * construct a rule may care about, builds a py_event and hands it to every
- * checker registered for that event kind (checks.c).  Checkers only read the
- * event and call py_report(); they never walk the tree themselves. */
+ * The evaluator walks Python code and says what each expression is (a
+ * py_val), following calls into the project's own code while a capture is
+ * under way.  Its files, each with one job:
+ *
+ *   py_analyze.c  the driver: which functions are walked, and the one door
+ *                 to the rules (py_emit -> py_dispatch)
+ *   py_stmt.c     statements and blocks (exec_*), assignment targets
+ *   py_expr.c     expressions (py_eval and friends), conditions
+ *   py_call.c     calls: resolve the callee, bind the arguments, follow
+ *                 project functions; names, globals and attributes
+ *   py_region.c   captures: where one begins and ends, the facts of each
+ *                 region, guards on "is a capture under way?"
+ *   py_api.c      what torch, builtins and friends give when called: tables
+ *
+ * The rules (py_checks.c) see only py_check.h. */
 #ifndef CG_PY_EVAL_H
 #define CG_PY_EVAL_H
-#include "py_int.h"
+#include "py_check.h"
 
-typedef enum {
-    V_UNKNOWN = 0,
-    V_TENSOR,     /* torch.Tensor; dev says where if known */
-    V_NUMBER,     /* Python int/float/bool */
-    V_STR, V_NONE, V_LIST, V_DICT, V_TUPLE, V_SET,
-    V_NDARRAY,    /* numpy array or scalar */
-    V_INSTANCE,   /* instance of project class cls */
-    V_CLASS,      /* project class cls itself */
-    V_FUNC,       /* project function fn (bound to an instance of cls when set) */
-    V_MODULE,     /* project module mod */
-    V_EXT,        /* external module/function/class: qual */
-    V_EXTOBJ,     /* instance of external class qual ("torch.nn.Linear") */
-    V_STREAM,     /* CUDA stream; qual is its identity */
-    V_EVENT,      /* CUDA event; qual is its identity */
-    V_GUARD,      /* result of torch.cuda.is_current_stream_capturing() */
-    V_MODLIST,    /* nn.ModuleList / nn.Sequential of project classes elems[] */
-} py_vkind;
+/* How deep calls (and blocks) are followed. */
+#define PY_MAX_CALL_DEPTH 20
 
-enum { DEV_UNKNOWN = 0, DEV_CUDA = 1, DEV_CPU = 2 };
-
-enum {
-    VF_BOOL = 1 << 0,         /* a boolean tensor (a mask) */
-    VF_PINNED = 1 << 1,       /* pinned host memory */
-    VF_HOSTSCALAR = 1 << 2,   /* a Python number read from a tensor (.item(), int(t)) */
-    VF_FMT_TENSOR = 1 << 3,   /* a string made by formatting a tensor */
-    VF_DEFAULT_STREAM = 1 << 4,
-    VF_SCALER = 1 << 5,       /* torch GradScaler */
-    VF_LOGGER = 1 << 6,       /* logging.Logger and look-alikes */
-    VF_HOST_IO = 1 << 7,      /* file, progress bar, metric writer */
-    VF_GRAPH = 1 << 8,        /* torch.cuda.CUDAGraph */
-    VF_ENUMERATE = 1 << 9,    /* enumerate(x): iterating gives (int, element of x) */
-    VF_OPTIMIZER = 1 << 10,   /* a torch.optim optimizer that has a `capturable` flag */
-    VF_CAPTURABLE = 1 << 11,  /* ... built with capturable=True */
-    VF_SCHEDULER = 1 << 12,   /* a torch.optim.lr_scheduler */
-    VF_CUDA_GEN = 1 << 13,    /* torch.Generator(device="cuda") */
-    VF_COMPILED = 1 << 14,    /* made by torch.compile */
-    VF_AUTOCAST = 1 << 15,    /* an autocast context with its cast cache enabled */
-    VF_TENSOR_LR = 1 << 16,   /* optimizer built with lr=<tensor> */
-    VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
-    VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
-    VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
-};
-
-enum { O_NONE = 0, O_LOCAL, O_SELF_ATTR, O_GLOBAL };
-
-typedef struct py_val {
-    uint8_t kind, dev, origin, nelems;
-    uint32_t flags;
-    const char *qual;
-    py_class *cls;
+/* ---- one function being walked -------------------------------------------------- */
+typedef struct py_frame {
     py_func *fn;
     py_module *mod;
-    py_class *elems[4];
-    /* where a number came from, for "reassigned elsewhere" (CG304) */
-    const char *oname;
-    py_func *ofn;
-    py_class *ocls;
-    py_module *omod;
-    /* torch.cuda.graph(..., stream=s) / torch.cuda.stream(s): the stream */
-    const char *stream;
-    int stream_default;
-    /* an optimizer: the bytes of the call that built it, in omod (CG605's fix) */
-    uint32_t cstart, cend;
-} py_val;
-
-/* ---- a capture region and its streams -------------------------------------- */
-typedef struct py_stream_state {
-    const char *id;
-    int forked, joined, used;
-    cg_loc fork_loc, use_loc;
-    char *fork_line, *use_line;
-} py_stream_state;
-
-typedef struct py_region {
-    cg_loc site;
-    TSNode site_node;
-    py_module *mod;             /* where the capture site is */
-    py_func *fn;                /* the function that holds the capture site */
-    cg_map inputs;              /* tensors the capture reads in fn: "static_x", "self.static_x" */
-    cg_map outputs;             /* names fn binds inside the capture: graph outputs */
-    int steps_optimizer;        /* an optimizer step is captured */
-    int thread_local;           /* capture_error_mode="thread_local" */
-    /* what the capturing function did before the capture */
-    int warm;                   /* ran the model first (or built none here) */
-    int in_loop;                /* the capture sits in a loop with no condition around it */
-    int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True) */
-    int eager_backward;         /* backward()/DDP() on the default stream before it */
+    cg_map env;              /* name -> py_val* */
+    cg_map globals_declared; /* names in `global` statements */
+    py_val self;             /* PY_V_INSTANCE of the method's class, or unknown */
+    const char *self_name;
+    size_t self_len;
+    py_val ret;
+    int has_ret;
+    int stream_ctx;          /* inside `with torch.cuda.stream(...)` in this function */
+    int built_module;        /* a model/callable was constructed here before the capture */
+    int warm;                /* ...and run (a loop, a side stream, a call) before it */
+    int eager_backward;      /* backward() or DDP(...) on the default stream before the capture */
     cg_loc eager_loc;
     char *eager_line;
-    int autocast;               /* inside `with autocast(...)` that caches casts */
-    cg_loc autocast_loc;
-    char *autocast_line;
-    py_module *autocast_mod;    /* where the autocast call is, for CG601's fix */
-    TSNode autocast_node;
-    int has_backward;           /* the capture runs backward() */
-    const char *kind;           /* "torch.cuda.graph", "capture_begin", "make_graphed_callables" */
-    const char *capture_stream; /* identity of the capturing stream */
-    py_stream_state streams[16];
-    int nstreams;
-    struct { const char *event, *stream; } recorded[16];
-    int nrecorded;
-} py_region;
+    int pin_loader_loop;     /* inside `for batch in DataLoader(pin_memory=True)` */
+} py_frame;
 
-enum { PH_OUTSIDE = 0, PH_CAPTURE = 1, PH_AFTER = 2 };
+/* ---- values --------------------------------------------------------------------- */
+static inline py_val py_vk(int kind) { py_val v; memset(&v, 0, sizeof v); v.kind = (uint8_t)kind; return v; }
+static inline py_val py_vtensor(int dev) { py_val v = py_vk(PY_V_TENSOR); v.dev = (uint8_t)dev; return v; }
+static inline py_val py_vext(const char *q) { py_val v = py_vk(PY_V_EXT); v.qual = q; return v; }
 
-typedef struct py_ctx {
-    py_project *p;
-    cg_arena *arena;
-    py_region *region;     /* the capture being analysed, or NULL */
-    int active;            /* code being walked runs during capture */
-    int phase;             /* PH_AFTER: the rest of a function after its capture */
-    py_region *after;      /* the capture whose aftermath is walked (PH_AFTER) */
-    int loops;             /* for/while bodies around the statement, in this function */
-    int conds;             /* if bodies around the statement, in this function */
-    int autocast;          /* enclosing `with autocast(...)` contexts that cache casts */
-    cg_loc autocast_loc;   /* the outermost of them */
-    char *autocast_line;
-    py_module *autocast_mod;
-    TSNode autocast_node;
-    const char *cur_stream;
-    cg_step path[24];
-    int npath;
-    int depth;             /* blocks and calls being walked */
-    int edepth;            /* expression nesting */
-    int size_arg;          /* evaluating an argument that is a size */
-    int quiet;             /* evaluating for a type only: no events */
-    cg_map memo;           /* (function, argument kinds) -> return value */
-    int conds_in_loop;     /* if bodies between the innermost loop and here */
-    TSNode loop_node;      /* the innermost loop around the statement, in this function */
-    py_region **regions;   /* every region made, to free their maps */
-    int nregions;
-} py_ctx;
+/* An event of kind k at node n of module m, every other field empty. */
+static inline void py_event_init(py_event *ev, py_event_kind k, py_module *m, TSNode n)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->kind = k;
+    ev->mod = m;
+    ev->node = n;
+}
 
-/* ---- events ------------------------------------------------------------------ */
-typedef enum {
-    PY_EV_CALL,          /* any call in capture context */
-    PY_EV_COND,          /* a value converted to bool by Python: if/while/assert/and/or/not/ternary */
-    PY_EV_SUBSCRIPT,     /* x[index] read (not a store target) */
-    PY_EV_STORE,         /* assignment or augmented assignment target */
-    PY_EV_SCALAR_MATH,   /* a Python number meets a tensor (operand or argument) */
-    PY_EV_FORMAT,        /* an f-string interpolation */
-    PY_EV_SIZE_USE,      /* a value used directly as a size */
-    PY_EV_STREAM_CTX,    /* `with torch.cuda.stream(s):` */
-    PY_EV_REGION_BEGIN,
-    PY_EV_REGION_END,
-    PY_EV_WITH,          /* any other `with` context: val is the context object */
-    PY_EV_KIND_COUNT
-} py_event_kind;
+/* ---- py_analyze.c ------------------------------------------------------------------ */
+/* Hand ev to the rules, when the walk is in a capture or its aftermath and
+ * not quiet: the evaluator's only way to the checks. */
+void py_emit(py_ctx *ctx, const py_event *ev);
+/* A new walk from the top of a function: outside any capture, no calls on
+ * the path. */
+void py_walk_begin(py_ctx *ctx);
 
-#define PY_MAX_ARGS 16
-typedef struct py_event {
-    py_event_kind kind;
-    py_module *mod;
-    TSNode node;               /* the construct; findings point here */
-    /* calls */
-    const char *qual;          /* external callee, e.g. "torch.cuda.synchronize", "builtins.print" */
-    const char *method;        /* method name when called on a value, else NULL */
-    py_val recv;
-    TSNode recv_node;
-    py_val callee;             /* what is called, when it is a value (a project or compiled function) */
-    int nargs;
-    py_val args[PY_MAX_ARGS];
-    TSNode argn[PY_MAX_ARGS];
-    int nkw;
-    const char *kwname[PY_MAX_ARGS];
-    py_val kw[PY_MAX_ARGS];
-    TSNode kwn[PY_MAX_ARGS];
-    int size_arg;              /* the call is itself a size argument (CG203) */
-    int chained_to_device;     /* result goes straight into .cuda()/.to() */
-    int consumed_by_print;     /* a print/log call formats it anyway */
-    /* other events */
-    py_val val;                /* condition, index, stored value, scalar, stream */
-    int augmented;             /* PY_EV_STORE: `+=` and friends */
-    int target_kind;           /* PY_EV_STORE: 0 name, 1 attribute, 2 subscript */
-    py_val target_base;        /* PY_EV_STORE: object of attribute/subscript target */
-    TSNode target_base_node;
-    int target_is_global;      /* PY_EV_STORE: a name declared global / module level */
-} py_event;
+/* ---- py_stmt.c -------------------------------------------------------------------- */
+/* Walk a block; returns 1 when it ends the function (return/raise) for
+ * capture purposes. */
+int py_exec_block(py_ctx *ctx, py_frame *fr, TSNode block);
+/* Bind assignment target t (a name, a tuple of them...) to v. */
+void py_bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
 
-/* Report a finding of `rule` at `node` of module m, with the context's capture
- * site and call path.  Does nothing outside capture context. */
-void py_report(py_ctx *ctx, py_module *m, TSNode node, int rule, const char *fix,
-               const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* py_report with a mechanical fix: keyword `kw` of the call in `ev` becomes
- * `value` (its value is replaced, or `kw=value` is added when the call does
- * not pass it).  `safe`: the edit cannot change what the code computes
- * outside capture, so --fix applies it without --unsafe-fixes.  One call per
- * rule that has such a fix, e.g.
- *   py_report_kwfix(ctx, ev, CG_R_CG108, "error_if_nonfinite", "False", 1, fix, "...");
- */
-void py_report_kwfix(py_ctx *ctx, const py_event *ev, int rule, const char *kw, const char *value, int safe,
-                     const char *fix, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
-/* The same for a place known only as a location (a capture site). */
-void py_report_at(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, const char *fix,
-                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-/* Is the region a torch.compile(mode="reduce-overhead") function? */
-int py_region_is_compiled(const py_region *r);
-/* Text search in a function's source. */
-int py_func_mentions(const py_func *f, const char *needle);
-/* py_report_at with the same kind of fix, on call node `call` of module m
- * (applied only when that is the finding's own file). */
-void py_report_at_kwfix(py_ctx *ctx, cg_loc loc, const char *line_text, int rule, py_module *m, TSNode call,
-                        const char *kw, const char *value, int safe, const char *fix, const char *fmt, ...)
-    __attribute__((format(printf, 11, 12)));
-/* Short text of a node for messages: at most 60 bytes, one line. */
-const char *py_snip(py_ctx *ctx, py_module *m, TSNode n);
-/* Keyword argument `name` of a call event, or -1. */
-int py_ev_kw(const py_event *ev, const char *name);
-/* Does the value look like a tensor?  Known tensors (not on the CPU) only. */
-int py_is_gpu_tensor(const py_val *v);
-/* Is it known NOT to be a tensor (a number, str, dict, ndarray...)? */
-int py_is_non_tensor(const py_val *v);
+/* ---- py_expr.c -------------------------------------------------------------------- */
+py_val py_eval(py_ctx *ctx, py_frame *fr, TSNode n);
+/* py_eval with no events: for the value's type only. */
+py_val py_eval_quiet(py_ctx *ctx, py_frame *fr, TSNode n);
+/* Evaluate a condition: every operand Python converts to bool raises PY_EV_COND. */
+py_val py_eval_cond(py_ctx *ctx, py_frame *fr, TSNode n);
+/* What iterating over `it` gives (a ModuleList's element class, range's
+ * numbers, a tensor's rows); keep_modlist: a list of several classes stays
+ * one (a call reaches each). */
+py_val py_element_of(const py_val *it, int keep_modlist);
+/* A Python number v (at node num) meets a tensor: PY_EV_SCALAR_MATH when it
+ * has an origin. */
+void py_scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
+/* An event of kind k at node n of the frame's module, with value v. */
+void py_emit_at(py_ctx *ctx, py_frame *fr, py_event_kind k, TSNode n, py_val v);
 
-/* ---- checks.c ---------------------------------------------------------------- */
-typedef void (*py_check_fn)(py_ctx *ctx, const py_event *ev);
-/* `phase`: PH_CAPTURE for code that runs during capture, PH_AFTER for the
- * rest of the capturing function (the replay loop). */
-typedef struct py_check { int rule; py_event_kind on; int phase; py_check_fn fn; } py_check;
-extern const py_check py_checks[];
-extern const size_t py_check_count;
-void py_dispatch(py_ctx *ctx, const py_event *ev);
+/* ---- py_call.c -------------------------------------------------------------------- */
+void py_frame_init(py_frame *fr, py_func *fn, py_module *mod);
+void py_frame_free(py_frame *fr);
+/* Bind name to v in the frame (a number keeps where it came from: CG304). */
+void py_bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val v);
+/* What a name the frame does not bind refers to. */
+py_val py_val_of_sym(py_ctx *ctx, py_sym s, const char *name, size_t len);
+/* The value stored in self.<name> of class c. */
+py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name);
+/* A call expression: its value, following project code in capture context. */
+py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call);
+/* Analyse f called (at callnode) with `args` in the current context; returns
+ * its result.  `params_are_tensors`: parameters nothing else explains are
+ * tensors (forward(), graphed callables). */
+py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f,
+                        const py_val *self, const py_val *args, int nargs, int params_are_tensors);
+/* Call an instance of project class c: its __call__ or forward. */
+py_val py_call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c, const py_val *self,
+                        const py_val *args, int nargs);
+/* Call a graphed or compiled callable (a function or an instance) with CUDA
+ * tensors for arguments, as a capture of it would. */
+void py_call_captured(py_ctx *ctx, py_frame *fr, TSNode call, const py_val *target);
+
+/* ---- py_region.c ------------------------------------------------------------------ */
+/* A call that begins or ends a capture region (capture_begin/capture_end,
+ * torch.compile(mode="reduce-overhead"), make_graphed_callables, framework
+ * wrappers): handled here, its value in *out.  Returns 0 for other calls. */
+int py_region_open_call(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out);
+/* What a call (already handed to the rules) tells the region and the frame:
+ * warm-up and eager backward before a capture; backward, optimizer steps,
+ * stream forks and joins during one. */
+void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call);
+/* A tensor the capture reads in its own function: a static input (CG504). */
+void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v);
+/* What the `with` items of one statement opened, closed when its body ends. */
+typedef struct py_with {
+    int began, stream_ctx, autocast;
+    const char *saved_stream;
+} py_with;
+/* `with` item `item` of statement st, whose context object is v. */
+void py_region_with_enter(py_ctx *ctx, py_frame *fr, TSNode st, TSNode item, py_val v, py_with *w);
+void py_region_with_exit(py_ctx *ctx, py_frame *fr, py_with *w);
+void py_region_end(py_ctx *ctx);
+/* +1: condition c is true whenever capture is under way; -1: false then; 0: can't tell. */
+int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c);
+/* Captures no statement spells out in module m: @torch.compile(mode=
+ * "reduce-overhead") defs, modules that attach Megatron-LM's CudaGraphManager. */
+void py_region_scan_implicit(py_ctx *ctx, py_module *m);
+
+/* ---- py_api.c --------------------------------------------------------------------- */
+/* What calling external function ev->qual (at node call) gives. */
+py_val py_api_call_result(py_ctx *ctx, py_frame *fr, const py_event *ev, TSNode call);
+/* What method ev->method gives on a tensor, an ndarray or a value of unknown kind. */
+py_val py_api_tensor_method(py_ctx *ctx, py_frame *fr, const py_event *ev);
+/* What method ev->method gives on a project module or an nn module, when
+ * the library says (model.cuda(), model.eval(): the module itself). */
+int py_api_module_method_keeps_self(const char *method);
+/* Attribute a (al bytes) of a tensor o. */
+py_val py_api_tensor_attr(const py_val *o, const char *a, size_t al);
+/* Are the positional arguments of this call sizes (CG203)? */
+int py_api_takes_sizes(const char *qual, const char *method);
+/* Does this call do tensor math with its arguments (torch.* ops, tensor
+ * methods, in-place methods of values of unknown kind), so that a Python
+ * number among them is baked into the graph (CG304)? */
+int py_api_is_tensor_math(const py_event *ev);
+/* Could this call, made before a capture, be the warm-up run? */
+int py_api_is_warmup_call(const py_event *ev, const py_val *callee);
+/* torch.cuda.is_current_stream_capturing() and its aliases. */
+int py_api_is_capture_guard(const char *qual);
+/* torch.compiler.is_compiling() and its aliases (external, or a project
+ * function of that name: fn_name). */
+int py_api_is_compiling(const char *qual, const char *fn_name);
+/* capture_error_mode= anything but "global" on a capture call ev in m: other
+ * threads may use CUDA during the capture (CG708). */
+int py_api_thread_local_mode(py_module *m, const py_event *ev);
+/* The device a node says ("cuda", torch.device("cpu")...), or that of tensor v. */
+int py_api_device_of(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v);
 #endif

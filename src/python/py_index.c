@@ -67,9 +67,9 @@ static void add_import(py_module *m, const char *local, size_t llen, const char 
 static void index_import(py_module *m, TSNode st)
 {
     if (IS(st, import_statement)) {
-        uint32_t n = ts_node_named_child_count(st);
+        uint32_t n = py_named_child_count(st);
         for (uint32_t i = 0; i < n; i++) {
-            TSNode c = ts_node_named_child(st, i);
+            TSNode c = py_named_child(st, i);
             if (IS(c, aliased_import)) {
                 TSNode name = py_field(c, PY.f_name), alias = py_field(c, PY.f_alias);
                 size_t al;
@@ -90,12 +90,12 @@ static void index_import(py_module *m, TSNode st)
     }
     /* from X import a, b as c */
     TSNode modname = py_field(st, PY.f_module_name);
-    if (ts_node_is_null(modname)) return;
+    if (py_is_null(modname)) return;
     const char *base = from_target(m, modname);
-    uint32_t n = ts_node_named_child_count(st);
+    uint32_t n = py_named_child_count(st);
     for (uint32_t i = 0; i < n; i++) {
-        TSNode c = ts_node_named_child(st, i);
-        if (ts_node_eq(c, modname)) continue;
+        TSNode c = py_named_child(st, i);
+        if (py_eq(c, modname)) continue;
         TSNode name = c, alias = c;
         if (IS(c, aliased_import)) { name = py_field(c, PY.f_name); alias = py_field(c, PY.f_alias); }
         else if (!IS(c, dotted_name)) continue;
@@ -112,9 +112,9 @@ static void index_import(py_module *m, TSNode st)
 static int first_param(py_module *m, TSNode fn, const char **out, size_t *len)
 {
     TSNode params = py_field(fn, PY.f_parameters);
-    if (ts_node_is_null(params) || ts_node_named_child_count(params) == 0) return 0;
-    TSNode p0 = ts_node_named_child(params, 0);
-    if (IS(p0, typed_parameter)) p0 = ts_node_named_child(p0, 0);
+    if (py_is_null(params) || py_named_child_count(params) == 0) return 0;
+    TSNode p0 = py_named_child(params, 0);
+    if (IS(p0, typed_parameter)) p0 = py_named_child(p0, 0);
     else if (IS(p0, default_parameter) || IS(p0, typed_default_parameter)) p0 = py_field(p0, PY.f_name);
     if (!IS(p0, identifier)) return 0;
     *out = py_text(m, p0, len);
@@ -140,14 +140,10 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
     }
     if (IS(n, assignment) || IS(n, augmented_assignment)) {
         TSNode left = py_field(n, PY.f_left);
-        TSNode targets[16];
-        int nt = 0;
-        if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
-            uint32_t k = ts_node_named_child_count(left);
-            for (uint32_t i = 0; i < k && nt < 16; i++) targets[nt++] = ts_node_named_child(left, i);
-        } else targets[nt++] = left;
-        for (int i = 0; i < nt; i++) {
-            TSNode t = targets[i];
+        int many = IS(left, pattern_list) || IS(left, tuple_pattern);
+        uint32_t nt = many ? py_named_child_count(left) : 1;
+        for (uint32_t i = 0; i < nt; i++) {
+            TSNode t = many ? py_named_child(left, i) : left;
             if (!IS(t, attribute)) continue;
             TSNode obj = py_field(t, PY.f_object), at = py_field(t, PY.f_attribute);
             size_t al;
@@ -171,7 +167,7 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
                 if (!w->in_init || IS(n, augmented_assignment)) pa->assigns_outside_init++;
                 /* keep __init__'s value; else the first one seen */
                 if (IS(n, assignment) && nt == 1 &&
-                    (ts_node_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
+                    (py_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
                                                                    strcmp(pa->value_fn->name, "__init__") == 0)))) {
                     pa->value = py_field(n, PY.f_right);
                     pa->value_fn = w->fn;
@@ -179,8 +175,8 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
             }
         }
     }
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) walk_attr_assigns(w, ts_node_named_child(n, i), depth + 1, project_counts);
+    uint32_t c = py_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) walk_attr_assigns(w, py_named_child(n, i), depth + 1, project_counts);
 }
 
 static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_counts, int depth);
@@ -188,16 +184,16 @@ static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_c
 static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_counts, int depth, int top)
 {
     if (IS(def, decorated_definition)) def = py_field(def, PY.f_definition);
-    if (ts_node_is_null(def)) return;
+    if (py_is_null(def)) return;
     TSNode namen = py_field(def, PY.f_name);
-    if (ts_node_is_null(namen)) return;
+    if (py_is_null(namen)) return;
     const char *name = py_text_dup(m, namen);
     size_t nl = strlen(name);
     if (IS(def, function_definition)) {
         py_func *f = new_func(m, cls, def, name);
         if (cls) cg_map_put(&cls->methods, name, nl, f);
         else if (top) cg_map_put(&m->funcs, name, nl, f);
-        if (!ts_node_is_null(f->body)) {
+        if (!py_is_null(f->body)) {
             attr_walk w = { .m = m, .cls = cls, .fn = f, .in_init = cls && strcmp(name, "__init__") == 0 };
             if (!cls || !first_param(m, def, &w.self, &w.selflen)) w.cls = NULL;
             walk_attr_assigns(&w, f->body, 1, attr_counts);
@@ -215,8 +211,52 @@ static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_coun
         m->all_classes = c;
         if (top) cg_map_put(&m->classes, name, nl, c);
         TSNode body = py_field(def, PY.f_body);
-        if (!ts_node_is_null(body)) index_defs(m, body, c, attr_counts, depth + 1);
+        if (!py_is_null(body)) index_defs(m, body, c, attr_counts, depth + 1);
     }
+}
+
+/* A module-level `X = v`, `X += v` or `A, B = 1, 2`: counted per name, and
+ * the right-hand side kept as the name's value (paired by position when the
+ * shapes match). */
+static void index_global_assignment(py_module *m, TSNode e)
+{
+    TSNode left = py_field(e, PY.f_left);
+    TSNode right = py_field(e, PY.f_right);
+    if ((IS(left, pattern_list) || IS(left, tuple_pattern)) && IS(e, assignment)) {
+        uint32_t nl = py_named_child_count(left);
+        int paired = !py_is_null(right) && (IS(right, expression_list) || IS(right, tuple)) &&
+                     py_named_child_count(right) == nl;
+        for (uint32_t j = 0; j < nl; j++) {
+            TSNode t = py_named_child(left, j);
+            if (!IS(t, identifier)) continue;
+            size_t len;
+            const char *tt = py_text(m, t, &len);
+            char *k = cg_arena_strndup(m->arena, tt, len);
+            map_inc(&m->global_assigns, k, len);
+            if (paired) {
+                TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
+                *v = py_named_child(right, j);
+                cg_map_put(&m->global_values, k, len, v);
+            }
+        }
+    }
+    if (IS(left, identifier)) {
+        size_t len;
+        const char *t = py_text(m, left, &len);
+        char *k = cg_arena_strndup(m->arena, t, len);
+        map_inc(&m->global_assigns, k, len);
+        if (IS(e, assignment)) {
+            TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
+            *v = py_field(e, PY.f_right);
+            cg_map_put(&m->global_values, k, len, v);
+        }
+    }
+}
+
+/* A compound statement's blocks and clauses (if/try/with...), at the same level. */
+static int is_clause(TSNode c)
+{
+    return IS(c, block) || IS(c, elif_clause) || IS(c, else_clause) || IS(c, except_clause) || IS(c, finally_clause);
 }
 
 /* Definitions in a block; descends into if/try/with at this level so that
@@ -225,59 +265,20 @@ static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_c
 {
     if (depth > 100) return;
     int top = depth == 0;
-    uint32_t n = ts_node_named_child_count(block);
+    uint32_t n = py_named_child_count(block);
     for (uint32_t i = 0; i < n; i++) {
-        TSNode st = ts_node_named_child(block, i);
+        TSNode st = py_named_child(block, i);
         if (IS(st, function_definition) || IS(st, class_definition) || IS(st, decorated_definition)) {
             index_def(m, st, cls, attr_counts, depth, top || cls != NULL);
         } else if (top && (IS(st, import_statement) || IS(st, import_from_statement))) {
             index_import(m, st);
         } else if (top && IS(st, expression_statement)) {
-            TSNode e = ts_node_named_child(st, 0);
-            if (IS(e, assignment) || IS(e, augmented_assignment)) {
-                TSNode left = py_field(e, PY.f_left);
-                TSNode right = py_field(e, PY.f_right);
-                if ((IS(left, pattern_list) || IS(left, tuple_pattern)) && IS(e, assignment)) {
-                    /* A, B = 1, 2: pair names with values when the shapes match */
-                    uint32_t nl = ts_node_named_child_count(left);
-                    int paired = !ts_node_is_null(right) && (IS(right, expression_list) || IS(right, tuple)) &&
-                                 ts_node_named_child_count(right) == nl;
-                    for (uint32_t j = 0; j < nl; j++) {
-                        TSNode t = ts_node_named_child(left, j);
-                        if (!IS(t, identifier)) continue;
-                        size_t len;
-                        const char *tt = py_text(m, t, &len);
-                        char *k = cg_arena_strndup(m->arena, tt, len);
-                        map_inc(&m->global_assigns, k, len);
-                        if (paired) {
-                            TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
-                            *v = ts_node_named_child(right, j);
-                            cg_map_put(&m->global_values, k, len, v);
-                        }
-                    }
-                }
-                if (IS(left, identifier)) {
-                    size_t len;
-                    const char *t = py_text(m, left, &len);
-                    char *k = cg_arena_strndup(m->arena, t, len);
-                    map_inc(&m->global_assigns, k, len);
-                    if (IS(e, assignment)) {
-                        TSNode *v = cg_arena_alloc(m->arena, sizeof *v);
-                        *v = py_field(e, PY.f_right);
-                        cg_map_put(&m->global_values, k, len, v);
-                    }
-                }
-            }
-        } else if (IS(st, if_statement) || IS(st, try_statement) || IS(st, with_statement) ||
-                   IS(st, elif_clause) || IS(st, else_clause) || IS(st, except_clause) ||
-                   IS(st, finally_clause) || IS(st, block)) {
-            uint32_t k = ts_node_named_child_count(st);
-            for (uint32_t j = 0; j < k; j++) {
-                TSNode c = ts_node_named_child(st, j);
-                if (IS(c, block) || IS(c, elif_clause) || IS(c, else_clause) || IS(c, except_clause) ||
-                    IS(c, finally_clause))
-                    index_defs(m, IS(c, block) ? c : c, cls, attr_counts, depth + (IS(c, block) ? 0 : 0));
-            }
+            TSNode e = py_named_child(st, 0);
+            if (IS(e, assignment) || IS(e, augmented_assignment)) index_global_assignment(m, e);
+        } else if (IS(st, if_statement) || IS(st, try_statement) || IS(st, with_statement) || is_clause(st)) {
+            uint32_t k = py_named_child_count(st);
+            for (uint32_t j = 0; j < k; j++)
+                if (is_clause(py_named_child(st, j))) index_defs(m, py_named_child(st, j), cls, attr_counts, depth);
         }
     }
 }
@@ -287,20 +288,37 @@ static void count_global_stmts(py_module *m, TSNode n, int depth)
 {
     if (depth > 400) return;
     if (IS(n, global_statement)) {
-        uint32_t k = ts_node_named_child_count(n);
+        uint32_t k = py_named_child_count(n);
         for (uint32_t i = 0; i < k; i++) {
             size_t len;
-            const char *t = py_text(m, ts_node_named_child(n, i), &len);
+            const char *t = py_text(m, py_named_child(n, i), &len);
             map_inc(&m->global_assigns, cg_arena_strndup(m->arena, t, len), len);
         }
         return;
     }
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) count_global_stmts(m, ts_node_named_child(n, i), depth + 1);
+    uint32_t c = py_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) count_global_stmts(m, py_named_child(n, i), depth + 1);
+}
+
+/* What the file says anywhere (PY_MT_*): searched once here so that no rule
+ * searches source text. */
+static unsigned text_facts(const py_module *m)
+{
+    const char *t = m->src.text;
+    size_t n = m->src.len;
+    unsigned f = 0;
+    if (memmem(t, n, "capture_scalar_outputs = True", 29) || memmem(t, n, "capture_scalar_outputs=True", 27))
+        f |= PY_MT_SCALAR_OUTPUTS;
+    if (memmem(t, n, "register_generator_state", 24)) f |= PY_MT_REGISTERS_GENERATOR;
+    /* built here, not merely named (a mock.patch target string is not DDP) */
+    if (memmem(t, n, "DistributedDataParallel(", 24) || memmem(t, n, "DDP(", 4)) f |= PY_MT_BUILDS_DDP;
+    if (memmem(t, n, "NCCL_ASYNC_ERROR_HANDLING", 25)) f |= PY_MT_NCCL_ASYNC;
+    return f;
 }
 
 static void index_module(py_project *p, py_module *m)
 {
+    m->text_facts = text_facts(m);
     cg_map_init(&m->imports);
     cg_map_init(&m->funcs);
     cg_map_init(&m->classes);
@@ -321,9 +339,9 @@ static void index_module(py_project *p, py_module *m)
     count_global_stmts(m, root, 0);
     /* module-level `X.attr = v` (scripts configure models at top level) */
     attr_walk w = { .m = m };
-    uint32_t n = ts_node_named_child_count(root);
+    uint32_t n = py_named_child_count(root);
     for (uint32_t i = 0; i < n; i++) {
-        TSNode st = ts_node_named_child(root, i);
+        TSNode st = py_named_child(root, i);
         if (!IS(st, function_definition) && !IS(st, class_definition) && !IS(st, decorated_definition))
             walk_attr_assigns(&w, st, 1, &attr_counts);
     }
@@ -477,10 +495,10 @@ void py_class_resolve_bases(py_project *p, py_class *c)
 {
     if (c->bases_resolved) return;
     c->bases_resolved = 1;
-    if (ts_node_is_null(c->bases)) return;
-    uint32_t n = ts_node_named_child_count(c->bases);
+    if (py_is_null(c->bases)) return;
+    uint32_t n = py_named_child_count(c->bases);
     for (uint32_t i = 0; i < n; i++) {
-        TSNode b = ts_node_named_child(c->bases, i);
+        TSNode b = py_named_child(c->bases, i);
         if (IS(b, keyword_argument)) continue;
         /* a dotted base: resolve its first name, then walk attributes */
         size_t len;
@@ -543,33 +561,29 @@ static void count_assigns(py_func *f, TSNode n, int in_loop, int depth)
     if (depth > 400) return;
     if (depth > 0 && (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda))) return;
     int loop = in_loop || IS(n, for_statement) || IS(n, while_statement);
-    TSNode targets[16];
-    int nt = 0;
-    if (IS(n, assignment) || IS(n, augmented_assignment) || IS(n, for_statement)) {
-        TSNode left = py_field(n, PY.f_left);
-        if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
-            uint32_t k = ts_node_named_child_count(left);
-            for (uint32_t i = 0; i < k && nt < 16; i++) targets[nt++] = ts_node_named_child(left, i);
-        } else if (!ts_node_is_null(left)) targets[nt++] = left;
-    }
-    for (int i = 0; i < nt; i++) {
-        if (!IS(targets[i], identifier)) continue;
+    TSNode left = {0};
+    if (IS(n, assignment) || IS(n, augmented_assignment) || IS(n, for_statement)) left = py_field(n, PY.f_left);
+    int many = IS(left, pattern_list) || IS(left, tuple_pattern);
+    uint32_t nt = many ? py_named_child_count(left) : !py_is_null(left);
+    for (uint32_t i = 0; i < nt; i++) {
+        TSNode target = many ? py_named_child(left, i) : left;
+        if (!IS(target, identifier)) continue;
         size_t len;
-        const char *t = py_text(f->mod, targets[i], &len);
+        const char *t = py_text(f->mod, target, &len);
         uintptr_t c = (uintptr_t)cg_map_get(&f->local_assigns, t, len);
         /* an assignment in a loop, or an augmented one, happens more than once */
         c += (IS(n, augmented_assignment) || in_loop) ? 2 : 1;
         cg_map_put(&f->local_assigns, t, len, (void *)c);
     }
-    uint32_t c = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) count_assigns(f, ts_node_named_child(n, i), loop, depth + 1);
+    uint32_t c = py_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) count_assigns(f, py_named_child(n, i), loop, depth + 1);
 }
 
 int py_count_local_assigns(py_func *f, const char *name, size_t len)
 {
     if (!f->local_assigns_ready) {
         cg_map_init(&f->local_assigns);
-        if (!ts_node_is_null(f->body)) count_assigns(f, f->body, 0, 1);
+        if (!py_is_null(f->body)) count_assigns(f, f->body, 0, 1);
         f->local_assigns_ready = 1;
     }
     return (int)(uintptr_t)cg_map_get(&f->local_assigns, name, len);

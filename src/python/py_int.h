@@ -10,7 +10,8 @@
  *   py_val      the abstract value of an expression: tensor, number, ndarray,
  *               a project class instance, an external name ("torch.cuda.graph")...
  *
- * The analysis itself is in py_analyze.c, the rules in checks.c. */
+ * The analysis itself is the evaluator (py_eval.h lists its files), the
+ * rules are in py_checks.c (py_check.h). */
 #ifndef CG_PY_INT_H
 #define CG_PY_INT_H
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include "core/arena.h"
 #include "core/hash.h"
 #include "core/source.h"
+#include "core/str.h"
 #include "core/report.h"
 #include "core/walk.h"
 #include "py.h"
@@ -52,7 +54,34 @@ typedef struct py_grammar {
 } py_grammar;
 extern py_grammar PY;
 
-#define IS(node, sym) (ts_node_symbol(node) == PY.sym)
+
+/* ---- null-safe tree access --------------------------------------------------
+ * tree-sitter's accessors dereference the node: on a null TSNode (a missing
+ * field, `x: int` with no right-hand side, an error-recovered tree) they crash.
+ * The front end reads the tree only through these, which answer "nothing" for
+ * a null node; tests/workflow/null_safe.sh fails on a raw ts_node_ call here. */
+static inline int py_is_null(TSNode n) { return ts_node_is_null(n); }
+static inline TSSymbol py_symbol(TSNode n) { return ts_node_is_null(n) ? (TSSymbol)0 : ts_node_symbol(n); }
+static inline const char *py_type(TSNode n) { return ts_node_is_null(n) ? "" : ts_node_type(n); }
+static inline uint32_t py_child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_child_count(n); }
+static inline uint32_t py_named_child_count(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_named_child_count(n); }
+static inline TSNode py_child(TSNode n, uint32_t i) { return i < py_child_count(n) ? ts_node_child(n, i) : (TSNode){0}; }
+static inline TSNode py_named_child(TSNode n, uint32_t i) { return i < py_named_child_count(n) ? ts_node_named_child(n, i) : (TSNode){0}; }
+static inline TSNode py_parent(TSNode n) { return ts_node_is_null(n) ? n : ts_node_parent(n); }
+static inline TSNode py_child_by_field_id(TSNode n, TSFieldId f) { return ts_node_is_null(n) ? n : ts_node_child_by_field_id(n, f); }
+static inline uint32_t py_start_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_start_byte(n); }
+static inline uint32_t py_end_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
+static inline TSPoint py_start_point(TSNode n) { return ts_node_is_null(n) ? (TSPoint){0, 0} : ts_node_start_point(n); }
+static inline TSPoint py_end_point(TSNode n) { return ts_node_is_null(n) ? (TSPoint){0, 0} : ts_node_end_point(n); }
+static inline int py_is_missing(TSNode n) { return !ts_node_is_null(n) && ts_node_is_missing(n); }
+static inline int py_has_error(TSNode n) { return !ts_node_is_null(n) && ts_node_has_error(n); }
+static inline int py_eq(TSNode a, TSNode b) { return ts_node_eq(a, b); }
+static inline TSNode py_descendant_for_byte_range(TSNode n, uint32_t s, uint32_t e)
+{ return ts_node_is_null(n) ? n : ts_node_descendant_for_byte_range(n, s, e); }
+
+/* A node of this grammar symbol (never true of a null node). */
+#define IS(node, sym) py_is_sym((node), PY.sym)
+static inline int py_is_sym(TSNode n, TSSymbol sym) { return !ts_node_is_null(n) && ts_node_symbol(n) == sym; }
 
 /* ---- project model --------------------------------------------------------- */
 typedef struct py_module py_module;
@@ -97,6 +126,15 @@ struct py_class {
     py_class *next_in_module; /* every class of the module, nested and redefined ones too (freeing) */
 };
 
+/* What a module's text says anywhere, found once when it is indexed, for
+ * rules that depend on code elsewhere in the file. */
+enum {
+    PY_MT_SCALAR_OUTPUTS = 1 << 0,      /* capture_scalar_outputs=True: Dynamo traces .item() (CG101/CG901) */
+    PY_MT_REGISTERS_GENERATOR = 1 << 1, /* register_generator_state(...) (CG602) */
+    PY_MT_BUILDS_DDP = 1 << 2,          /* DistributedDataParallel(...) or DDP(...) built here (CG703) */
+    PY_MT_NCCL_ASYNC = 1 << 3,          /* NCCL_ASYNC_ERROR_HANDLING set (CG703) */
+};
+
 typedef struct py_import {
     const char *target;     /* absolute dotted name: "torch.cuda.graph", "app.layers.Block" */
 } py_import;
@@ -122,6 +160,7 @@ struct py_module {
     py_func **all_funcs;    /* every def in the file, methods and nested too */
     size_t nall_funcs, capall_funcs;
     py_class *all_classes;  /* every class in the file (chain through next_in_module) */
+    unsigned text_facts;    /* PY_MT_*: what the file's text says anywhere */
     py_module *next_same_name;
 };
 
@@ -140,8 +179,11 @@ typedef struct py_project {
 int py_grammar_init(char *err, size_t errlen);
 /* Parse m->src into m->tree.  Returns 0, or -1 after reporting a notice. */
 int py_parse_module(py_project *p, py_module *m);
+/* The bytes of node n in m's source (*len of them, not terminated): a
+ * pointer into m->src, valid while the module's source is loaded. */
 const char *py_text(const py_module *m, TSNode n, size_t *len);
 int py_text_eq(const py_module *m, TSNode n, const char *s);
+/* Node n's text, terminated; it belongs to m->arena (freed with the module). */
 char *py_text_dup(py_module *m, TSNode n);
 cg_loc py_loc(const py_module *m, TSNode n);
 TSNode py_field(TSNode n, TSFieldId f);
@@ -152,8 +194,13 @@ TSNode py_unparen(TSNode n);
 /* Load (read, parse, index) a module if not done yet.  Thread-safe.
  * Returns 0 when the module is usable. */
 int py_module_ensure(py_project *p, py_module *m);
+/* The index's own objects: modules, classes, functions and attributes
+ * belong to the project (its modules' arenas) and live until it is freed;
+ * callers never free them. */
 py_module *py_project_module(py_project *p, const char *dotted, const py_module *near);
+/* The class (c or a base) that defines method `name`, its function in *out; NULL if none. */
 py_class *py_class_lookup_method_owner(py_project *p, py_class *c, const char *name, py_func **out);
+/* What c (or a base) stores in self.<name>, or NULL. */
 py_attr *py_class_attr(py_project *p, py_class *c, const char *name);
 void py_class_resolve_bases(py_project *p, py_class *c);
 int py_count_local_assigns(py_func *f, const char *name, size_t len);
@@ -171,6 +218,6 @@ py_sym py_resolve_name(py_project *p, py_module *m, const char *name, size_t len
 py_sym py_resolve_member(py_project *p, py_module *m, const char *name, size_t len);
 py_sym py_resolve_dotted(py_project *p, const char *dotted, const py_module *near, int depth);
 
-/* ---- py_analyze.c ---------------------------------------------------------- */
+/* ---- py_analyze.c (and the evaluator behind it: py_eval.h) ---------------- */
 void py_analyze_project(py_project *p);
 #endif

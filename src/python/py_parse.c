@@ -1,6 +1,7 @@
 /* py_parse.c - tree-sitter glue: grammar check, symbols, parsing, node text. */
 #include "py_int.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 py_grammar PY;
@@ -103,14 +104,76 @@ int cg_py_init(char *err, size_t errlen) { return py_grammar_init(err, errlen); 
 /* First ERROR or MISSING node in document order, for one precise message. */
 static int first_error(TSNode n, TSNode *out, int depth)
 {
-    if (!ts_node_has_error(n)) return 0;
-    if (strcmp(ts_node_type(n), "ERROR") == 0 || ts_node_is_missing(n)) { *out = n; return 1; }
+    if (!py_has_error(n)) return 0;
+    if (strcmp(py_type(n), "ERROR") == 0 || py_is_missing(n)) { *out = n; return 1; }
     if (depth > 10000) { *out = n; return 1; }
-    uint32_t c = ts_node_child_count(n);
+    uint32_t c = py_child_count(n);
     for (uint32_t i = 0; i < c; i++)
-        if (first_error(ts_node_child(n, i), out, depth + 1)) return 1;
+        if (first_error(py_child(n, i), out, depth + 1)) return 1;
     *out = n;
     return 1;
+}
+
+static void mark_error_lines(TSNode n, unsigned char *lines, uint32_t nlines, int depth)
+{
+    if (!py_has_error(n) || depth > 10000) return;
+    if (strcmp(py_type(n), "ERROR") == 0 || py_is_missing(n)) {
+        uint32_t a = py_start_point(n).row, b = py_end_point(n).row;
+        for (uint32_t r = a; r <= b && r < nlines; r++) lines[r] = 1;
+        return;
+    }
+    uint32_t c = py_child_count(n);
+    for (uint32_t i = 0; i < c; i++) mark_error_lines(py_child(n, i), lines, nlines, depth + 1);
+}
+
+/* tree-sitter-python 0.23.6 (the newest grammar Debian's runtime reads) cannot
+ * parse a starred bracket in an unparenthesised tuple: `return None, *(x,) * n`,
+ * `y = a, *[b]`, valid since Python 3.5 and in real code (Megatron-LM).  On the
+ * lines with parse errors, `, *(` and `, *[` become `,  (` / `,  [`: the same
+ * length, so every offset and line stays true, and the tree keeps the starred
+ * expression as a tuple element.  The rewritten tree is used only when it
+ * parses without any error.  Returns it, or NULL. */
+static TSTree *parse_grammar_limits(const py_module *m, TSTree *tree)
+{
+    const cg_source *src = &m->src;
+    if (!src->nlines || !memchr(src->text, '*', src->len)) return NULL;
+    unsigned char *lines = calloc(src->nlines + 1, 1);
+    char *copy = malloc(src->len + 1);
+    TSTree *fixed = NULL;
+    if (!lines || !copy) goto done;
+    mark_error_lines(ts_tree_root_node(tree), lines, src->nlines, 0);
+    memcpy(copy, src->text, src->len + 1);
+    int changed = 0;
+    for (uint32_t r = 0; r < src->nlines; r++) {
+        if (!lines[r]) continue;
+        size_t a = src->line_start[r], b = r + 1 < src->nlines ? src->line_start[r + 1] : src->len;
+        for (size_t i = a; i < b; i++) {
+            if (copy[i] != '*' || i + 1 >= b || (copy[i + 1] != '(' && copy[i + 1] != '[' && copy[i + 1] != ' '))
+                continue;
+            size_t k = i + 1;
+            while (k < b && copy[k] == ' ') k++;
+            if (k >= b || (copy[k] != '(' && copy[k] != '[')) continue;
+            size_t j = i;
+            while (j > a && copy[j - 1] == ' ') j--;
+            if (j == a || copy[j - 1] != ',') continue;
+            copy[i] = ' ';
+            changed = 1;
+        }
+    }
+    if (!changed) goto done;
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
+    ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
+    fixed = ts_parser_parse_string(parser, NULL, copy, (uint32_t)src->len);
+    ts_parser_delete(parser);
+    if (fixed && py_has_error(ts_tree_root_node(fixed))) {
+        ts_tree_delete(fixed);
+        fixed = NULL;
+    }
+done:
+    free(lines);
+    free(copy);
+    return fixed;
 }
 
 int py_parse_module(py_project *p, py_module *m)
@@ -127,10 +190,16 @@ int py_parse_module(py_project *p, py_module *m)
         return -1;
     }
     TSNode root = ts_tree_root_node(tree);
-    if (ts_node_has_error(root)) {
+    TSTree *fixed = py_has_error(root) ? parse_grammar_limits(m, tree) : NULL;
+    if (fixed) {
+        ts_tree_delete(tree);
+        tree = fixed;
+        root = ts_tree_root_node(tree);
+    }
+    if (py_has_error(root)) {
         TSNode e;
         first_error(root, &e, 0);
-        TSPoint pt = ts_node_start_point(e);
+        TSPoint pt = py_start_point(e);
         uint32_t line = pt.row + 1, col = cg_source_column(&m->src, line, pt.column);
         /* The file is still analysed: tree-sitter recovers around the error,
          * and a construct its grammar does not know (valid Python it cannot
@@ -138,7 +207,7 @@ int py_parse_module(py_project *p, py_module *m)
          * still ends with exit status 2: this file was not wholly analysed. */
         cg_report_notice(p->report, CG_ERROR, m->file->path, line, col,
                          "cannot parse as Python 3 (%s); the rest of the file was analysed",
-                         ts_node_is_missing(e) ? "a token is missing here" : "syntax error here");
+                         py_is_missing(e) ? "a token is missing here" : "syntax error here");
     }
     m->tree = tree;
     return 0;
@@ -146,7 +215,7 @@ int py_parse_module(py_project *p, py_module *m)
 
 const char *py_text(const py_module *m, TSNode n, size_t *len)
 {
-    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    uint32_t s = py_start_byte(n), e = py_end_byte(n);
     if (e > m->src.len) e = (uint32_t)m->src.len;
     if (s > e) s = e;
     *len = e - s;
@@ -169,7 +238,7 @@ char *py_text_dup(py_module *m, TSNode n)
 
 cg_loc py_loc(const py_module *m, TSNode n)
 {
-    TSPoint s = ts_node_start_point(n), e = ts_node_end_point(n);
+    TSPoint s = py_start_point(n), e = py_end_point(n);
     cg_loc l;
     l.path = m->file->path;
     l.line = s.row + 1;
@@ -179,22 +248,22 @@ cg_loc py_loc(const py_module *m, TSNode n)
     return l;
 }
 
-TSNode py_field(TSNode n, TSFieldId f) { return ts_node_child_by_field_id(n, f); }
+TSNode py_field(TSNode n, TSFieldId f) { return py_child_by_field_id(n, f); }
 
 TSNode py_unparen(TSNode n)
 {
-    while (!ts_node_is_null(n) && IS(n, parenthesized_expression) && ts_node_named_child_count(n) == 1)
-        n = ts_node_named_child(n, 0);
+    while (!py_is_null(n) && IS(n, parenthesized_expression) && py_named_child_count(n) == 1)
+        n = py_named_child(n, 0);
     return n;
 }
 
 static size_t count_errors(TSNode n, int depth)
 {
-    if (!ts_node_has_error(n) || depth > 10000) return 0;
-    if (ts_node_is_missing(n) || strcmp(ts_node_type(n), "ERROR") == 0) return 1;
+    if (!py_has_error(n) || depth > 10000) return 0;
+    if (py_is_missing(n) || strcmp(py_type(n), "ERROR") == 0) return 1;
     size_t total = 0;
-    uint32_t c = ts_node_child_count(n);
-    for (uint32_t i = 0; i < c; i++) total += count_errors(ts_node_child(n, i), depth + 1);
+    uint32_t c = py_child_count(n);
+    for (uint32_t i = 0; i < c; i++) total += count_errors(py_child(n, i), depth + 1);
     return total;
 }
 

@@ -158,12 +158,18 @@ static void name_module(py_project *p, dircache *dc, py_module *m)
     }
     m->root = cur;
     /* package = parts reversed */
-    char buf[2048];
+    size_t total = 1;
+    for (int i = 0; i < np; i++) total += strlen(parts[i]) + 1;
+    char *buf = cg_arena_alloc(a, total);
     size_t bo = 0;
-    buf[0] = 0;
-    for (int i = np - 1; i >= 0; i--)
-        bo += (size_t)snprintf(buf + bo, sizeof buf - bo, "%s%s", bo ? "." : "", parts[i]);
-    m->package = cg_arena_strdup(a, buf);
+    for (int i = np - 1; i >= 0; i--) {
+        if (bo) buf[bo++] = '.';
+        size_t l = strlen(parts[i]);
+        memcpy(buf + bo, parts[i], l);
+        bo += l;
+    }
+    buf[bo] = 0;
+    m->package = buf;
     if (m->is_init) m->name = m->package[0] ? m->package : cg_arena_strdup(a, "__init__");
     else m->name = m->package[0] ? cg_arena_printf(a, "%s.%s", m->package, base) : cg_arena_strdup(a, base);
     if (m->is_init) {

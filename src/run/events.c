@@ -5,6 +5,7 @@
  * native frames are symbolised here, with addr2line, for programs built
  * with -g. */
 #include "run.h"
+#include "core/file.h"
 #include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -59,7 +60,8 @@ static int skip_module(const char *mod)
 
 static int elf_is_exec(const char *mod)
 {
-    FILE *f = fopen(mod, "rb");
+    char ferr[256];
+    FILE *f = cg_file_fopen(mod, ferr, sizeof ferr);
     if (!f) return 0;
     Elf64_Ehdr h;
     int exec = fread(&h, sizeof h, 1, f) == 1 && memcmp(h.e_ident, ELFMAG, SELFMAG) == 0 && h.e_type == ET_EXEC;
@@ -112,7 +114,8 @@ static int addr2line(const char *mod, unsigned long long addr, char **path, uint
 /* Whether line `line` of `path` defines a kernel: a launch's host stub maps there. */
 static int kernel_definition(const char *path, uint32_t line)
 {
-    FILE *f = fopen(path, "r");
+    char ferr[256];
+    FILE *f = cg_file_fopen(path, ferr, sizeof ferr);
     if (!f) return 0;
     char buf[4096];
     int hit = 0;
@@ -163,7 +166,12 @@ static void frames_from(json_t *py, json_t *native, cg_ev_frame **out, size_t *n
 
 /* ---- reading ------------------------------------------------------------------ */
 
-typedef struct { int pid; long long rid; size_t idx; unsigned long replays, entries, samples; double mean; } pid_region;
+typedef struct {
+    int pid; long long rid; size_t idx;
+    unsigned long replays, entries, samples, recaptures;
+    int same_graph;
+    double mean;
+} pid_region;
 typedef struct { int pid; size_t region; long long t0, t1; } py_capture;
 typedef struct { int pid; long long t1; long nodes; } cupti_capture;
 
@@ -178,6 +186,8 @@ typedef struct {
      * eager calls, to put each call in the capture that was open at the time */
     struct native_cap { size_t idx; long long t0, t1; } *ncap; size_t nncap;
     struct native_hit { size_t hit; long long t; } *nhit; size_t nnhit;
+    /* CUPTI observations in Python processes, put in the Python capture open at their time */
+    size_t *pyhit; size_t npyhit;
 } reader;
 
 static size_t region_index(cg_events *ev, const char *path, uint32_t line, const char *kind)
@@ -186,7 +196,7 @@ static size_t region_index(cg_events *ev, const char *path, uint32_t line, const
         cg_ev_region *r = &ev->regions[i];
         if (r->line == line && strcmp(r->path, path) == 0 && strcmp(r->kind, kind) == 0) return i;
     }
-    cg_ev_region r = {strdup(path), line, strdup(kind), 0, 0, 0, 0, -1, 0, 0};
+    cg_ev_region r = {.path = strdup(path), .line = line, .kind = strdup(kind), .nodes = -1};
     PUSH(ev->regions, ev->nregions, r);
     return ev->nregions - 1;
 }
@@ -229,11 +239,31 @@ static cg_hit new_hit(cg_hit_kind kind, int region, char *text)
     h.kind = kind;
     h.region = region;
     h.text = text;
+    h.cudagraphs = -1;
     return h;
+}
+
+static void push_frame(cg_hit *h, const char *path, long long line)
+{
+    if (!path || !*path || path[0] == '?') return;
+    cg_ev_frame f = {strdup(path), (uint32_t)line, NULL};
+    PUSH(h->stack, h->nstack, f);
+}
+
+/* The reason Dynamo or inductor gave, without the stack trace they append. */
+static char *short_reason(const char *r)
+{
+    if (!r) return strdup("?");
+    size_t n = strcspn(r, "\n");
+    const char *found = strstr(r, ". Found from");
+    if (found && (size_t)(found - r) < n) n = (size_t)(found - r) + 1;
+    if (n > 200) n = 200;
+    return xasprintf("%.*s", (int)n, r);
 }
 
 static char *fmt_number(json_t *v)
 {
+    if (json_is_boolean(v)) return strdup(json_is_true(v) ? "True" : "False");
     if (json_is_integer(v)) return xasprintf("%lld", (long long)json_integer_value(v));
     if (json_is_real(v)) return xasprintf("%.6g", json_real_value(v));
     return strdup("?");
@@ -252,7 +282,7 @@ static void python_event(reader *rd, int pid, json_t *o)
         const char *path = jstr(o, "path"), *kind = jstr(o, "kind");
         if (!path || !kind) return;
         size_t idx = region_index(ev, path, (uint32_t)jint(o, "line"), kind);
-        pid_region p = {pid, jint(o, "rid"), idx, 0, 0, 0, 0};
+        pid_region p = {.pid = pid, .rid = jint(o, "rid"), .idx = idx};
         PUSH(rd->pr, rd->npr, p);
     } else if (strcmp(k, "capture") == 0) {
         int r = region_of(rd, pid, o);
@@ -275,6 +305,28 @@ static void python_event(reader *rd, int pid, json_t *o)
         } else if (n > p->entries) {
             p->entries = n;
         }
+    } else if (strcmp(k, "recapture") == 0) {
+        pid_region *p = pid_region_get(rd, pid, jint(o, "rid"));
+        if (!p) return;
+        unsigned long n = (unsigned long)jint(o, "recaptures");
+        if (n > p->recaptures) p->recaptures = n;
+        if (json_is_true(json_object_get(o, "same_graph"))) p->same_graph = 1;
+    } else if (strcmp(k, "break") == 0 || strcmp(k, "skip") == 0) {
+        char *why = short_reason(jstr(o, "reason"));
+        int brk = k[0] == 'b';
+        cg_hit h = new_hit(brk ? CG_HIT_BREAK : CG_HIT_SKIP, -1,
+                           brk ? xasprintf("torch.compile graph break: %s", why)
+                               : xasprintf("inductor skipped CUDA graphs: %s", why));
+        free(why);
+        h.pid = pid;
+        h.t = jint(o, "t");
+        h.phase = strdup(brk ? "break" : "skip");
+        json_t *cg = json_object_get(o, "cudagraphs");
+        h.cudagraphs = json_is_true(cg) ? 1 : json_is_false(cg) ? 0 : -1;
+        push_frame(&h, jstr(o, "path"), jint(o, "line"));
+        json_t *site = json_object_get(o, "site");
+        push_frame(&h, json_string_value(json_array_get(site, 0)), json_integer_value(json_array_get(site, 1)));
+        PUSH(ev->hits, ev->nhits, h);
     } else if (strcmp(k, "lines") == 0) {
         int r = region_of(rd, pid, o);
         size_t i;
@@ -307,7 +359,10 @@ static void python_event(reader *rd, int pid, json_t *o)
         h.code = dup_or_null(code ? code : jstr(o, "surface_code"));
         h.phase = dup_or_null(phase);
         h.other_thread = thread && strcmp(thread, "main") != 0;
+        h.pid = pid;
+        h.t = jint(o, "t");
         frames_from(json_object_get(o, "stack"), NULL, &h.stack, &h.nstack);
+        frames_from(json_object_get(o, "lib"), NULL, &h.stack, &h.nstack);
         PUSH(ev->hits, ev->nhits, h);
     } else if (strcmp(k, "op") == 0) {
         const char *what = jstr(o, "what"), *op = jstr(o, "op");
@@ -337,6 +392,8 @@ static void python_event(reader *rd, int pid, json_t *o)
             return;
         }
         h.phase = strdup("op");
+        h.pid = pid;
+        h.t = jint(o, "t");
         frames_from(json_object_get(o, "stack"), NULL, &h.stack, &h.nstack);
         PUSH(ev->hits, ev->nhits, h);
     } else if (strcmp(k, "scalar") == 0 || strcmp(k, "hparam") == 0 || strcmp(k, "rebind") == 0) {
@@ -347,6 +404,13 @@ static void python_event(reader *rd, int pid, json_t *o)
             h = new_hit(CG_HIT_REBIND, region_of(rd, pid, o),
                         xasprintf("`%s` held another tensor at replay %lld than at capture; the replay read "
                                   "the storage captured", expr ? expr : "?", replay));
+        } else if (json_is_true(json_object_get(o, "branch"))) {
+            char *a = fmt_number(json_object_get(o, "capture")), *b = fmt_number(json_object_get(o, "now"));
+            h = new_hit(CG_HIT_SCALAR, region_of(rd, pid, o),
+                        xasprintf("the branch here read `%s` = %s at capture, %s at replay %lld; the replay "
+                                  "follows the path taken at capture", expr ? expr : "?", a, b, replay));
+            free(a);
+            free(b);
         } else {
             char *a = fmt_number(json_object_get(o, "capture")), *b = fmt_number(json_object_get(o, "now"));
             const char *opt = jstr(o, "optimizer");
@@ -356,6 +420,7 @@ static void python_event(reader *rd, int pid, json_t *o)
             free(a);
             free(b);
         }
+        h.pid = pid;
         const char *path = jstr(o, "path");
         if (path) {
             cg_ev_frame f = {strdup(path), (uint32_t)jint(o, "line"), NULL};
@@ -364,6 +429,9 @@ static void python_event(reader *rd, int pid, json_t *o)
         PUSH(ev->hits, ev->nhits, h);
     } else if (strcmp(k, "exit") == 0) {
         if (json_is_false(json_object_get(o, "cuda_available"))) ev->cuda_unavailable = 1;
+        json_t *init = json_object_get(o, "cuda_initialized");
+        if (json_is_true(init)) ev->cuda_initialized++;
+        else if (json_is_false(init)) ev->cuda_uninitialized++;
     }
 }
 
@@ -378,6 +446,15 @@ static void cupti_event(reader *rd, int pid, json_t *o, native_region **nr, size
     if (strcmp(k, "cupti_error") == 0) {
         ev->cupti_failed = 1;
         set_once(&ev->cupti_error, jstr(o, "message"));
+    } else if (strcmp(k, "subscribed") == 0) {
+        if (!python) ev->cuda_initialized++;   /* the driver loads the library at cuInit */
+    } else if (strcmp(k, "recapture") == 0 && !python) {
+        for (size_t i = 0; i < *nnr; i++) {
+            if ((*nr)[i].rid != jint(o, "rid")) continue;
+            cg_ev_region *r = &ev->regions[(*nr)[i].idx];
+            unsigned long n = (unsigned long)jint(o, "recaptures");
+            if (n > r->recaptures) r->recaptures = n;
+        }
     } else if (strcmp(k, "capture") == 0 && python) {
         json_t *nodes = json_object_get(o, "nodes");
         if (json_is_true(json_object_get(o, "ok")) && json_is_integer(nodes)) {
@@ -430,11 +507,16 @@ static void cupti_event(reader *rd, int pid, json_t *o, native_region **nr, size
         }
         h.other_thread = json_is_false(json_object_get(o, "capturing_thread"));
         h.in_python = python;
+        h.pid = pid;
+        h.t = jint(o, "t");
         frames_from(json_object_get(o, "py"), json_object_get(o, "native"), &h.stack, &h.nstack);
         PUSH(ev->hits, ev->nhits, h);
         if (!python) {
             struct native_hit nh = {ev->nhits - 1, jint(o, "t")};
             PUSH(rd->nhit, rd->nnhit, nh);
+        } else {
+            size_t at = ev->nhits - 1;
+            PUSH(rd->pyhit, rd->npyhit, at);
         }
     }
 }
@@ -484,11 +566,12 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
      * process know it is one. */
     typedef struct { json_t **lines; size_t n; int pid; int cupti; } file;
     file *files = calloc(nn ? nn : 1, sizeof *files);
-    reader rd = {ev, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0};
+    reader rd = {.ev = ev};
     for (size_t i = 0; i < nn; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        FILE *f = fopen(path, "r");
+        char ferr[256];
+        FILE *f = cg_file_fopen(path, ferr, sizeof ferr);   /* a FIFO named x.jsonl is no event file */
         if (!f) continue;
         ev->files++;
         char *buf = NULL;
@@ -522,11 +605,27 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
             if (pass == 1) native_hits_to_regions(&rd);
             free(nr);
         }
+    /* CUPTI's observations in a Python process: the Python capture open at
+     * their time (a call from a thread that holds no Python frame, such as
+     * NCCL's watchdog or the autograd engine, has no other place) */
+    for (size_t i = 0; i < rd.npyhit; i++) {
+        cg_hit *h = &ev->hits[rd.pyhit[i]];
+        long long best = -1;
+        if (h->region >= 0 || !h->t) continue;
+        for (size_t c = 0; c < rd.npc; c++)
+            if (rd.pc[c].pid == h->pid && rd.pc[c].t0 <= h->t && h->t <= rd.pc[c].t1 + 5000000LL &&
+                rd.pc[c].t0 > best) {
+                best = rd.pc[c].t0;
+                h->region = (int)rd.pc[c].region;
+            }
+    }
     /* per-process counters into the regions */
     for (size_t i = 0; i < rd.npr; i++) {
         cg_ev_region *r = &ev->regions[rd.pr[i].idx];
         r->replays += rd.pr[i].replays;
         r->entries += rd.pr[i].entries;
+        if (rd.pr[i].recaptures > r->recaptures) r->recaptures = rd.pr[i].recaptures;
+        r->same_graph |= rd.pr[i].same_graph;
         if (rd.pr[i].samples) {
             r->ms_sum += rd.pr[i].mean * (double)rd.pr[i].samples;
             r->samples += rd.pr[i].samples;
@@ -537,13 +636,17 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
         for (size_t j = 0; j < rd.npc; j++)
             if (rd.pc[j].pid == rd.cc[i].pid && rd.cc[i].t1 >= rd.pc[j].t0 && rd.cc[i].t1 <= rd.pc[j].t1)
                 ev->regions[rd.pc[j].region].nodes = rd.cc[i].nodes;
-    /* a site captured again and again */
+    /* a graph captured again and again while it is replayed: the same
+     * graph object, or the same code on inputs of the same shapes (one graph
+     * per bucket shape, each captured once, is not) */
     for (size_t i = 0; i < ev->nregions; i++) {
         cg_ev_region *r = &ev->regions[i];
-        if (r->entries >= 3 || r->captures >= 3) {   /* a native region is entered (reported) once */
+        if (r->recaptures >= 2) {
             cg_hit h = new_hit(CG_HIT_MANY, (int)i,
-                               xasprintf("captured %lu times at this site, replayed %lu times", r->captures,
-                                         r->replays));
+                               xasprintf("captured %lu times at this site, replayed %lu times; %lu of the captures "
+                                         "re-captured %s that had been replayed",
+                                         r->captures, r->replays, r->recaptures,
+                                         r->same_graph ? "the same graph object" : "a graph of the same inputs"));
             cg_ev_frame f = {strdup(r->path), r->line, NULL};
             PUSH(h.stack, h.nstack, f);
             PUSH(ev->hits, ev->nhits, h);
@@ -557,6 +660,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
     free(files);
     free(names);
     free(rd.pr); free(rd.pc); free(rd.cc); free(rd.ncap); free(rd.nhit); free(rd.py_pids); free(rd.all_pids);
+    free(rd.pyhit);
     return 0;
 }
 

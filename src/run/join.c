@@ -1,61 +1,39 @@
 /* join.c - the runtime events against the static findings.
  *
- * A finding is confirmed by an observation of the kind its rule's runtime
- * signal names (rules/CG*.md, `runtime:`), seen at its line: the innermost
- * user frame of the observation lies in the finding's span.  Rules whose
- * signal belongs to a whole capture (an unjoined fork, a changed
- * hyperparameter, a site captured again and again) are confirmed by an
- * observation of that rule in the capture that the finding names.  Lines
+ * A finding is confirmed by an observation of a kind its rule's runtime
+ * signal names (rules/CG*.md, `runtime-signal:`), seen at its line: the
+ * innermost user frame of the observation lies in the finding's span.  Rules
+ * whose signal belongs to a whole capture (`region`: an unjoined fork, a
+ * changed hyperparameter, a site captured again and again) are confirmed by
+ * an observation of that rule in the capture that the finding names.  Lines
  * that ran inside a capture make the rest "not reproduced", the others "not
  * exercised".  What nobody predicted becomes a finding of its own. */
 #include "run.h"
+#include "core/file.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-    SIG_ERROR = 1, SIG_EAGER = 2, SIG_CPU = 4, SIG_PIN = 8, SIG_DYNOP = 16, SIG_SCALAR = 32,
-    SIG_REBIND = 64, SIG_HPARAM = 128, SIG_MANY = 256, SIG_LINES = 512, SIG_REGION = 1024,
-};
-
-static const struct { const char *id; int sig; } rule_signals[] = {
-    {"CG101", SIG_ERROR | SIG_DYNOP}, {"CG102", SIG_ERROR | SIG_DYNOP}, {"CG103", SIG_ERROR | SIG_DYNOP},
-    {"CG104", SIG_ERROR | SIG_DYNOP}, {"CG105", SIG_ERROR | SIG_DYNOP}, {"CG106", SIG_ERROR | SIG_EAGER},
-    {"CG107", SIG_ERROR | SIG_DYNOP}, {"CG108", SIG_ERROR | SIG_DYNOP}, {"CG201", SIG_ERROR | SIG_DYNOP},
-    {"CG202", SIG_ERROR | SIG_DYNOP}, {"CG203", SIG_ERROR | SIG_DYNOP},
-    {"CG301", SIG_LINES}, {"CG302", SIG_LINES}, {"CG303", SIG_LINES}, {"CG304", SIG_SCALAR},
-    {"CG305", SIG_CPU}, {"CG401", SIG_ERROR | SIG_EAGER | SIG_DYNOP}, {"CG402", SIG_ERROR | SIG_REGION},
-    {"CG403", SIG_EAGER | SIG_ERROR | SIG_DYNOP}, {"CG404", SIG_ERROR}, {"CG501", SIG_ERROR}, {"CG502", SIG_ERROR},
-    {"CG503", SIG_PIN | SIG_ERROR}, {"CG504", SIG_REBIND | SIG_REGION}, {"CG602", SIG_ERROR | SIG_DYNOP},
-    {"CG605", SIG_ERROR}, {"CG606", SIG_HPARAM | SIG_SCALAR | SIG_REGION},
-    {"CG701", SIG_ERROR | SIG_DYNOP | SIG_REGION}, {"CG702", SIG_ERROR | SIG_DYNOP | SIG_REGION},
-    {"CG704", SIG_ERROR}, {"CG705", SIG_MANY | SIG_REGION}, {"CG706", SIG_ERROR | SIG_DYNOP | SIG_REGION},
-    {"CG707", SIG_ERROR}, {"CG708", SIG_ERROR | SIG_DYNOP | SIG_REGION},
-    {"CG801", SIG_ERROR}, {"CG802", SIG_ERROR}, {"CG803", SIG_ERROR},
-};
-
-static int signals_of(int rule)
-{
-    const char *id = cg_rules[rule].id;
-    for (size_t i = 0; i < sizeof rule_signals / sizeof *rule_signals; i++)
-        if (strcmp(rule_signals[i].id, id) == 0) return rule_signals[i].sig;
-    return SIG_ERROR;
-}
+/* The observations that confirm a finding of `rule`: its page's
+ * `runtime-signal:` (rules/CG*.md), CG_SIG_* bits (core/rules.h). */
+static int signals_of(int rule) { return (int)cg_rules[rule].runtime_signals; }
 
 static int hit_signal(cg_hit_kind k)
 {
     switch (k) {
-    case CG_HIT_ERROR: return SIG_ERROR;
-    case CG_HIT_EAGER: return SIG_EAGER;
-    case CG_HIT_CPU: return SIG_CPU;
-    case CG_HIT_PIN: return SIG_PIN;
-    case CG_HIT_DYNOP: return SIG_DYNOP;
-    case CG_HIT_SCALAR: return SIG_SCALAR;
-    case CG_HIT_REBIND: return SIG_REBIND;
-    case CG_HIT_HPARAM: return SIG_HPARAM;
-    case CG_HIT_MANY: return SIG_MANY;
+    case CG_HIT_ERROR: return CG_SIG_ERROR;
+    case CG_HIT_EAGER: return CG_SIG_EAGER;
+    case CG_HIT_CPU: return CG_SIG_CPU;
+    case CG_HIT_PIN: return CG_SIG_PIN;
+    case CG_HIT_DYNOP: return CG_SIG_DYNOP;
+    case CG_HIT_SCALAR: return CG_SIG_SCALAR;
+    case CG_HIT_REBIND: return CG_SIG_REBIND;
+    case CG_HIT_HPARAM: return CG_SIG_HPARAM;
+    case CG_HIT_MANY: return CG_SIG_MANY;
+    case CG_HIT_BREAK: return CG_SIG_BREAK;
+    case CG_HIT_SKIP: return CG_SIG_SKIP;
     }
     return 0;
 }
@@ -77,23 +55,18 @@ static int has(const char *hay, const char *needle) { return hay && strstr(hay, 
 
 static int rid(const char *id) { return cg_rule_index(id); }
 
-int cg_classify_hit(const cg_hit *h, const char *line)
+/* The rule a failure's CUDA error, message, API call, operator and line point
+ * to; -1 when none of them does. */
+static int classify_failure(const cg_hit *h, const char *line)
 {
-    switch (h->kind) {
-    case CG_HIT_EAGER: return rid(has(h->text, "legacy") ? "CG401" : "CG403");
-    case CG_HIT_CPU: return rid("CG305");
-    case CG_HIT_PIN: return rid("CG503");
-    case CG_HIT_SCALAR: return rid("CG304");
-    case CG_HIT_REBIND: return rid("CG504");
-    case CG_HIT_HPARAM: return rid("CG606");
-    case CG_HIT_MANY: return rid("CG705");
-    case CG_HIT_ERROR: case CG_HIT_DYNOP: break;
-    }
     char all[2048];
     snprintf(all, sizeof all, "%s | %s | %s", h->message ? h->message : "", h->code ? h->code : "",
              h->text ? h->text : "");
     const char *api = h->api;
-    if (has(all, "Unjoined") || has(all, "not joined")) return rid("CG402");
+    /* the CUDA error first: 904 unjoined, 903 unmatched, 908 wrong thread */
+    if (has(all, "Unjoined") || has(all, "UNJOINED") || has(all, "not joined")) return rid("CG402");
+    if (has(all, "StreamCaptureUnmatched") || has(all, "CAPTURE_UNMATCHED")) return rid("CG707");
+    if (has(all, "WrongThread") || has(all, "WRONG_THREAD")) return rid("CG708");
     if (has(all, "non-default stream")) return rid("CG404");
     if (has(all, "not in capture mode") || has(all, "register_generator_state") ||
         has(all, "Offset increment outside graph capture"))
@@ -103,12 +76,13 @@ int cg_classify_hit(const cg_hit *h, const char *line)
     if (has(all, "hooks registered")) return rid("CG704");
     if (has(all, "AccumulateGrad")) return rid("CG702");
     if (h->other_thread) return rid("CG708");
-    if (has(all, "Implicit") || has(all, "legacy stream")) {
+    /* 906 implicit, 905 isolation: the legacy stream (in backward: AccumulateGrad's) */
+    if (has(all, "Implicit") || has(all, "IMPLICIT") || has(all, "legacy stream")) {
         int backward = has(line, "backward(") || (h->phase && strstr(h->phase, "backward"));
         for (size_t i = 0; i < h->nstack && !backward; i++) backward = has(h->stack[i].func, "backward");
         return rid(backward ? "CG702" : "CG401");
     }
-    if (has(all, "Isolation")) return rid("CG401");
+    if (has(all, "Isolation") || has(all, "ISOLATION")) return rid("CG401");
     if (has(all, "Cannot copy between CPU and CUDA")) {
         if (has(line, ".tolist(")) return rid("CG101");
         if (has(line, ".cpu(") || has(line, ".numpy(") || has(line, "\"cpu\"") || has(line, "'cpu'")) return rid("CG102");
@@ -122,13 +96,15 @@ int cg_classify_hit(const cg_hit *h, const char *line)
             has(api, "MemAlloc"))
             return rid(has(api, "Async") ? "CG502" : "CG501");
         if ((has(api, "Memcpy") || has(api, "Memset")) && !has(api, "Async")) return rid("CG106");
-        if (has(api, "GraphLaunch")) return rid("CG502");
+        if (has(api, "GraphLaunch") && !has(all, "Unsupported") && !has(all, "UNSUPPORTED")) return rid("CG502");
         if (has(api, "LaunchKernel") && (has(all, "InvalidValue") || has(all, "INVALID_VALUE") ||
                                          has(all, "Configuration")))
             return rid("CG801");
     }
+    /* 900 unsupported, 907 captured event: the sync and host-read rules, by
+     * the operator seen and the line */
     if (has(all, "Unsupported") || has(all, "not permitted") || has(all, "CapturedEvent") ||
-        has(all, "CAPTURE_UNSUPPORTED") || h->kind == CG_HIT_DYNOP) {
+        has(all, "CAPTURE_UNSUPPORTED") || has(all, "CAPTURED_EVENT") || h->kind == CG_HIT_DYNOP) {
         if (has(line, "synchronize(") || has(line, "barrier(")) return rid("CG104");
         if (has(line, ".query(")) return rid("CG105");
         if (has(line, "clip_grad_norm_") || has(line, "allclose(") || has(line, "equal(") ||
@@ -151,9 +127,30 @@ int cg_classify_hit(const cg_hit *h, const char *line)
             return rid("CG201");
         if (item || has(line, ".tolist(") || has(line, "float(") || has(line, "int(") || has(line, "bool("))
             return rid("CG101");
+        if (has(all, "CapturedEvent") || has(all, "CAPTURED_EVENT")) return rid("CG104");
+        if (api && (has(api, "Event") || has(api, "Stream")) && has(api, "Wait")) return rid("CG401");
         return -1;
     }
     return -1;
+}
+
+int cg_classify_hit(const cg_hit *h, const char *line)
+{
+    switch (h->kind) {
+    case CG_HIT_EAGER: return rid(has(h->text, "legacy") ? "CG401" : "CG403");
+    case CG_HIT_CPU: return rid("CG305");
+    case CG_HIT_PIN: return rid("CG503");
+    case CG_HIT_SCALAR: return rid("CG304");
+    case CG_HIT_REBIND: return rid("CG504");
+    case CG_HIT_HPARAM: return rid("CG606");
+    case CG_HIT_MANY: return rid("CG705");
+    case CG_HIT_BREAK: return rid("CG901");
+    case CG_HIT_SKIP: return rid("CG902");
+    case CG_HIT_ERROR: case CG_HIT_DYNOP: break;
+    }
+    int rule = classify_failure(h, line);
+    /* nothing maps it: the catch-all, so that no failure goes unexplained */
+    return rule >= 0 ? rule : rid("CG002");
 }
 
 /* ---- paths ------------------------------------------------------------------- */
@@ -180,7 +177,8 @@ static char *display_path(const char *root, const char *abs)
 static int user_path(const char *p)
 {
     return p && p[0] != '<' && p[0] && !strstr(p, "/site-packages/") && !strstr(p, "/dist-packages/") &&
-           !strstr(p, "/lib/python3") && !strstr(p, "/torch/") && !strstr(p, "cglint_runtime/");
+           !strstr(p, "/lib/python3") && !strstr(p, "/torch/") && !strstr(p, "cglint_runtime/") &&
+           !strstr(p, "/torchinductor_");
 }
 
 /* The frame an observation is about: its innermost frame in user code.  A
@@ -199,21 +197,7 @@ static const cg_ev_frame *site_of(const cg_hit *h)
 
 static char *line_text_of(const char *abs, uint32_t line)
 {
-    FILE *f = fopen(abs, "r");
-    if (!f) return NULL;
-    char *buf = NULL, *out = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    uint32_t at = 0;
-    while ((n = getline(&buf, &cap, f)) >= 0)
-        if (++at == line) {
-            while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = '\0';
-            out = strdup(buf);
-            break;
-        }
-    free(buf);
-    fclose(f);
-    return out;
+    return cg_file_line(abs, line, 1u << 20);   /* regular files only, a bounded line */
 }
 
 /* Whether `line` of file `abs` lies inside the block that the `with`
@@ -222,7 +206,8 @@ static char *line_text_of(const char *abs, uint32_t line)
 static int inside_with_block(const char *abs, uint32_t opener, uint32_t line)
 {
     if (line <= opener) return 0;
-    FILE *f = fopen(abs, "r");
+    char ferr[256];
+    FILE *f = cg_file_fopen(abs, ferr, sizeof ferr);
     if (!f) return 0;
     char buf[4096];
     int indent = -1, ok = 0;
@@ -240,6 +225,169 @@ static int inside_with_block(const char *abs, uint32_t opener, uint32_t line)
     }
     fclose(f);
     return ok;
+}
+
+/* ---- what no finding predicted ----------------------------------------------- */
+
+/* A failure that only echoes an earlier one: capture_end's (or
+ * cudaStreamEndCapture's) cudaErrorStreamCaptureInvalidated. */
+static int invalidated_only(const cg_hit *h)
+{
+    if (h->kind != CG_HIT_ERROR) return 0;
+    if (h->api) return has(h->code, "Invalidated") || has(h->code, "INVALIDATED");
+    return has(h->message, "previous error during capture") || has(h->message, "Invalidated");
+}
+
+static int is_failure(const cg_hit *h)
+{
+    return h->kind == CG_HIT_ERROR || h->kind == CG_HIT_DYNOP || h->kind == CG_HIT_EAGER;
+}
+
+typedef struct {
+    int keep;            /* becomes a finding (or a notice) */
+    int rule;            /* -1: none fits and the catch-all is off */
+    char *path;          /* absolute, or NULL: no place */
+    uint32_t line;
+    char *line_text;
+    int group;           /* the first hit of its (rule, path, line) */
+    size_t npids;
+    int pids[8];
+} unpredicted;
+
+static void report_unpredicted(cg_report *r, cg_events *ev, const char *root)
+{
+    size_t nh = ev->nhits;
+    if (!nh) return;
+    unpredicted *u = calloc(nh, sizeof *u);
+    /* which captures (and, where the capture is not known, which processes)
+     * saw the cause of a failure; a compiled region in the run */
+    char *cause = calloc(ev->nregions + 1, 1);
+    char *py_error = calloc(ev->nregions + 1, 1);
+    int compiled = 0;
+    for (size_t i = 0; i < ev->nregions; i++) compiled |= ev->regions[i].kind && !strcmp(ev->regions[i].kind, "torch.compile");
+    for (size_t h = 0; h < nh; h++) {
+        const cg_hit *hit = &ev->hits[h];
+        if (!is_failure(hit) || invalidated_only(hit)) continue;
+        if (hit->region >= 0) cause[hit->region] = 1;
+        if (hit->region >= 0 && hit->kind == CG_HIT_ERROR && !hit->api) py_error[hit->region] = 1;
+    }
+    for (size_t h = 0; h < nh; h++) {
+        cg_hit *hit = &ev->hits[h];
+        unpredicted *x = &u[h];
+        x->group = (int)h;
+        if (hit->used) continue;
+        const cg_ev_region *g = hit->region >= 0 ? &ev->regions[hit->region] : NULL;
+        if (invalidated_only(hit)) {
+            /* an invalidated capture is the echo of its cause, when the cause was seen */
+            int seen = g ? cause[hit->region] : 0;
+            if (!g)
+                for (size_t k = 0; k < nh && !seen; k++)
+                    seen = k != h && ev->hits[k].pid == hit->pid && is_failure(&ev->hits[k]) &&
+                           !invalidated_only(&ev->hits[k]);
+            if (seen) continue;
+        }
+        const cg_ev_frame *s = site_of(hit);
+        /* a CUDA call seen by CUPTI in a Python process with no Python frame
+         * (the GIL released, another thread): the Python exception of the same
+         * capture tells it, if there was one; else the capture site does */
+        if (!s && hit->in_python && g && py_error[hit->region]) continue;
+        if (!s && hit->in_python && !g) continue;
+        if (hit->kind == CG_HIT_BREAK && !(hit->cudagraphs == 1 || (hit->cudagraphs < 0 && compiled))) continue;
+        const char *path = NULL;
+        uint32_t line = 0;
+        if (s) { path = s->path; line = s->line; }
+        else if (g && g->line && g->path[0] != '?') { path = g->path; line = g->line; }
+        else if (hit->nstack && hit->stack[0].line) { path = hit->stack[0].path; line = hit->stack[0].line; }
+        if (!path && (hit->kind == CG_HIT_BREAK || hit->kind == CG_HIT_SKIP))
+            for (size_t i = 0; i < ev->nregions && !path; i++)
+                if (!strcmp(ev->regions[i].kind, "torch.compile") && ev->regions[i].line) {
+                    path = ev->regions[i].path;
+                    line = ev->regions[i].line;
+                }
+        x->line_text = path && line ? line_text_of(path, line) : NULL;
+        x->rule = cg_classify_hit(hit, x->line_text);
+        if (x->rule >= 0 && !strcmp(cg_rules[x->rule].id, "CG002") && hit->kind == CG_HIT_DYNOP &&
+            !(g && g->failed) && !has(hit->code, "StreamCapture") && !has(hit->code, "CapturedEvent")) {
+            /* an operator failed and the code around it handled it: the capture went on */
+            free(x->line_text);
+            x->line_text = NULL;
+            continue;
+        }
+        x->keep = 1;
+        x->path = path ? strdup(path) : NULL;
+        x->line = line;
+        x->npids = 1;
+        x->pids[0] = hit->pid;
+        /* the same failure in several processes (DDP ranks): one finding */
+        for (size_t k = 0; k < h; k++) {
+            unpredicted *y = &u[k];
+            if (!y->keep || y->group != (int)k || y->rule != x->rule || y->line != x->line ||
+                !y->path != !x->path || (y->path && strcmp(y->path, x->path) != 0))
+                continue;
+            x->group = (int)k;
+            int known = 0;
+            for (size_t q = 0; q < y->npids && q < 8; q++) known |= y->pids[q] == hit->pid;
+            if (!known) {
+                if (y->npids < 8) y->pids[y->npids] = hit->pid;
+                y->npids++;
+            }
+            break;
+        }
+    }
+    for (size_t h = 0; h < nh; h++) {
+        unpredicted *x = &u[h];
+        cg_hit *hit = &ev->hits[h];
+        if (!x->keep || x->group != (int)h) continue;
+        const cg_ev_region *g = hit->region >= 0 ? &ev->regions[hit->region] : NULL;
+        int rule = x->rule;
+        char *where = x->path ? display_path(root, x->path) : NULL;
+        char procs[64] = "";
+        if (x->npids > 1) snprintf(procs, sizeof procs, "; in %zu processes", x->npids);
+        if (rule < 0 || !x->path || !x->line || (r->rules && !r->rules->on[rule])) {
+            if (rule < 0 || !r->rules || r->rules->on[rule])
+                cg_report_notice(r, CG_WARN, where, x->line, 0, "the run saw %s%s%s%s", hit->text,
+                                 hit->surface ? "; the program saw " : "", hit->surface ? hit->surface : "", procs);
+        } else {
+            const char *lt = x->line_text;
+            cg_finding nfd = {0};
+            nfd.rule = rule;
+            nfd.level = cg_rules[rule].severity;
+            nfd.loc.path = where;
+            nfd.loc.line = nfd.loc.end_line = x->line;
+            nfd.loc.col = 1;
+            nfd.loc.end_col = 1;
+            nfd.line_text = x->line_text;
+            if (lt) {
+                uint32_t c = 1;
+                while (lt[c - 1] == ' ' || lt[c - 1] == '\t') c++;
+                nfd.loc.col = c;
+                nfd.loc.end_col = c + (uint32_t)strlen(lt + c - 1);
+            }
+            int catchall = !strcmp(cg_rules[rule].id, "CG002");
+            nfd.message = xasprintf("%s: %s", catchall ? "the capture failed" : "seen at run time", hit->text);
+            char *capwhere = g ? display_path(root, g->path) : NULL;
+            if (g && g->path[0] != '?') {
+                nfd.has_capture = 1;
+                nfd.capture.path = capwhere;
+                nfd.capture.line = nfd.capture.end_line = g->line;
+                nfd.capture.col = 1;
+                nfd.capture_kind = g->kind;
+            }
+            nfd.verdict = CG_VERDICT_RUNTIME;
+            nfd.evidence = xasprintf("%s, at %s:%u%s%s%s; no static finding predicted it", hit->text, where,
+                                     (unsigned)x->line, hit->surface ? "; the program saw " : "",
+                                     hit->surface ? hit->surface : "", procs);
+            cg_report_add(r, &nfd);
+            free(nfd.message);
+            free(nfd.evidence);
+            free(capwhere);
+        }
+        free(where);
+    }
+    for (size_t h = 0; h < nh; h++) { free(u[h].path); free(u[h].line_text); }
+    free(u);
+    free(cause);
+    free(py_error);
 }
 
 /* ---- the join ---------------------------------------------------------------- */
@@ -312,7 +460,7 @@ void cg_join(cg_report *r, cg_events *ev)
     /* 1. observations at the finding's own line */
     for (size_t i = 0; i < nf; i++) {
         cg_finding *f = &r->findings[i];
-        if (!cg_rules[f->rule].runtime) {
+        if (!signals_of(f->rule)) {
             set_verdict(f, CG_VERDICT_STATIC_ONLY, strdup("the rule has no runtime signal"));
             meta[i].done = 1;
             continue;
@@ -321,7 +469,7 @@ void cg_join(cg_report *r, cg_events *ev)
         char *ev_text = NULL;
         for (size_t h = 0; h < ev->nhits; h++) {
             cg_hit *hit = &ev->hits[h];
-            if (!(hit_signal(hit->kind) & sig & ~SIG_REGION)) continue;
+            if (!(hit_signal(hit->kind) & sig & ~(CG_SIG_REGION | CG_SIG_BLOCK))) continue;
             const cg_ev_frame *s = site_of(hit);
             if (s && !in_span(f, &meta[i], s->path, s->line)) {
                 /* the finding's line further out on the stack: a kernel
@@ -332,10 +480,10 @@ void cg_join(cg_report *r, cg_events *ev)
                 for (size_t k = 1; k < hit->nstack && !in; k++)
                     if (user_path(hit->stack[k].path) && in_span(f, &meta[i], hit->stack[k].path, hit->stack[k].line))
                         in = &hit->stack[k];
-                /* a stream rule reported at `with torch.cuda.stream(...)`: what
-                 * happened in its block is its evidence */
-                int stream_rule = !strcmp(cg_rules[f->rule].id, "CG401") || !strcmp(cg_rules[f->rule].id, "CG403");
-                if (!in && stream_rule && (hit->kind == CG_HIT_ERROR || hit->kind == CG_HIT_EAGER || hit->kind == CG_HIT_DYNOP))
+                /* a rule reported at `with torch.cuda.stream(...)` (signal
+                 * `block`): what happened in its block is its evidence */
+                if (!in && (sig & CG_SIG_BLOCK) &&
+                    (hit->kind == CG_HIT_ERROR || hit->kind == CG_HIT_EAGER || hit->kind == CG_HIT_DYNOP))
                     for (size_t k = 0; k < hit->nstack && !in; k++)
                         if (strcmp(hit->stack[k].path, meta[i].abs) == 0 &&
                             inside_with_block(meta[i].abs, f->loc.line, hit->stack[k].line))
@@ -363,7 +511,7 @@ void cg_join(cg_report *r, cg_events *ev)
     /* 2. observations of the finding's rule in the finding's capture */
     for (size_t i = 0; i < nf; i++) {
         cg_finding *f = &r->findings[i];
-        if (meta[i].done || !(signals_of(f->rule) & SIG_REGION)) continue;
+        if (meta[i].done || !(signals_of(f->rule) & CG_SIG_REGION)) continue;
         int sig = signals_of(f->rule);
         for (size_t h = 0; h < ev->nhits; h++) {
             cg_hit *hit = &ev->hits[h];
@@ -393,11 +541,11 @@ void cg_join(cg_report *r, cg_events *ev)
         unsigned long replays;
         unsigned long ran = lines_ran(ev, f, &meta[i], &replays);
         int sig = signals_of(f->rule);
-        if (ran && (sig & SIG_LINES) && replays)
+        if (ran && (sig & CG_SIG_LINES) && replays)
             set_verdict(f, CG_VERDICT_CONFIRMED,
                         xasprintf("ran %lu time%s at capture, 0 times in %lu replay%s (a replay runs no Python)",
                                   ran, ran == 1 ? "" : "s", replays, replays == 1 ? "" : "s"));
-        else if (ran && (sig & SIG_LINES))
+        else if (ran && (sig & CG_SIG_LINES))
             set_verdict(f, CG_VERDICT_NOT_REPRODUCED,
                         xasprintf("ran %lu time%s at capture, but the graph was never replayed", ran,
                                   ran == 1 ? "" : "s"));
@@ -410,65 +558,10 @@ void cg_join(cg_report *r, cg_events *ev)
                         strdup(total_captures ? "its line never ran inside a capture"
                                               : "the program captured nothing"));
     }
-    /* 4. what the run saw that no finding predicted */
-    int other_errors = 0;
-    for (size_t h = 0; h < ev->nhits; h++)
-        other_errors += !ev->hits[h].used && ev->hits[h].kind == CG_HIT_ERROR &&
-                        !has(ev->hits[h].code, "Invalidated");
-    for (size_t h = 0; h < ev->nhits; h++) {
-        cg_hit *hit = &ev->hits[h];
-        if (hit->used) continue;
-        /* an invalidated capture is the echo of its cause, when the cause was seen */
-        if (has(hit->code, "Invalidated") && (other_errors || hit->phase == NULL || strcmp(hit->phase, "api") == 0))
-            continue;
-        const cg_ev_frame *s = site_of(hit);
-        if (!s && hit->in_python) continue;   /* no Python frame (GIL released): the exception tells it */
-        const cg_ev_region *g = hit->region >= 0 ? &ev->regions[hit->region] : NULL;
-        const char *path = s ? s->path : g ? g->path : NULL;
-        uint32_t line = s ? s->line : g ? g->line : 0;
-        char *lt = path && line ? line_text_of(path, line) : NULL;
-        int rule = cg_classify_hit(hit, lt);
-        char *where = path ? display_path(root, path) : NULL;
-        if (rule < 0 || !path || !line || (r->rules && !r->rules->on[rule])) {
-            if (rule < 0 || !r->rules || r->rules->on[rule])
-                cg_report_notice(r, CG_WARN, where, line, 0, "the run saw %s%s", hit->text,
-                                 rule < 0 ? " (no rule of this catalog matches it)" : "");
-        } else {
-            cg_finding nfd = {0};
-            nfd.rule = rule;
-            nfd.level = cg_rules[rule].severity;
-            nfd.loc.path = where;
-            nfd.loc.line = nfd.loc.end_line = line;
-            nfd.loc.col = 1;
-            nfd.loc.end_col = 1;
-            nfd.line_text = lt;
-            if (lt) {
-                uint32_t c = 1;
-                while (lt[c - 1] == ' ' || lt[c - 1] == '\t') c++;
-                nfd.loc.col = c;
-                nfd.loc.end_col = c + (uint32_t)strlen(lt + c - 1);
-            }
-            nfd.message = xasprintf("seen at run time: %s", hit->text);
-            char *capwhere = g ? display_path(root, g->path) : NULL;
-            if (g) {
-                nfd.has_capture = 1;
-                nfd.capture.path = capwhere;
-                nfd.capture.line = nfd.capture.end_line = g->line;
-                nfd.capture.col = 1;
-                nfd.capture_kind = g->kind;
-            }
-            nfd.verdict = CG_VERDICT_RUNTIME;
-            nfd.evidence = xasprintf("%s, at %s:%u%s%s; no static finding predicted it", hit->text, where,
-                                     (unsigned)line, hit->surface ? "; the program saw " : "",
-                                     hit->surface ? hit->surface : "");
-            cg_report_add(r, &nfd);
-            free(nfd.message);
-            free(nfd.evidence);
-            free(capwhere);
-        }
-        free(where);
-        free(lt);
-    }
+    /* 4. what the run saw that no finding predicted: every failure of a
+     * capture becomes a finding at the user's line (or its capture site),
+     * under the rule its error maps to, or CG002 when none does */
+    report_unpredicted(r, ev, root);
     /* regions for the report */
     cg_run_info *ri = r->run;
     if (ri && ev->nregions) {

@@ -4,6 +4,7 @@
  * whose driver is cglint.  Verdicts in the file are ignored: the run gives
  * new ones. */
 #include "run.h"
+#include "core/file.h"
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
@@ -51,30 +52,15 @@ static cg_severity severity_of(const char *s, cg_severity dflt)
     return dflt;
 }
 
-/* The source line, when the file is there to read (JSON reports carry none). */
+/* The source line, when the file is there to read (JSON reports carry none):
+ * a regular file only, and at most 1 MiB of the line. */
 static char *read_line(const char *root, const char *path, uint32_t line)
 {
     if (!path || !line) return NULL;
     char full[4096];
     if (path[0] != '/' && root) snprintf(full, sizeof full, "%s/%s", root, path);
     else snprintf(full, sizeof full, "%s", path);
-    FILE *f = fopen(full, "r");
-    if (!f) return NULL;
-    char *buf = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    uint32_t at = 0;
-    char *out = NULL;
-    while ((n = getline(&buf, &cap, f)) >= 0) {
-        if (++at == line) {
-            while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r')) buf[--n] = '\0';
-            out = strdup(buf);
-            break;
-        }
-    }
-    free(buf);
-    fclose(f);
-    return out;
+    return cg_file_line(full, line, 1u << 20);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -264,10 +250,14 @@ static int load_sarif(json_t *doc, cg_report *r, char *err, size_t errlen)
 int cg_findings_load(const char *path, cg_report *r, char *err, size_t errlen)
 {
     json_error_t jerr;
-    FILE *f = fopen(path, "rb");
-    if (!f) return fail(err, errlen, "cannot read %s: %s", path, strerror(errno));
-    json_t *doc = json_loadf(f, 0, &jerr);
-    fclose(f);
+    char rerr[256];
+    size_t len;
+    /* a regular file of a sane size: /dev/zero or a FIFO is no report */
+    char *text = cg_file_read(path, 512u << 20, &len, rerr, sizeof rerr);
+    if (!text) return fail(err, errlen, "%s: cannot read the findings: %s", path, rerr);
+    size_t skip = len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    json_t *doc = json_loadb(text + skip, len - skip, 0, &jerr);
+    free(text);
     if (!doc)
         return fail(err, errlen, "%s is not a cglint report (JSON or SARIF): not JSON (%s at line %d)",
                     path, jerr.text, jerr.line);

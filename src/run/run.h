@@ -31,7 +31,9 @@ typedef enum {
     CG_HIT_SCALAR,    /* a Python number read at capture changed before a replay */
     CG_HIT_REBIND,    /* a name read by the region held another tensor at a replay */
     CG_HIT_HPARAM,    /* an optimizer hyperparameter captured as a number changed */
-    CG_HIT_MANY,      /* a capture site captured again and again */
+    CG_HIT_MANY,      /* a graph captured again while it (or one of the same shapes) is replayed */
+    CG_HIT_BREAK,     /* a Dynamo graph break (torch.compile) */
+    CG_HIT_SKIP,      /* inductor skipped CUDA graphs (torch.compile) */
 } cg_hit_kind;
 
 typedef struct cg_hit {
@@ -44,7 +46,11 @@ typedef struct cg_hit {
     char *phase;         /* begin, capture, end, graphed, thread, op, ... */
     int other_thread;
     int in_python;       /* a CUPTI observation in a Python process */
-    cg_ev_frame *stack;  /* innermost first; may be empty */
+    int pid;             /* the process that saw it */
+    int cudagraphs;      /* CG_HIT_BREAK: the compile used CUDA graphs (1), did not (0), unknown (-1) */
+    long long t;         /* when (CLOCK_MONOTONIC ns), or 0 */
+    cg_ev_frame *stack;  /* innermost first; may be empty; user frames first, then library
+                            frames where no user frame was on the stack */
     size_t nstack;
     int used;
 } cg_hit;
@@ -54,6 +60,8 @@ typedef struct cg_ev_region {
     uint32_t line;
     char *kind;
     unsigned long captures, failed, replays, entries;
+    unsigned long recaptures; /* captures of a graph while it or its like was replayed (max over processes) */
+    int same_graph;          /* one of them re-captured the very graph object */
     long nodes;
     double ms_sum;       /* mean_ms * samples, summed over processes */
     unsigned long samples;
@@ -72,6 +80,8 @@ typedef struct cg_events {
     cg_line_count *lines; size_t nlines;
     size_t processes, python_processes, cupti_processes, files;
     int cuda_unavailable;   /* some process said torch.cuda.is_available() was False */
+    size_t cuda_initialized;  /* processes that initialised CUDA (Python said so, or CUPTI loaded) */
+    size_t cuda_uninitialized; /* Python processes that exited without initialising CUDA */
     int cupti_failed;       /* the CUPTI library said it could not subscribe */
     char *cupti_error;
     char *torch, *cuda, *gpu;

@@ -14,6 +14,7 @@
 #include "run.h"
 #include "driver.h"
 #include "emit/emit.h"
+#include "core/file.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -56,7 +57,8 @@ static const char run_usage[] =
     "      --events DIR        keep the event files in DIR (default: a temporary directory)\n"
     "      --no-cupti          do not load the CUPTI library (Python observation only)\n"
     "      --strict            exit 1 when the program succeeded but a finding was confirmed\n"
-    "                          or found at run time\n"
+    "                          or found at run time, or when no capture ran (no GPU, CUDA\n"
+    "                          never initialised): a run that exercised nothing\n"
     "  -h, --help              this help\n"
     "\n"
     "Exit status: the program's own (128+N if signal N killed it); 127 COMMAND not\n"
@@ -135,8 +137,12 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 /* Hints for the Python observer: the lines whose values it should watch. */
 static void write_hints(const char *file, const cg_report *r)
 {
-    FILE *f = fopen(file, "w");
-    if (!f) return;
+    /* a file of our own in the events directory: created anew, never a FIFO
+     * or a link someone left there (O_NONBLOCK: a FIFO fails at once) */
+    unlink(file);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) { if (fd >= 0) close(fd); return; }
     for (size_t i = 0; i < r->nfindings; i++) {
         const cg_finding *x = &r->findings[i];
         char joined[PATH_MAX * 2], res[PATH_MAX];
@@ -210,7 +216,8 @@ static int spawn(char **argv, int *exec_errno)
 
 static char *read_first_line(const char *path)
 {
-    FILE *f = fopen(path, "r");
+    char ferr[256];
+    FILE *f = cg_file_fopen(path, ferr, sizeof ferr);
     if (!f) return NULL;
     char buf[512];
     char *out = NULL;
@@ -244,22 +251,18 @@ static int write_report(const char *output, cg_format fmt, const cg_report *r, c
         fflush(stderr);
         return rc;
     }
-    char tmpl[PATH_MAX + 64];
-    char *dup = strdup(output), *dup2 = strdup(output);
-    snprintf(tmpl, sizeof tmpl, "%s/.%s.cglint-XXXXXX", dirname(dup), basename(dup2));
-    free(dup);
-    free(dup2);
-    int fd = mkstemp(tmpl);
-    if (fd < 0) return -1;
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    FILE *f = fdopen(fd, "w");
-    int rc = f ? cg_emit(f, fmt, r, eo) : -1;
-    if (f && fflush(f) != 0) rc = -1;
-    if (f) fclose(f); else close(fd);
-    if (rc == 0 && rename(tmpl, output) != 0) rc = -1;
-    if (rc != 0) unlink(tmpl);
+    /* as `cglint -o`: atomically over a regular file, through a device or FIFO */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int rc = mem ? cg_emit(mem, fmt, r, eo) : -1;
+    if (mem && fclose(mem) != 0) rc = -1;
+    char err[512];
+    if (rc == 0 && cg_file_write(output, buf, len, 0666, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "cglint: error: %s: cannot write the report: %s\n", output, err);
+        rc = -2;
+    }
+    free(buf);
     return rc;
 }
 
@@ -390,6 +393,23 @@ int cg_run_main(int argc, char **argv)
     char *cupti = no_cupti ? NULL : find_cupti_lib();
     setenv("CGLINT_EVENTS_DIR", evabs, 1);
     setenv("CGLINT_HINTS", hints, 1);
+    /* the files named on the command line are the user's code, wherever they
+     * are (an installed package, a site-packages checkout) */
+    if (npaths) {
+        size_t len = 1;
+        for (size_t i = 0; i < npaths; i++) len += strlen(paths[i]) + PATH_MAX + 2;
+        char *ud = calloc(1, len);
+        for (size_t i = 0; i < npaths; i++) {
+            char res[PATH_MAX];
+            if (!realpath(paths[i], res)) continue;
+            if (*ud) strcat(ud, ":");
+            strcat(ud, res);
+        }
+        setenv("CGLINT_USER_DIRS", ud, 1);
+        free(ud);
+    } else {
+        unsetenv("CGLINT_USER_DIRS");
+    }
     if (runtime) {
         const char *old = getenv("PYTHONPATH");
         char *pp = NULL;
@@ -462,30 +482,50 @@ int cg_run_main(int argc, char **argv)
     if (ev.cupti_failed)
         cg_report_notice(&report, CG_WARN, NULL, 0, 0, "CUPTI could not be used: %s; failing CUDA calls are seen "
                          "only through Python exceptions", ev.cupti_error ? ev.cupti_error : "unknown reason");
-    if (ev.processes == 0) {
+    int no_capture = ri->captures == 0;
+    if (no_capture) {
+        /* No GPU, no silence: say why on one line, and mark every finding. */
+        char why[512];
+        const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+        int hidden = vis && (strspn(vis, " \t,") == strlen(vis) || !strcmp(vis, "-1") || !strcmp(vis, "NoDevFiles"));
+        int nodev = !exists("/dev/nvidiactl") && !exists("/dev/nvidia0") && !exists("/dev/dxg");
         const char *base = strrchr(cmd[0], '/');
         base = base ? base + 1 : cmd[0];
         int py = strncmp(base, "python", 6) == 0 || strcmp(base, "torchrun") == 0;
-        cg_report_notice(&report, CG_WARN, NULL, 0, 0, "no process reported to the observer: %s",
-                         py ? "the Python observer did not load (python -I, -E or -S, or a PYTHONPATH that the "
-                              "program replaces?)"
-                         : cupti ? "the CUPTI library was not loaded (the program made no CUDA call, or it is not "
-                                   "a CUDA program)"
-                                 : "the CUPTI library is not built or was not found, so native programs are not "
-                                   "observed (see runtime/README.md)");
-    } else if (ri->captures == 0) {
-        int nogpu = ev.cuda_unavailable || (!exists("/dev/nvidiactl") && !exists("/dev/nvidia0") &&
-                                            !exists("/dev/dxg"));
-        if (nogpu)
-            cg_report_notice(&report, CG_WARN, NULL, 0, 0,
-                             "no GPU: %s; nothing was captured, so no finding could be confirmed",
-                             ev.cuda_unavailable ? "torch.cuda.is_available() was False in the program"
-                                                 : "this machine has no NVIDIA device");
+        if (hidden)
+            snprintf(why, sizeof why, "no CUDA device is visible (CUDA_VISIBLE_DEVICES=\"%s\" hides every device)", vis);
+        else if (ev.cuda_unavailable)
+            snprintf(why, sizeof why, "no CUDA device is visible (torch.cuda.is_available() was False in the program)");
+        else if (ev.processes == 0 && py)
+            snprintf(why, sizeof why, "no process reported to the observer (the Python observer did not load: python "
+                                      "-I, -E or -S, or a PYTHONPATH that the program replaces?)");
+        else if (ev.processes == 0 && nodev)
+            snprintf(why, sizeof why, "no CUDA device is visible (this machine has no NVIDIA device: no /dev/nvidia*)");
+        else if (ev.processes == 0)
+            snprintf(why, sizeof why, "no process reported to the observer (%s)",
+                     cupti ? "the program never initialised CUDA, or is not a CUDA program: the CUPTI library "
+                             "is loaded at cuInit"
+                           : "the CUPTI library is not built or was not found, so native programs are not "
+                             "observed; see runtime/README.md");
+        else if (ev.cuda_initialized)
+            snprintf(why, sizeof why, "the program ran no CUDA graph capture");
+        else if (nodev)
+            snprintf(why, sizeof why, "no CUDA device is visible (this machine has no NVIDIA device: no /dev/nvidia*)");
+        else if (ev.cuda_uninitialized)
+            snprintf(why, sizeof why, "the program never initialised CUDA");
         else
-            cg_report_notice(&report, CG_WARN, NULL, 0, 0,
-                             "the program ran no CUDA graph capture: no finding could be confirmed");
+            snprintf(why, sizeof why, "the program ran no CUDA graph capture");
+        cg_report_notice(&report, CG_WARN, NULL, 0, 0, "%s: no capture ran, so every finding is not exercised%s",
+                         why, strict && code == 0 ? " (--strict: exit 1)" : "");
+        for (size_t i = 0; i < report.nfindings; i++) {
+            cg_finding *f = &report.findings[i];
+            if (f->verdict == CG_VERDICT_RUNTIME || f->verdict == CG_VERDICT_CONFIRMED) continue;
+            f->verdict = CG_VERDICT_NOT_EXERCISED;
+            free(f->evidence);
+            f->evidence = strdup("no capture ran");
+        }
     }
-    if (!cupti && !no_cupti && ev.processes)
+    if (!no_capture && !cupti && !no_cupti && ev.processes)
         cg_report_notice(&report, CG_NOTE, NULL, 0, 0,
                          "the CUPTI library is not built or was not found: failing CUDA calls are seen only "
                          "through Python exceptions");
@@ -496,22 +536,30 @@ int cg_run_main(int argc, char **argv)
         const cg_notice *n = &report.notices[i];
         if (n->level < CG_WARN && quiet) continue;
         const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
-        if (n->path && n->line) fprintf(stderr, "cglint: %s: %s:%u: %s\n", lvl, n->path, n->line, n->message);
-        else if (n->path) fprintf(stderr, "cglint: %s: %s: %s\n", lvl, n->path, n->message);
-        else fprintf(stderr, "cglint: %s: %s\n", lvl, n->message);
+        fprintf(stderr, "cglint: %s: ", lvl);
+        if (n->path) {
+            cg_emit_escaped(stderr, n->path);
+            if (n->line) fprintf(stderr, ":%u", n->line);
+            fputs(": ", stderr);
+        }
+        cg_emit_escaped(stderr, n->message);
+        fputc('\n', stderr);
     }
     if (color < 0) {
         const char *nc = getenv("NO_COLOR");
         color = !output && isatty(STDERR_FILENO) && !(nc && *nc);
     }
     cg_emit_opts eo = {.color = color, .quiet = quiet, .tool_version = CGLINT_VERSION};
-    if (write_report(output, (cg_format)fmt, &report, &eo) != 0) {
-        fprintf(stderr, "cglint: error: cannot write the report%s%s: %s\n", output ? " to " : "",
-                output ? output : "", strerror(errno ? errno : EIO));
+    int wrc = write_report(output, (cg_format)fmt, &report, &eo);
+    if (wrc != 0) {
+        if (wrc == -1)   /* -2: write_report said why */
+            fprintf(stderr, "cglint: error: cannot write the report%s%s: %s\n", output ? " to " : "",
+                    output ? output : "", strerror(errno ? errno : EIO));
         if (code == 0) code = 2;
     }
     if (strict && code == 0 &&
-        cg_report_count_verdict(&report, CG_VERDICT_CONFIRMED) + cg_report_count_verdict(&report, CG_VERDICT_RUNTIME))
+        (no_capture ||
+         cg_report_count_verdict(&report, CG_VERDICT_CONFIRMED) + cg_report_count_verdict(&report, CG_VERDICT_RUNTIME)))
         code = 1;
     if (own_events) nftw(events, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(runtime);

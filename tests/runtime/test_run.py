@@ -153,6 +153,162 @@ class RunTests(unittest.TestCase):
         rc, so, se = self.run_cglint(["--strict", "clean.py", "--", sys.executable, "clean.py"])
         self.assertEqual(rc, 0)
 
+    # ---- 1. every failure explained ----------------------------------------------
+    def findings_at(self, doc, path):
+        return [f for f in doc["findings"] if f["path"] == path]
+
+    def test_unmapped_failure_is_the_catch_all_at_the_users_line(self):
+        rc, so, se, doc = self.run_json("shape_error.py")
+        self.assertEqual(rc, 1)
+        f = self.finding(doc, "CG002")
+        self.assertEqual(f["verdict"], "found_at_runtime")
+        self.assertEqual((f["path"], f["line"]), ("shape_error.py", 7))
+        self.assertIn("must match the size of tensor b", f["evidence"])
+        self.assertNotIn("no rule of this catalog matches", se)
+        self.assertEqual(f["capture"]["line"], 6)
+
+    def test_failure_in_every_process_of_the_run(self):
+        rc, so, se, doc = self.run_json("torchrun_like.py", static=["clean.py"])
+        self.assertEqual(doc["run"]["processes"], 3)
+        f = self.finding(doc, "CG002")
+        self.assertEqual((f["path"], f["line"]), ("rank_fails.py", 10))
+        self.assertIn("in 2 processes", f["evidence"])
+        self.assertEqual(doc["errors"], [])
+
+    def test_failure_on_a_thread_without_python_frames(self):
+        # NCCL's watchdog querying an event during a global-mode capture: CUPTI
+        # sees the failing call with no Python stack; capture_end says only
+        # "invalidated".  The finding lands on the capture site, as CG708.
+        rc, so, se, doc = self.run_json("watchdog.py", static=["clean.py"])
+        self.assertEqual(rc, 0)
+        f = self.finding(doc, "CG708")
+        self.assertEqual(f["verdict"], "found_at_runtime")
+        self.assertEqual((f["path"], f["line"]), ("watchdog.py", 26))
+        self.assertIn("cudaEventQuery -> cudaErrorStreamCaptureUnsupported", f["evidence"])
+        self.assertEqual([x["rule"] for x in doc["findings"]], ["CG708"])   # the invalidation is its echo
+        self.assertEqual(doc["errors"], [])
+
+    def test_capture_never_ended(self):
+        rc, so, se, doc = self.run_json("never_ended.py", static=["clean.py"])
+        self.assertEqual(rc, 1)
+        f = self.finding(doc, "CG002")
+        self.assertEqual((f["path"], f["line"]), ("never_ended.py", 9))
+        self.assertIn("ValueError: bad batch", f["evidence"])
+        self.assertEqual(doc["run"]["regions"][0]["failed_captures"], 1)
+
+    def test_catch_all_can_be_ignored(self):
+        rc, so, se, doc = self.run_json("shape_error.py", extra=["--ignore", "CG002"])
+        self.assertEqual(doc["findings"], [])
+
+    # ---- 2. no false alarms -------------------------------------------------------
+    def test_one_graph_per_bucket_is_not_recapture(self):
+        rc, so, se, doc = self.run_json("buckets.py")
+        self.assertEqual(rc, 0)
+        self.assertEqual(doc["findings"], [])
+        r = doc["run"]["regions"][0]
+        self.assertEqual((r["line"], r["captures"], r["replays"]), (11, 5, 24))
+
+    def test_graphed_callables_over_several_modules(self):
+        rc, so, se, doc = self.run_json("graphed_modules.py")
+        self.assertEqual(rc, 0)
+        self.assertEqual(doc["findings"], [])
+        self.assertEqual(doc["run"]["regions"][0]["captures"], 6)
+
+    def test_same_graph_recaptured_while_replayed(self):
+        rc, so, se, doc = self.run_json("same_graph.py")
+        f = self.finding(doc, "CG705")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("captured 3 times at this site, replayed 12 times; 2 of the captures re-captured the same "
+                      "graph object", f["evidence"])
+
+    def test_cpu_tensors_of_checkpoint_are_not_the_users(self):
+        rc, so, se, doc = self.run_json("checkpoint_rng.py", static=["clean.py"])
+        self.assertEqual(rc, 0)
+        self.assertEqual(doc["findings"], [])
+
+    def test_cpu_tensor_made_by_the_user(self):
+        rc, so, se, doc = self.run_json("cpu_tensor.py")
+        f = self.finding(doc, "CG305")
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("aten.zeros.default ran on CPU tensors during capture", f["evidence"])
+
+    # ---- 3. baked Python values nobody predicted ----------------------------------
+    def test_baked_numbers_found_at_run_time(self):
+        rc, so, se, doc = self.run_json("baked.py", static=["clean.py"])
+        self.assertEqual(rc, 0)
+        by_line = {f["line"]: f for f in doc["findings"]}
+        self.assertEqual(sorted(by_line), [17, 18, 22], doc["findings"])   # not WIDTH (constant), not i (loop)
+        for f in by_line.values():
+            self.assertEqual((f["rule"], f["verdict"]), ("CG304", "found_at_runtime"))
+        self.assertIn("`lr` was 0.1 at capture, 0.01 at replay 12; the replay used 0.1", by_line[17]["evidence"])
+        self.assertIn("`cfg.temperature` was 2 at capture, 1 at replay 12", by_line[18]["evidence"])
+        self.assertIn("the branch here read `cfg.use_bias` = True at capture, False at replay 12",
+                      by_line[22]["evidence"])
+
+    def test_baked_numbers_confirm_static_findings(self):
+        rc, so, se, doc = self.run_json("baked.py")
+        got = {(f["rule"], f["line"]): f["verdict"] for f in doc["findings"]}
+        self.assertEqual(got[("CG304", 17)], "confirmed")
+        self.assertEqual(got[("CG304", 18)], "confirmed")
+        self.assertEqual(got[("CG304", 22)], "found_at_runtime")
+
+    # ---- 4. torch.compile(mode="reduce-overhead") ---------------------------------
+    def test_reduce_overhead_breaks_and_skips(self):
+        rc, so, se, doc = self.run_json("compiled.py")
+        self.assertEqual(rc, 0)
+        got = {(f["rule"], f["line"]): f for f in doc["findings"]}
+        self.assertEqual(sorted(got), [("CG901", 7), ("CG902", 12)], doc["findings"])
+        self.assertEqual(got[("CG901", 7)]["verdict"], "confirmed")
+        self.assertIn("torch.compile graph break: Tensor.item", got[("CG901", 7)]["evidence"])
+        self.assertEqual(got[("CG902", 12)]["verdict"], "confirmed")
+        self.assertIn("inductor skipped CUDA graphs: skipping cudagraphs due to mutated inputs (1 instances).",
+                      got[("CG902", 12)]["evidence"])
+        # not the break in the default-mode function (`plain`: no CUDA graphs)
+
+    def test_reduce_overhead_found_at_run_time(self):
+        rc, so, se, doc = self.run_json("compiled.py", static=["clean.py"])
+        got = {(f["rule"], f["line"]): f["verdict"] for f in doc["findings"]}
+        self.assertEqual(got, {("CG901", 7): "found_at_runtime", ("CG902", 12): "found_at_runtime"})
+
+    def test_compiled_region_at_the_users_call_site(self):
+        rc, so, se, doc = self.run_json("compiled_clean.py")
+        self.assertEqual(rc, 0)
+        self.assertEqual(doc["findings"], [])
+        r = doc["run"]["regions"]
+        self.assertEqual([(x["path"], x["line"], x["kind"], x["captures"], x["replays"]) for x in r],
+                         [("compiled_clean.py", 11, "torch.compile", 1, 5)])
+
+    # ---- 6. no GPU, no silence ---------------------------------------------------
+    def test_no_gpu_marks_every_finding(self):
+        env = dict(self.env, FAKE_TORCH_NO_GPU="1")
+        rc, so, se, doc = self.run_json("maybe_gpu.py", env=env, extra=["--strict"])
+        self.assertEqual(so, "no GPU: running on the CPU\n")
+        self.assertEqual(rc, 1)
+        lines = [ln for ln in se.splitlines() if ln.startswith("cglint: warning")]
+        self.assertEqual(lines, ["cglint: warning: no CUDA device is visible (torch.cuda.is_available() was False "
+                                 "in the program): no capture ran, so every finding is not exercised "
+                                 "(--strict: exit 1)"])
+        f = self.finding(doc, "CG304")
+        self.assertEqual((f["verdict"], f["evidence"]), ("not_exercised", "no capture ran"))
+        rc, so, se, doc = self.run_json("maybe_gpu.py", env=env)
+        self.assertEqual(rc, 0)
+
+    def test_no_visible_device(self):
+        env = dict(self.env, CUDA_VISIBLE_DEVICES="")
+        rc, so, se = self.run_cglint(["--strict", "nocapture.py", "--", sys.executable, "-c", "pass"], env=env)
+        self.assertEqual(rc, 1)
+        self.assertIn('no CUDA device is visible (CUDA_VISIBLE_DEVICES="" hides every device): no capture ran', se)
+
+    def test_cuda_never_initialised(self):
+        out = os.path.join(self.tmp, "r.json")
+        rc, so, se = self.run_cglint(["--strict", "-f", "json", "-o", out, "scalar.py", "--", sys.executable, "-c",
+                                      "import torch; print(torch.zeros(2).shape)"])
+        self.assertEqual(rc, 1)
+        self.assertIn("no capture ran", se)
+        with open(out) as f:
+            doc = json.load(f)
+        self.assertEqual(self.finding(doc, "CG304")["evidence"], "no capture ran")
+
     # ---- findings from a file ------------------------------------------------
     def test_findings_from_json_and_sarif(self):
         for fmt in ("json", "sarif"):
@@ -212,7 +368,7 @@ class RunTests(unittest.TestCase):
     def test_no_gpu(self):
         env = dict(self.env, FAKE_TORCH_NO_GPU="1")
         rc, so, se, doc = self.run_json("nocapture.py", env=env)
-        self.assertIn("no GPU: torch.cuda.is_available() was False", se)
+        self.assertIn("no CUDA device is visible (torch.cuda.is_available() was False in the program)", se)
 
     def test_observer_not_loaded(self):
         rc, so, se = self.run_cglint(["clean.py", "--", sys.executable, "-I", "-c", "print('isolated')"])

@@ -85,6 +85,68 @@ static void test_toml_errors(void **state)
     parse_bad("= 1\n", 1, "invalid TOML");
 }
 
+/* Deep nesting is refused with a message, never by running out of stack. */
+static char *nested(const char *head, const char *open, const char *mid, const char *close, int n)
+{
+    size_t lo = strlen(open), lc = strlen(close), lh = strlen(head), lm = strlen(mid);
+    char *t = malloc(lh + (size_t)n * (lo + lc) + lm + 64), *o = t;
+    memcpy(o, head, lh); o += lh;
+    for (int i = 0; i < n; i++) { memcpy(o, open, lo); o += lo; }
+    memcpy(o, mid, lm); o += lm;
+    for (int i = 0; i < n; i++) { memcpy(o, close, lc); o += lc; }
+    *o++ = '\n';
+    *o = 0;
+    return t;
+}
+
+static void test_toml_deep(void **state)
+{
+    (void)state;
+    cg_toml_doc *d0;
+    uint32_t l0;
+    char *t = nested("a = ", "[", "", "]", 100000);
+    parse_bad(t, 1, "too deeply nested");
+    free(t);
+    t = nested("x = 1\ny = ", "{x=", "1", "}", 100000);
+    parse_bad(t, 2, "too deeply nested");
+    free(t);
+    t = nested("a = ", "[", "", "]", 100);        /* the limit itself is fine */
+    cg_toml_free(parse_ok(t));
+    free(t);
+    t = nested("a = ", "{b=", "1", "}", 100);
+    cg_toml_free(parse_ok(t));
+    free(t);
+    t = nested("a = ", "[", "", "", 100000);       /* unclosed, and too deep to give tree-sitter */
+    parse_bad(t, 1, "too deeply nested");
+    free(t);
+    t = nested("a = ", "[", "", "", 90);            /* unclosed: a syntax error */
+    parse_bad(t, 1, "invalid TOML");
+    free(t);
+    /* brackets in strings and comments do not nest */
+    t = nested("a = '", "[", "' # ", "{", 300);
+    cg_toml_free(parse_ok(t));
+    free(t);
+    t = nested("a = \"\"\"\n", "[", "\n\"\"\"\nb = '''\n", "]", 300);
+    strcat(t, "'''\nd = \"\\\"[[[\"\nc = 1\n");
+    d0 = parse_ok(t);
+    assert_int_equal(cg_toml_get(cg_toml_root(d0), "c", &l0)->integer, 1);
+    assert_int_equal(l0, 8);
+    cg_toml_free(d0);
+    free(t);
+    /* a dotted key of 100,000 parts */
+    size_t n = 100000;
+    t = malloc(2 * n + 8);
+    for (size_t i = 0; i < n; i++) { t[2 * i] = 'k'; t[2 * i + 1] = '.'; }
+    strcpy(t + 2 * n - 1, " = 1\n");
+    parse_bad(t, 1, "too many dotted parts");
+    free(t);
+    cg_toml_doc *d = parse_ok("a.b.c.\"d e\".f = 1\n");
+    const cg_toml *r = cg_toml_root(d);
+    r = cg_toml_get(cg_toml_get(cg_toml_get(cg_toml_get(r, "a", NULL), "b", NULL), "c", NULL), "d e", NULL);
+    assert_int_equal(cg_toml_get(r, "f", NULL)->integer, 1);
+    cg_toml_free(d);
+}
+
 /* ---- configuration ------------------------------------------------------------------ */
 
 static cg_config *cfg_ok(const char *text, int pyproject)
@@ -268,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_toml_values),
         cmocka_unit_test(test_toml_errors),
+        cmocka_unit_test(test_toml_deep),
         cmocka_unit_test(test_config_keys),
         cmocka_unit_test(test_config_errors),
         cmocka_unit_test(test_config_rules),

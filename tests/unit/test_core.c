@@ -294,10 +294,20 @@ static void test_source_crlf_lines(void **state)
     assert_int_equal(len, 0);
     cg_source_free(&s);
 
-    /* LF only: no crlf flag; a lone \r is not a CRLF ending */
+    /* LF only: no crlf flag; a lone \r is not a CRLF ending but a line end of
+     * its own (Python's universal newlines), turned into \n in place */
     assert_int_equal(load_buf(&s, "a\nb\rc\n", 6, err, sizeof err), CG_SRC_OK);
     assert_int_equal(s.crlf, 0);
-    assert_int_equal(s.nlines, 3);
+    assert_int_equal(s.nlines, 4);
+    assert_int_equal(s.len, 6);
+    assert_int_equal(s.nlone_cr, 1);
+    assert_int_equal(s.lone_cr[0], 3);
+    l = cg_source_line(&s, 3, &len);
+    assert_int_equal(len, 1);
+    assert_memory_equal(l, "c", 1);
+    char *raw = cg_source_raw(&s);
+    assert_memory_equal(raw, "a\nb\rc\n", 6);
+    free(raw);
     cg_source_free(&s);
 
     /* a CRLF anywhere sets the flag */
@@ -327,6 +337,42 @@ static void test_source_column_code_points(void **state)
     /* the end of the line (exclusive end column of a span reaching it) */
     assert_int_equal(cg_source_column(&s, 2, 14), 9);
     cg_source_free(&s);
+}
+
+/* Columns come from a table of code points per 64 bytes (constant time on a
+ * long line with many findings): the same as counting from the line start,
+ * on lines that cross many blocks, whatever the mix of sequence lengths. */
+static void test_source_column_long_lines(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = { "a", "\xC3\xA9", "\xE4\xB8\xAD", "\xF0\x9F\x98\x80", "  " };
+    char *buf = malloc(40000);
+    size_t n = 0;
+    unsigned seed = 7;
+    for (int line = 0; line < 5; line++) {
+        for (int i = 0; i < 1500 + line * 300; i++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *p = pieces[(seed >> 16) % 5];
+            memcpy(buf + n, p, strlen(p));
+            n += strlen(p);
+        }
+        buf[n++] = '\n';
+    }
+    cg_source s;
+    char err[256];
+    assert_int_equal(load_buf(&s, buf, n, err, sizeof err), CG_SRC_OK);
+    for (uint32_t l = 1; l <= 5; l++) {
+        size_t len;
+        const char *t = cg_source_line(&s, l, &len);
+        uint32_t naive = 1;
+        for (size_t b = 0; b <= len + 3; b++) {
+            assert_int_equal(cg_source_column(&s, l, (uint32_t)b), naive);
+            if (b < len) naive += ((unsigned char)t[b] & 0xC0) != 0x80;
+            else naive++;
+        }
+    }
+    cg_source_free(&s);
+    free(buf);
 }
 
 static void test_source_load_regular(void **state)
@@ -1176,6 +1222,7 @@ int main(void)
         cmocka_unit_test(test_source_coding_cookie),
         cmocka_unit_test(test_source_crlf_lines),
         cmocka_unit_test(test_source_column_code_points),
+        cmocka_unit_test(test_source_column_long_lines),
         cmocka_unit_test_setup_teardown(test_source_load_regular, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(test_source_too_big, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(source_too_big_message_has_readable_sizes, tmp_setup, tmp_teardown),

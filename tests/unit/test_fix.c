@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include "driver.h"
 #include "core/fix.h"
+#include "core/source.h"
 
 static char dir[] = "/tmp/cglint-test-fix-XXXXXX";
 
@@ -56,7 +57,7 @@ static void test_refuses_worse_parse(void **state)
 {
     const char *src = "x = f(a, flag=True)\n";
     char *p = write_file("worse.py", src);
-    cg_edit e = {14, 18, 1, 15, 1, 19, "(", "True"};
+    cg_edit e = {14, 18, 1, 15, 1, 19, "(", "True", 0};
     cg_report r;
     one_finding(&r, p, &e, 1);
     cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
@@ -74,7 +75,7 @@ static void test_refuses_worse_parse(void **state)
 static void test_refuses_stale(void **state)
 {
     char *p = write_file("stale.py", "x = f(a, flag=Fals)\n");
-    cg_edit e = {14, 18, 1, 15, 1, 19, "False", "True"};
+    cg_edit e = {14, 18, 1, 15, 1, 19, "False", "True", 0};
     cg_report r;
     one_finding(&r, p, &e, 1);
     cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
@@ -86,13 +87,64 @@ static void test_refuses_stale(void **state)
     free(p);
 }
 
+/* An insertion has no old text to check: a file that changed since the
+ * analysis must not get it at a stale offset.  Here a line was added above,
+ * so offset 7 is no longer line 1, column 8. */
+static void test_refuses_stale_insertion_moved(void **state)
+{
+    const char *now = "\nx = f(a)\n";
+    char *p = write_file("stale_ins.py", now);
+    cg_edit e = {7, 7, 1, 8, 1, 8, ", flag=True", "", 0};   /* made for "x = f(a)\n" */
+    cg_report r;
+    one_finding(&r, p, &e, 1);
+    cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
+    cg_fix_result res;
+    cg_fix_apply(&r, &o, &res);
+    assert_int_equal(res.files, 0);
+    assert_string_equal(read_file(p), now);
+    assert_int_equal(r.nnotices, 1);
+    assert_non_null(strstr(r.notices[0].message, "changed since it was analysed"));
+    cg_report_free(&r);
+    free(p);
+}
+
+/* The same, where the offset still has the same line and column: the edit
+ * carries the digest of the text it was made for. */
+static void test_refuses_stale_insertion_digest(void **state)
+{
+    cg_source was;
+    char err[256];
+    assert_int_equal(cg_source_from_buffer(&was, "x.py", "x = f(a)\n", 9, err, sizeof err), CG_SRC_OK);
+    const char *now = "y = f(a)\n";
+    char *p = write_file("stale_dig.py", now);
+    cg_edit e = {7, 7, 1, 8, 1, 8, ", flag=True", "", cg_source_digest(&was)};
+    cg_source_free(&was);
+    cg_report r;
+    one_finding(&r, p, &e, 1);
+    cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
+    cg_fix_result res;
+    cg_fix_apply(&r, &o, &res);
+    assert_int_equal(res.files, 0);
+    assert_string_equal(read_file(p), now);
+    assert_non_null(strstr(r.notices[0].message, "changed since it was analysed"));
+    cg_report_free(&r);
+    /* and the file as analysed takes it */
+    free(write_file("stale_dig.py", "x = f(a)\n"));
+    one_finding(&r, p, &e, 1);
+    cg_fix_apply(&r, &o, &res);
+    assert_int_equal(res.files, 1);
+    assert_string_equal(read_file(p), "x = f(a, flag=True)\n");
+    cg_report_free(&r);
+    free(p);
+}
+
 static void test_applies_and_overlaps(void **state)
 {
     char *p = write_file("ok.py", "x = f(a, flag=True)\ny = g()\n");
     cg_edit e[3] = {
-        {14, 18, 1, 15, 1, 19, "False", "True"},
-        {14, 18, 1, 15, 1, 19, "None", "True"},          /* overlaps: left for later */
-        {26, 26, 2, 7, 2, 7, "z=1", ""},                  /* an insertion */
+        {14, 18, 1, 15, 1, 19, "False", "True", 0},
+        {14, 18, 1, 15, 1, 19, "None", "True", 0},          /* overlaps: left for later */
+        {26, 26, 2, 7, 2, 7, "z=1", "", 0},                  /* an insertion */
     };
     cg_report r;
     one_finding(&r, p, e, 3);
@@ -113,6 +165,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refuses_worse_parse),
         cmocka_unit_test(test_refuses_stale),
+        cmocka_unit_test(test_refuses_stale_insertion_moved),
+        cmocka_unit_test(test_refuses_stale_insertion_digest),
         cmocka_unit_test(test_applies_and_overlaps),
     };
     int rc = cmocka_run_group_tests_name("fix", tests, NULL, NULL);

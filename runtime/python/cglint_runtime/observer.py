@@ -13,12 +13,18 @@ the clock the CUPTI library uses too; paths absolute):
             stack [[path, line, function]...] innermost first, thread
   op        an operator seen during capture: what (cpu, pin, eager, failed), op, stack
   scalar    a Python number read at capture had another value at a replay
+            (or read by a branch taken at capture: branch true)
   rebind    a name read by the region held another tensor at a replay (CG504)
   hparam    an optimizer hyperparameter captured as a float changed (CG606)
   replays   rid, n replays so far (written at powers of two and at exit),
             samples, mean_ms (sampled GPU time per replay)
-  entries   rid, n: times the capture site was entered (CG705)
-  exit      the process is exiting: cuda_available
+  entries   rid, n: times the capture site was entered
+  recapture rid, n, recaptures: a graph captured again (the same graph
+            object, or the same code on inputs of the same shapes) after an
+            earlier one of them was replayed (CG705)
+  break     a Dynamo graph break: path, line, reason, site, cudagraphs (CG901)
+  skip      inductor skipped CUDA graphs: path, line, reason, site (CG902)
+  exit      the process is exiting: cuda_available, cuda_initialized, visible
 """
 import atexit
 import functools
@@ -77,6 +83,7 @@ class _Writer:
 # --------------------------------------------------------------------------
 # which code is the user's
 _SKIP_DIRS = []
+_USER_DIRS = []
 
 
 def _init_skip_dirs():
@@ -93,7 +100,23 @@ def _init_skip_dirs():
     for extra in os.environ.get("CGLINT_LIBRARY_DIRS", "").split(os.pathsep):
         if extra:
             dirs.add(os.path.realpath(extra))
+    # code that inductor and triton generate is never the user's
+    try:
+        import getpass
+        import tempfile
+        dirs.add(os.path.realpath(os.path.join(tempfile.gettempdir(), "torchinductor_" + getpass.getuser())))
+    except Exception:
+        pass
+    for var in ("TORCHINDUCTOR_CACHE_DIR", "TRITON_CACHE_DIR"):
+        if os.environ.get(var):
+            dirs.add(os.path.realpath(os.environ[var]))
+    dirs.add(os.path.realpath(os.path.expanduser("~/.triton")))
     _SKIP_DIRS[:] = sorted(d.rstrip("/") + "/" for d in dirs if d)
+    # the files `cglint run PATH...` analysed are the user's, wherever they are
+    own = os.path.realpath(os.path.dirname(os.path.abspath(__file__))).rstrip("/") + "/"
+    _USER_DIRS[:] = sorted(set(os.path.realpath(d).rstrip("/") + ("" if os.path.isfile(d) else "/")
+                               for d in os.environ.get("CGLINT_USER_DIRS", "").split(os.pathsep)
+                               if d and os.path.exists(d) and not os.path.realpath(d).startswith(own.rstrip("/"))))
 
 
 _user_cache = {}
@@ -113,10 +136,15 @@ def _is_user(fn):
             u = False
         else:
             p = _abspath(fn)
-            u = not any(p.startswith(d) for d in _SKIP_DIRS)
-            # a torch checkout or any package named torch is never the user's
-            if u and ("/torch/" in p or "/site-packages/" in p or "/dist-packages/" in p):
+            if "/torchinductor_" in p or "/cglint_runtime/" in p:
                 u = False
+            elif _USER_DIRS and any(p == d or (d.endswith("/") and p.startswith(d)) for d in _USER_DIRS):
+                u = True
+            else:
+                u = not any(p.startswith(d) for d in _SKIP_DIRS)
+                # a torch checkout or any package named torch is never the user's
+                if u and ("/torch/" in p or "/site-packages/" in p or "/dist-packages/" in p):
+                    u = False
         _user_cache[fn] = u
     return u
 
@@ -141,10 +169,8 @@ def _stack_of(f, limit=12):
 def _tb_stack(tb, limit=16):
     """User frames of a traceback, innermost first, then the frames outside it."""
     frames = []
-    last = None
     while tb is not None:
         frames.append((tb.tb_frame, tb.tb_lineno))
-        last = tb.tb_frame
         tb = tb.tb_next
     out = []
     for fr, line in reversed(frames):
@@ -154,6 +180,21 @@ def _tb_stack(tb, limit=16):
         outer = frames[0][0].f_back
         out.extend(_stack_of(outer, limit))
     return out[:limit]
+
+
+def _tb_lib(tb, limit=3):
+    """The innermost frames of a traceback whatever their files: where an
+    error happened when no user code is on its stack."""
+    frames = []
+    while tb is not None:
+        frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    out = []
+    for fr, line in reversed(frames[-limit:]):
+        fn = fr.f_code.co_filename
+        if fn and not fn.startswith("<"):
+            out.append([_abspath(fn), line, fr.f_code.co_name])
+    return out
 
 
 _CUDA_MESSAGES = [
@@ -318,9 +359,9 @@ def _chain_text(head, parts):
 
 # --------------------------------------------------------------------------
 class _Region:
-    __slots__ = ("rid", "path", "line", "kind", "captures", "replays", "samples", "pending",
-                 "tracked_tensors", "tracked_scalars", "hparams", "capture_code", "entries",
-                 "reported")
+    """A capture site: the user's line where captures begin."""
+    __slots__ = ("rid", "path", "line", "kind", "captures", "replays", "samples", "pending", "entries",
+                 "sigs", "recaptures")
 
     def __init__(self, rid, path, line, kind):
         self.rid, self.path, self.line, self.kind = rid, path, line, kind
@@ -329,45 +370,69 @@ class _Region:
         self.entries = 0
         self.samples = []        # finished replay times, ms
         self.pending = []        # (start event, end event)
-        self.tracked_tensors = {}  # key -> (scope, head, parts, data_ptr, path, line, text)
-        self.tracked_scalars = {}  # key -> (scope, head, parts, value, path, line, text)
+        self.sigs = {}           # capture signature -> [_Graph] captured with it
+        self.recaptures = 0
+
+
+class _Graph:
+    """One CUDAGraph object: what its last capture read, and its replays."""
+    __slots__ = ("region", "captures", "replays", "tensors", "scalars", "hparams", "reported", "capture_code",
+                 "checks")
+
+    def __init__(self, region):
+        self.region = region
+        self.captures = 0        # good captures
+        self.replays = 0
+        self.reset()
+
+    def reset(self):
+        self.tensors = {}        # key -> (scope, head, parts, data_ptr, path, line, text)
+        self.scalars = {}        # key -> (scope, head, parts, value, path, line, text, branch)
         self.hparams = {}        # key -> (optimizer weakref, group index, name, value, path, line)
-        self.capture_code = None
         self.reported = set()
+        self.capture_code = None
+        self.checks = False      # anything to compare at a replay
 
 
 class _Capture:
-    __slots__ = ("region", "graph", "t0", "n", "lines", "frame_code", "frame_globals", "begin_ids",
-                 "visited", "tid", "mode", "tracer", "with_code")
+    __slots__ = ("region", "graph", "info", "t0", "lines", "frame_code", "frame_globals", "module_level", "begin_ids",
+                 "visited", "tid", "mode", "tracer", "with_code", "shapes", "nops", "scalar_seen", "compiled")
 
-    def __init__(self, region, graph):
+    def __init__(self, region, graph, info):
         self.region = region
         self.graph = graph
+        self.info = info
         self.t0 = _now()
-        self.n = region.captures
         self.lines = {}
         self.frame_code = None
         self.frame_globals = None
+        self.module_level = False
         self.begin_ids = {}
         self.visited = set()
         self.tid = threading.get_ident()
         self.mode = None
         self.tracer = None
         self.with_code = None
+        self.shapes = []         # tensor shapes of the first operators: the signature's inputs
+        self.nops = 0
+        self.scalar_seen = set()
+        self.compiled = region.kind == "torch.compile"
 
 
 class _State:
     def __init__(self, events_dir, hints):
         self.w = _Writer(events_dir)
         self.regions = {}          # (path, line, kind) -> _Region
-        self.by_graph = weakref.WeakKeyDictionary()
-        self.by_graph_id = {}
+        self.graphs = weakref.WeakKeyDictionary()   # CUDAGraph -> _Graph
+        self.graphs_by_id = {}
         self.active = []           # _Capture stack
         self.mgc = []              # make_graphed_callables sites being run
         self.hint_lines = {}       # (path, line) -> set(rules)
         self.env_written = False
         self.hooked_optim = False
         self.torch = None
+        self.breaks = set()        # (path, line, reason) of graph breaks written
+        self.skips = set()
         self.load_hints(hints)
 
     def load_hints(self, hints):
@@ -388,24 +453,30 @@ class _State:
 
     # -- regions -----------------------------------------------------------
     def region_for(self, graph, f):
+        kind = None
         if self.mgc:
             path, line = self.mgc[-1]
             kind = "make_graphed_callables"
         else:
-            uf = _user_frame(f)
-            if uf is None:
-                path, line = "?", 0
+            compiled = _compiled_call_site(f)
+            if compiled is not None:
+                path, line = compiled
+                kind = "torch.compile"
             else:
-                path, line = _abspath(uf.f_code.co_filename), uf.f_lineno
-            kind = "capture_begin"
-            g = f
-            while g is not None:
-                if g.f_code.co_name == "__enter__" and "torch" in g.f_code.co_filename:
-                    kind = "torch.cuda.graph"
-                    break
-                if _is_user(g.f_code.co_filename):
-                    break
-                g = g.f_back
+                uf = _user_frame(f)
+                if uf is None:
+                    path, line = "?", 0
+                else:
+                    path, line = _abspath(uf.f_code.co_filename), uf.f_lineno
+                kind = "capture_begin"
+                g = f
+                while g is not None:
+                    if g.f_code.co_name == "__enter__" and "torch" in g.f_code.co_filename:
+                        kind = "torch.cuda.graph"
+                        break
+                    if _is_user(g.f_code.co_filename):
+                        break
+                    g = g.f_back
         key = (path, line, kind)
         r = self.regions.get(key)
         if r is None:
@@ -418,17 +489,17 @@ class _State:
             self.w.write({"ev": "entries", "rid": r.rid, "n": r.entries})
         return r
 
-    def graph_region(self, graph):
+    def graph_info(self, graph):
         try:
-            return self.by_graph.get(graph)
+            return self.graphs.get(graph)
         except TypeError:
-            return self.by_graph_id.get(id(graph))
+            return self.graphs_by_id.get(id(graph))
 
-    def set_graph_region(self, graph, r):
+    def set_graph_info(self, graph, info):
         try:
-            self.by_graph[graph] = r
+            self.graphs[graph] = info
         except TypeError:
-            self.by_graph_id[id(graph)] = r
+            self.graphs_by_id[id(graph)] = info
 
     def write_env(self):
         if self.env_written:
@@ -445,6 +516,38 @@ class _State:
         except Exception:
             pass
         self.w.write(ev)
+
+
+def _compiled_call_site(f):
+    """A capture made by torch.compile (inductor's CUDA graph trees): the
+    user's line that called the compiled function or module, past inductor's
+    generated code and Dynamo's frames; None for any other capture."""
+    frames = []
+    g = f
+    while g is not None and len(frames) < 200:
+        frames.append(g)
+        g = g.f_back
+    if not any("/torch/_inductor/" in x.f_code.co_filename for x in frames):
+        return None
+    return _outside_compile(frames) or ("?", 0)
+
+
+def _outside_compile(frames):
+    """The user's frame that called into torch.compile: the first one outside
+    the outermost Dynamo frame (Dynamo's wrappers also sit inside compiled
+    code, around the graphs it calls, so the innermost would name a line of
+    the compiled function); else the innermost user frame."""
+    outer = -1
+    for i, x in enumerate(frames):
+        if "/torch/_dynamo/" in x.f_code.co_filename:
+            outer = i
+    for x in frames[outer + 1:]:
+        if _is_user(x.f_code.co_filename):
+            return _abspath(x.f_code.co_filename), x.f_lineno
+    for x in frames:
+        if _is_user(x.f_code.co_filename):
+            return _abspath(x.f_code.co_filename), x.f_lineno
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -468,14 +571,63 @@ def _on_capture_line(frame, path, line):
         _warn("line inspection failed", e)
 
 
+_BRANCH_RE = re.compile(r"\s*(?:if|elif|while)\b")
+_NUMBER = (int, float)
+
+
+_branch_cache = {}
+
+
+def _is_branch(path, line):
+    """Whether a source line is an `if`, `elif` or `while` condition."""
+    key = (path, line)
+    b = _branch_cache.get(key)
+    if b is None:
+        import linecache
+        b = _branch_cache[key] = bool(_BRANCH_RE.match(linecache.getline(path, line)))
+    return b
+
+
+def _root_of(frame, cap, head, parts, flocals):
+    """(root object, scope, key) of a name read on a line of `frame`, the
+    way it can be found again at a replay; None when it cannot be."""
+    is_capture_frame = frame.f_code is cap.frame_code
+    if head in flocals:
+        root = flocals[head]
+        if is_capture_frame and frame.f_globals is not flocals:
+            return root, ("local",), ("local", head, parts)
+        if frame.f_globals is flocals:
+            return root, ("global", frame.f_globals), ("global", head, parts)
+        if parts:
+            try:
+                return root, ("object", weakref.ref(root)), ("object", id(root), parts)
+            except TypeError:
+                return None
+        return None
+    if head in frame.f_globals:
+        return frame.f_globals[head], ("global", frame.f_globals), ("global", head, parts)
+    return None
+
+
+def _bound_inside(cap, frame, scope, head, root):
+    """A name the region itself bound (a loop variable, an output): it is
+    meant to differ after the capture."""
+    if scope[0] == "local" or (scope[0] == "global" and cap.module_level and frame.f_globals is cap.frame_globals):
+        b = cap.begin_ids.get(head)
+        return b is None or b != id(root)
+    return False
+
+
 def _inspect_line(st, cap, frame, path, line):
     torch = st.torch
-    if torch is None:
+    if torch is None or cap.compiled:
         return
-    hinted = st.hint_lines.get((_abspath(path), line), ())
+    apath = _abspath(path)
+    hinted = st.hint_lines.get((apath, line), ())
     want_scalars = "CG304" in hinted or "CG606" in hinted
+    branch = None
     is_capture_frame = frame.f_code is cap.frame_code
-    region = cap.region
+    info = cap.info
     Tensor = torch.Tensor
     flocals = None
     for head, parts in _line_chains(path, line):
@@ -485,39 +637,19 @@ def _inspect_line(st, cap, frame, path, line):
                 flocals = frame.f_locals
             except Exception:
                 flocals = {}
-        if head in flocals:
-            root = flocals[head]
-            if is_capture_frame and frame.f_globals is not flocals:
-                scope = ("local",)
-            elif frame.f_globals is flocals:
-                scope = ("global", frame.f_globals)
-            elif parts:
-                try:
-                    scope = ("object", weakref.ref(root))
-                except TypeError:
-                    continue
-            else:
-                continue
-        elif head in frame.f_globals:
-            root = frame.f_globals[head]
-            scope = ("global", frame.f_globals)
-        else:
+        got = _root_of(frame, cap, head, parts, flocals)
+        if got is None:
             continue
+        root, scope, skey = got
         try:
             v = _resolve_chain(root, parts)
-        except _NoValue:
-            continue
         except Exception:
             continue
         text = _chain_text(head, parts)
-        if scope[0] == "object":
-            skey = ("object", id(root), parts)
-        else:
-            skey = (scope[0], head, parts)
         if isinstance(v, Tensor):
             if is_capture_frame and not parts and cap.begin_ids.get(head) != id(v):
                 continue   # bound inside the region: an output, not an input
-            if skey in region.tracked_tensors or len(region.tracked_tensors) >= 64:
+            if skey in info.tensors or len(info.tensors) >= 64:
                 continue
             try:
                 if not v.is_cuda:
@@ -525,11 +657,67 @@ def _inspect_line(st, cap, frame, path, line):
                 ptr = v.data_ptr()
             except Exception:
                 continue
-            region.tracked_tensors[skey] = (scope, head, parts, ptr, _abspath(path), line, text)
-        elif want_scalars and type(v) in (int, float):
-            if skey in region.tracked_scalars or len(region.tracked_scalars) >= 64:
-                continue
-            region.tracked_scalars[skey] = (scope, head, parts, v, _abspath(path), line, text)
+            info.tensors[skey] = (scope, head, parts, ptr, apath, line, text)
+            info.checks = True
+            continue
+        if type(v) not in _NUMBER and type(v) is not bool:
+            continue
+        if branch is None:
+            branch = _is_branch(path, line)
+        if not (branch or (want_scalars and type(v) is not bool)):
+            continue
+        if skey in info.scalars or len(info.scalars) >= 64 or _bound_inside(cap, frame, scope, head, root):
+            continue
+        info.scalars[skey] = (scope, head, parts, v, apath, line, text, branch)
+        info.checks = True
+
+
+def _scalar_at_op(st, cap, caller, value):
+    """A Python number reached an operator as a scalar argument during the
+    capture: it is baked into the graph.  Find the names on the user's line
+    (or the lines that called it) that hold it, to compare at each replay."""
+    f = _user_frame(caller)
+    if f is None:
+        return
+    key = (f.f_code, f.f_lineno, value)
+    if key in cap.scalar_seen or len(cap.scalar_seen) >= 512:
+        return
+    cap.scalar_seen.add(key)
+    depth = 0
+    while f is not None and depth < 4:
+        if _match_scalar(st, cap, f, value):
+            return
+        if f.f_code is cap.frame_code:
+            return
+        f = _user_frame(f.f_back)
+        depth += 1
+
+
+def _match_scalar(st, cap, frame, value):
+    path, line = frame.f_code.co_filename, frame.f_lineno
+    info = cap.info
+    try:
+        flocals = frame.f_locals
+    except Exception:
+        flocals = {}
+    found = False
+    for head, parts in _line_chains(path, line):
+        got = _root_of(frame, cap, head, parts, flocals)
+        if got is None:
+            continue
+        root, scope, skey = got
+        try:
+            v = _resolve_chain(root, parts)
+        except Exception:
+            continue
+        if type(v) not in _NUMBER or (v != value and -v != value):
+            continue
+        found = True
+        if skey in info.scalars or len(info.scalars) >= 64 or _bound_inside(cap, frame, scope, head, root):
+            continue
+        info.scalars[skey] = (scope, head, parts, v, _abspath(path), line, _chain_text(head, parts), False)
+        info.checks = True
+    return found
 
 
 def _start_lines(cap):
@@ -605,31 +793,66 @@ def _stop_lines(cap):
 
 # --------------------------------------------------------------------------
 # operators during capture (TorchDispatchMode)
-_DYN_OPS = ("nonzero", "masked_select", "_unique2", "unique_dim", "unique_consecutive", "argwhere",
-            "repeat_interleave", "_local_scalar_dense")
+
+# torch's modules that do work of their own (state saved and restored,
+# bookkeeping, collectives, compilation): CPU tensors they make inside a
+# capture are theirs, not the program's
+# (Dynamo's frames are not among them: its `disable` wrappers may sit between
+# an operator and its caller; on the H100 with PyTorch 2.11 a list that
+# stopped at torch/_dynamo/ or torch/cuda/graphs.py missed every CPU operator
+# the user made)
+_LIBRARY_WORK = ("/torch/utils/checkpoint.py", "/torch/random.py", "/torch/cuda/random.py", "/torch/amp/",
+                 "/torch/cuda/amp/", "/torch/optim/", "/torch/distributed/", "/torch/nn/parallel/",
+                 "/torch/utils/data/", "/torch/_inductor/", "/torch/_tensor_str.py", "/torch/testing/",
+                 "/torch/profiler/")
+
+
+def _made_by_user(f):
+    """Whether the operator whose Python caller is f was made by the user's
+    code: the frames between it and the innermost user frame are torch's
+    pass-through layers (tensor methods, functional wrappers, dispatch
+    machinery) or the standard library, never a torch module that does work
+    of its own (checkpoint's RNG-state handling) or another library."""
+    while f is not None:
+        fn = f.f_code.co_filename
+        if _is_user(fn):
+            return True
+        p = _abspath(fn)
+        if any(x in p for x in _LIBRARY_WORK) or "/torchinductor_" in p:
+            return False
+        if "/torch/" not in p and "/cglint_runtime/" not in p and ("/site-packages/" in p or "/dist-packages/" in p):
+            return False      # another library's own work
+        f = f.f_back
+    return False
+
+
+_MODE = []   # the mode class, made once per process
 
 
 def _make_mode(st):
     if os.environ.get("CGLINT_DISPATCH", "1") == "0":
         return None
+    if _MODE:
+        return _MODE[0]
     try:
         from torch.utils._python_dispatch import TorchDispatchMode
     except Exception:
         return None
     torch = st.torch
+    Tensor = torch.Tensor
     seen = set()
 
-    def report(what, func, extra=None):
+    def report(what, func, caller, extra=None):
         try:
-            f = _user_frame(sys._getframe(2))
+            f = _user_frame(caller)
             stack = _stack_of(f)
             if not stack:
                 return
-            key = (what, str(func), stack[0][0], stack[0][1])
+            cap = st.active[-1] if st.active else None
+            key = (what, str(func), stack[0][0], stack[0][1], cap.region.rid if cap else None)
             if key in seen:
                 return
             seen.add(key)
-            cap = st.active[-1] if st.active else None
             ev = {"ev": "op", "what": what, "op": str(func), "stack": stack,
                   "rid": cap.region.rid if cap else None, "t": _now()}
             if extra:
@@ -647,7 +870,7 @@ def _make_mode(st):
                 else:
                     items = (a,)
                 for x in items:
-                    if isinstance(x, torch.Tensor):
+                    if isinstance(x, Tensor):
                         try:
                             t = x.device.type
                         except Exception:
@@ -658,30 +881,79 @@ def _make_mode(st):
                             cuda = True
         return cpu, cuda
 
+    def scalars_and_shapes(cap, args, kwargs, caller):
+        nums = None
+        sig = cap.nops < 8
+        cap.nops += 1
+        for seq in (args, (kwargs or {}).values()):
+            for a in seq:
+                t = type(a)
+                if t is float or t is int:
+                    nums = (nums or []) + [a]
+                elif t is list or t is tuple:
+                    for x in a:
+                        tx = type(x)
+                        if tx is float or tx is int:
+                            nums = (nums or []) + [x]
+                        elif sig and isinstance(x, Tensor):
+                            cap.shapes.append(_shape_of(x))
+                elif sig and isinstance(a, Tensor):
+                    cap.shapes.append(_shape_of(a))
+        if nums and not cap.compiled and caller is not None:
+            for v in nums:
+                _scalar_at_op(st, cap, caller, v)
+
     class _Mode(TorchDispatchMode):
+        # Recent PyTorch wraps a mode's __torch_dispatch__ in Dynamo's
+        # `disable` unless this says no: that wrapper imports torch._dynamo at
+        # the first operator (seconds, inside the capture) and stands between
+        # every operator and its caller.  The mode runs only in eager code
+        # (Dynamo skips frames while a dispatch mode is active), so it is not
+        # needed.
+        @classmethod
+        def _should_skip_dynamo(cls):
+            return False
+
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            try:
+                caller = sys._getframe(1)
+            except ValueError:      # an autograd engine thread: no Python caller
+                caller = None
             try:
                 out = func(*args, **(kwargs or {}))
             except BaseException as e:
-                report("failed", func, {"error": _exc_record(e)})
+                report("failed", func, caller, {"error": _exc_record(e)})
                 raise
             try:
+                cap = st.active[-1] if st.active else None
+                if cap is not None and cap.tid == threading.get_ident():
+                    scalars_and_shapes(cap, args, kwargs, caller)
                 name = getattr(func, "__name__", str(func))
                 base = name.split(".")[0]
                 if base in ("_pin_memory", "pin_memory"):
-                    report("pin", func)
+                    if _made_by_user(caller):
+                        report("pin", func, caller)
                 else:
                     cpu, cuda = devices(args, kwargs, out)
                     if cpu and not cuda and base not in ("_local_scalar_dense", "lift_fresh", "detach"):
-                        report("cpu", func)
+                        if _made_by_user(caller):
+                            report("cpu", func, caller)
                     elif cuda and not torch.cuda.is_current_stream_capturing():
                         cur = torch.cuda.current_stream()
-                        report("eager", func, {"stream": repr(cur),
-                                               "legacy": getattr(cur, "cuda_stream", None) == 0})
+                        report("eager", func, caller, {"stream": repr(cur),
+                                                       "legacy": getattr(cur, "cuda_stream", None) == 0})
             except Exception as e:
                 _warn("operator inspection failed", e)
             return out
+    _MODE.append(_Mode)
     return _Mode
+
+
+def _shape_of(t):
+    try:
+        return (tuple(t.shape), str(t.dtype))
+    except Exception:
+        return None
 
 
 # --------------------------------------------------------------------------
@@ -695,18 +967,28 @@ def _capture_begin_wrapper(orig):
             if st is not None:
                 _on_torch(st)
                 region = st.region_for(self, sys._getframe(1))
-                st.set_graph_region(self, region)
-                cap = _Capture(region, self)
+                info = st.graph_info(self)
+                if info is None or info.region is not region:
+                    old = info
+                    info = _Graph(region)
+                    if old is not None:   # the same graph object, now captured at another site
+                        info.captures, info.replays = old.captures, old.replays
+                    st.set_graph_info(self, info)
+                info.reset()
+                cap = _Capture(region, self, info)
                 caller = sys._getframe(1)
                 if caller.f_code.co_name == "__enter__" and caller.f_back is not None:
                     caller = caller.f_back
                 cap.with_code = caller.f_code
                 uf = _user_frame(sys._getframe(1))
-                if uf is not None:
+                if uf is not None and not cap.compiled:
                     cap.frame_code = uf.f_code
-                    region.capture_code = uf.f_code
+                    cap.frame_globals = uf.f_globals
+                    info.capture_code = uf.f_code
                     try:
-                        cap.begin_ids = {k: id(v) for k, v in uf.f_locals.items()}
+                        loc = uf.f_locals
+                        cap.module_level = loc is uf.f_globals
+                        cap.begin_ids = {k: id(v) for k, v in loc.items()}
                     except Exception:
                         pass
         except Exception as e:
@@ -724,7 +1006,8 @@ def _capture_begin_wrapper(orig):
         if cap is not None:
             try:
                 st.active.append(cap)
-                _start_lines(cap)
+                if not cap.compiled:
+                    _start_lines(cap)
                 Mode = _make_mode(st)
                 if Mode is not None:
                     cap.mode = Mode()
@@ -748,12 +1031,7 @@ def _capture_end_wrapper(orig):
                     tb = body.__traceback__
                     if tb is None or tb.tb_frame.f_code is not cap.with_code:
                         body = None   # an exception handled around the capture, not raised in it
-                if cap.mode is not None:
-                    try:
-                        cap.mode.__exit__(None, None, None)
-                    except Exception:
-                        pass
-                _stop_lines(cap)
+                _end_observation(cap)
         except Exception as e:
             _warn("capture_end bookkeeping failed", e)
         try:
@@ -768,13 +1046,22 @@ def _capture_end_wrapper(orig):
     return capture_end
 
 
+def _end_observation(cap):
+    if cap.mode is not None:
+        try:
+            cap.mode.__exit__(None, None, None)
+        except Exception:
+            pass
+        cap.mode = None
+    _stop_lines(cap)
+
+
 def _finish_capture(st, cap, ok, body, surface):
     try:
         region = cap.region
         region.captures += 1
-        nodes = None
         st.w.write({"ev": "capture", "rid": region.rid, "n": region.captures, "t0": cap.t0, "t1": _now(),
-                    "ok": bool(ok), "nodes": nodes})
+                    "ok": bool(ok), "nodes": None})
         if cap.lines:
             st.w.write({"ev": "lines", "rid": region.rid, "n": region.captures,
                         "counts": [[_abspath(p), l, c] for (p, l), c in sorted(cap.lines.items())]})
@@ -782,8 +1069,29 @@ def _finish_capture(st, cap, ok, body, surface):
             _record_error(st, region, "capture", body, None, surface=surface)
         elif surface is not None:
             _record_error(st, region, "end", surface, None, surface=surface)
+        if ok:
+            _note_capture(st, cap)
     except Exception as e:
         _warn("capture bookkeeping failed", e)
+
+
+def _note_capture(st, cap):
+    """CG705's signal: a graph captured again while it (or a graph of the same
+    code on inputs of the same shapes) is being replayed.  One graph per
+    bucket shape, each captured once, is not; nor are the several graphs of
+    one make_graphed_callables call."""
+    region, info = cap.region, cap.info
+    same_graph = info.captures > 0 and info.replays > 0
+    sig = (hash(frozenset(cap.lines)), tuple(cap.shapes))
+    peers = region.sigs.setdefault(sig, [])
+    same_shapes = any(g is not info and g.replays > 0 for g in peers)
+    if info not in peers and len(peers) < 64:
+        peers.append(info)
+    info.captures += 1
+    if same_graph or same_shapes:
+        region.recaptures += 1
+        st.w.write({"ev": "recapture", "rid": region.rid, "n": region.captures, "recaptures": region.recaptures,
+                    "same_graph": same_graph, "replays": region.replays, "t": _now()})
 
 
 def _record_error(st, region, phase, exc, frame, surface=None, thread=None):
@@ -804,6 +1112,8 @@ def _record_error(st, region, phase, exc, frame, surface=None, thread=None):
               "thread": thread or ("main" if threading.current_thread() is threading.main_thread() else
                                    threading.current_thread().name),
               "t": _now()}
+        if not stack and root.__traceback__ is not None:
+            ev["lib"] = _tb_lib(root.__traceback__)
         if surface is not None and surface is not root:
             s = _exc_record(surface)
             ev["surface"] = "%s: %s" % (s["type"], s["message"])
@@ -821,12 +1131,14 @@ def _replay_wrapper(orig):
         timing = None
         if st is not None:
             try:
-                region = st.graph_region(self)
-                if region is not None:
+                info = st.graph_info(self)
+                if info is not None:
+                    region = info.region
                     region.replays += 1
+                    info.replays += 1
                     n = region.replays
-                    if region.tracked_tensors or region.tracked_scalars or region.hparams:
-                        _check_replay(st, region, n, sys._getframe(1))
+                    if info.checks:
+                        _check_replay(st, info, info.replays, sys._getframe(1))
                     if (2 <= n <= 4 or n % 64 == 0) and len(region.samples) + len(region.pending) < 200:
                         torch = st.torch
                         if not torch.cuda.is_current_stream_capturing():
@@ -863,11 +1175,11 @@ def _flush_region(st, region, final=False):
     st.w.write(ev)
 
 
-def _scope_value(scope, head, parts, frame, region):
+def _scope_value(scope, head, parts, frame, info):
     kind = scope[0]
     if kind == "local":
         f = _user_frame(frame)
-        while f is not None and f.f_code is not region.capture_code:
+        while f is not None and f.f_code is not info.capture_code:
             f = f.f_back
             f = _user_frame(f) if f is not None else None
         if f is None:
@@ -888,13 +1200,17 @@ def _scope_value(scope, head, parts, frame, region):
     return _resolve_chain(root, parts)
 
 
-def _check_replay(st, region, n, frame):
+def _check_replay(st, info, n, frame):
     torch = st.torch
-    for key, (scope, head, parts, ptr, path, line, text) in list(region.tracked_tensors.items()):
-        if ("t", key) in region.reported:
+    region = info.region
+    reported = info.reported
+    pending = 0
+    for key, (scope, head, parts, ptr, path, line, text) in list(info.tensors.items()):
+        if ("t", key) in reported:
             continue
+        pending += 1
         try:
-            v = _scope_value(scope, head, parts, frame, region)
+            v = _scope_value(scope, head, parts, frame, info)
         except Exception:
             continue
         try:
@@ -902,24 +1218,29 @@ def _check_replay(st, region, n, frame):
                 continue
         except Exception:
             continue
-        region.reported.add(("t", key))
+        reported.add(("t", key))
         st.w.write({"ev": "rebind", "rid": region.rid, "expr": text, "path": path, "line": line,
                     "replay": n, "t": _now()})
-    for key, (scope, head, parts, val, path, line, text) in list(region.tracked_scalars.items()):
-        if ("s", key) in region.reported:
+    for key, (scope, head, parts, val, path, line, text, branch) in list(info.scalars.items()):
+        if ("s", key) in reported:
             continue
+        pending += 1
         try:
-            v = _scope_value(scope, head, parts, frame, region)
+            v = _scope_value(scope, head, parts, frame, info)
         except Exception:
             continue
-        if type(v) not in (int, float) or v == val:
+        if type(v) not in (int, float, bool) or v == val:
             continue
-        region.reported.add(("s", key))
-        st.w.write({"ev": "scalar", "rid": region.rid, "expr": text, "path": path, "line": line,
-                    "capture": val, "now": v, "replay": n, "t": _now()})
-    for key, (wr, gi, name, val, path, line) in list(region.hparams.items()):
-        if ("h", key) in region.reported:
+        reported.add(("s", key))
+        ev = {"ev": "scalar", "rid": region.rid, "expr": text, "path": path, "line": line,
+              "capture": val, "now": v, "replay": n, "t": _now()}
+        if branch:
+            ev["branch"] = True
+        st.w.write(ev)
+    for key, (wr, gi, name, val, path, line) in list(info.hparams.items()):
+        if ("h", key) in reported:
             continue
+        pending += 1
         opt = wr()
         if opt is None:
             continue
@@ -929,10 +1250,12 @@ def _check_replay(st, region, n, frame):
             continue
         if type(v) not in (int, float) or v == val:
             continue
-        region.reported.add(("h", key))
+        reported.add(("h", key))
         st.w.write({"ev": "hparam", "rid": region.rid, "expr": "param_groups[%d][%r]" % (gi, name),
                     "optimizer": type(opt).__name__, "path": path, "line": line, "capture": val,
                     "now": v, "replay": n, "t": _now()})
+    if not pending:
+        info.checks = False    # everything was reported: nothing left to compare
 
 
 def _optimizer_pre_hook(opt, args, kwargs):
@@ -940,7 +1263,8 @@ def _optimizer_pre_hook(opt, args, kwargs):
     if st is None or not st.active:
         return None
     try:
-        region = st.active[-1].region
+        cap = st.active[-1]
+        region, info = cap.region, cap.info
         uf = _user_frame(sys._getframe(1))
         path, line = (_abspath(uf.f_code.co_filename), uf.f_lineno) if uf is not None else (region.path, region.line)
         wr = weakref.ref(opt)
@@ -949,8 +1273,9 @@ def _optimizer_pre_hook(opt, args, kwargs):
                 if name == "params" or type(v) not in (int, float) or isinstance(v, bool):
                     continue
                 key = (id(opt), gi, name)
-                if key not in region.hparams and len(region.hparams) < 256:
-                    region.hparams[key] = (wr, gi, name, v, path, line)
+                if key not in info.hparams and len(info.hparams) < 256:
+                    info.hparams[key] = (wr, gi, name, v, path, line)
+                    info.checks = True
     except Exception as e:
         _warn("optimizer bookkeeping failed", e)
     return None
@@ -1023,12 +1348,285 @@ def _patch_graphs(mod):
 
 
 # --------------------------------------------------------------------------
-# the import hook: patch torch.cuda.graphs as soon as it has run
-class _Finder:
-    TARGET = "torch.cuda.graphs"
+# torch.compile(mode="reduce-overhead"): Dynamo's graph breaks (CG901) and
+# inductor's reasons for skipping CUDA graphs (CG902), from their own hooks
+_hooks_fired = set()
 
+
+def _call_site(f):
+    """The user's frame that called into torch.compile's machinery (the
+    compiled function's caller), or the innermost user frame."""
+    frames = []
+    while f is not None and len(frames) < 200:
+        frames.append(f)
+        f = f.f_back
+    return _outside_compile(frames)
+
+
+def _backend_cudagraphs(obj, depth=0):
+    """Whether a Dynamo backend (as convert_frame holds it) runs CUDA graphs:
+    torch.compile(mode="reduce-overhead"), options={"triton.cudagraphs": True},
+    backend="cudagraphs".  None when it cannot tell."""
+    if obj is None or depth > 6:
+        return None
+    if isinstance(obj, functools.partial):
+        return _backend_cudagraphs(obj.func, depth + 1)
+    try:
+        d = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return None
+    cfg = d.get("config")
+    name = d.get("compiler_name") or d.get("_compiler_name")
+    if type(cfg) is dict and ("triton.cudagraphs" in cfg or name == "inductor"):
+        return bool(cfg.get("triton.cudagraphs", False))
+    if name == "cudagraphs":
+        return True
+    for attr in ("_torchdynamo_orig_backend", "_torchdynamo_orig_callable", "compiler_fn", "_inner_convert",
+                 "backend", "_orig_backend"):
+        sub = d.get(attr)
+        if sub is not None and sub is not obj:
+            r = _backend_cudagraphs(sub, depth + 1)
+            if r is not None:
+                return r
+    return None
+
+
+def _compile_uses_cudagraphs(f):
+    cfg = sys.modules.get("torch._inductor.config")
+    try:
+        if cfg is not None and cfg.triton.cudagraphs is True:
+            return True
+    except Exception:
+        pass
+    g = f
+    n = 0
+    while g is not None and n < 80:
+        if "/torch/_dynamo/" in g.f_code.co_filename:
+            try:
+                loc = g.f_locals
+            except Exception:
+                loc = {}
+            for name in ("compiler_fn", "backend", "self"):
+                r = _backend_cudagraphs(loc.get(name))
+                if r is not None:
+                    return r
+        g = g.f_back
+        n += 1
+    return None
+
+
+_FILE_LINE_RE = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _user_place(frames):
+    """The innermost user frame of [(filename, lineno)...] (outermost first)."""
+    for fn, ln in reversed(frames):
+        if fn and _is_user(fn):
+            return _abspath(fn), int(ln)
+    return None
+
+
+def _on_break(reason, user_stack, code_options, how):
+    st = _state
+    if st is None:
+        return
+    _hooks_fired.add("break")
+    frames = []
+    for fr in user_stack or ():
+        fn = getattr(fr, "filename", None)
+        ln = getattr(fr, "lineno", None)
+        if fn and ln:
+            frames.append((fn, ln))
+    place = _user_place(frames)
+    if place is None and isinstance(code_options, dict):
+        fn, ln = code_options.get("co_filename"), code_options.get("co_firstlineno")
+        if fn and ln and _is_user(fn):
+            place = (_abspath(fn), int(ln))
+    caller = sys._getframe(2)
+    site = _call_site(caller)
+    reason = _break_reason(str(reason or ""))
+    key = (place, reason[:80])
+    if key in st.breaks:
+        return
+    st.breaks.add(key)
+    ev = {"ev": "break", "reason": reason, "how": how, "cudagraphs": _compile_uses_cudagraphs(caller),
+          "t": _now()}
+    if place:
+        ev["path"], ev["line"] = place
+    if site:
+        ev["site"] = list(site)
+    st.w.write(ev)
+
+
+def _break_reason(text):
+    """The reason of a graph break, without the header recent versions put
+    first ("Encountered graph break when attempting to trace CALL: ...:")."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in lines:
+        if ln.startswith("Encountered graph break when attempting to trace"):
+            continue
+        if ln.startswith("Graph Break Reason:"):
+            ln = ln[len("Graph Break Reason:"):].strip()
+        return ln[:240]
+    return lines[0][:240] if lines else "graph break"
+
+
+def _on_skip(msg):
+    st = _state
+    if st is None:
+        return
+    _hooks_fired.add("skip")
+    text = str(msg or "")
+    place = _user_place(_FILE_LINE_RE.findall(text))
+    site = _call_site(sys._getframe(2))
+    reason = _first_line(text, 240)
+    key = (place, reason[:80])
+    if key in st.skips:
+        return
+    st.skips.add(key)
+    ev = {"ev": "skip", "reason": reason, "t": _now()}
+    if place:
+        ev["path"], ev["line"] = place
+    if site:
+        ev["site"] = list(site)
+    st.w.write(ev)
+
+
+def _break_args(args, kwargs):
+    reason = kwargs.get("reason")
+    exc = kwargs.get("exc")
+    stack = kwargs.get("user_stack")
+    code_options = kwargs.get("code_options")
+    for a in args:
+        if reason is None and isinstance(a, str):
+            reason = a
+        elif code_options is None and type(a) is dict:
+            code_options = a
+        elif exc is None and isinstance(a, BaseException):
+            exc = a
+        elif stack is None and isinstance(a, list):
+            stack = a
+    if stack is None and exc is not None:
+        stack = getattr(exc, "real_stack", None)
+    if not reason and exc is not None:
+        reason = getattr(exc, "msg", None) or str(exc)
+    return reason, stack, code_options
+
+
+def _wrap_break_logger(orig):
+    @functools.wraps(orig)
+    def log_graph_break(*args, **kwargs):
+        try:
+            reason, stack, code_options = _break_args(args, kwargs)
+            _on_break(reason, stack, code_options, "log_graph_break")
+        except Exception as e:
+            _warn("graph-break bookkeeping failed", e)
+        return orig(*args, **kwargs)
+    log_graph_break._cglint = True
+    return log_graph_break
+
+
+def _patch_dynamo_convert(mod):
+    """torch._dynamo.symbolic_convert: log_graph_break (a method of
+    InstructionTranslatorBase in recent versions, a function before)."""
+    try:
+        cls = getattr(mod, "InstructionTranslatorBase", None)
+        for c in getattr(cls, "__mro__", ()):
+            m = c.__dict__.get("log_graph_break")
+            if m is not None:
+                if callable(m) and not getattr(m, "_cglint", False):
+                    c.log_graph_break = _wrap_break_logger(m)
+                break
+        fn = getattr(mod, "log_graph_break", None)
+        if callable(fn) and not getattr(fn, "_cglint", False):
+            mod.log_graph_break = _wrap_break_logger(fn)
+    except Exception as e:
+        _warn("cannot watch Dynamo's graph breaks", e)
+
+
+def _patch_dynamo_exc(mod):
+    """torch._dynamo.exc: Unsupported.add_to_stats("graph_break") is how
+    older versions count a graph break (with the user's stack on the
+    exception)."""
+    try:
+        U = getattr(mod, "Unsupported", None)
+        orig = getattr(U, "add_to_stats", None) if U is not None else None
+        if orig is None or getattr(orig, "_cglint", False):
+            return
+
+        @functools.wraps(orig)
+        def add_to_stats(self, category="unimplemented", *a, **kw):
+            try:
+                if category == "graph_break":
+                    _on_break(getattr(self, "msg", None) or str(self), getattr(self, "real_stack", None), None,
+                              "add_to_stats")
+            except Exception as e:
+                _warn("graph-break bookkeeping failed", e)
+            return orig(self, category, *a, **kw)
+        add_to_stats._cglint = True
+        U.add_to_stats = add_to_stats
+    except Exception as e:
+        _warn("cannot watch Dynamo's graph breaks", e)
+
+
+def _patch_cudagraph_utils(mod):
+    """torch._inductor.cudagraph_utils.log_cudagraph_skip_and_bump_counter:
+    every reason inductor gives for not using CUDA graphs."""
+    try:
+        orig = getattr(mod, "log_cudagraph_skip_and_bump_counter", None)
+        if orig is None or getattr(orig, "_cglint", False):
+            return
+
+        @functools.wraps(orig)
+        def log_cudagraph_skip_and_bump_counter(msg, *a, **kw):
+            try:
+                _on_skip(msg)
+            except Exception as e:
+                _warn("cudagraph-skip bookkeeping failed", e)
+            return orig(msg, *a, **kw)
+        log_cudagraph_skip_and_bump_counter._cglint = True
+        mod.log_cudagraph_skip_and_bump_counter = log_cudagraph_skip_and_bump_counter
+        # modules that imported it by name before this hook ran
+        for name, m in list(sys.modules.items()):
+            if name.startswith("torch._inductor") and m is not mod and \
+                    getattr(m, "log_cudagraph_skip_and_bump_counter", None) is orig:
+                try:
+                    m.log_cudagraph_skip_and_bump_counter = log_cudagraph_skip_and_bump_counter
+                except Exception:
+                    pass
+    except Exception as e:
+        _warn("cannot watch inductor's cudagraph skips", e)
+
+
+_PATCHES = {
+    "torch.cuda.graphs": _patch_graphs,
+    "torch._dynamo.symbolic_convert": _patch_dynamo_convert,
+    "torch._dynamo.exc": _patch_dynamo_exc,
+    "torch._inductor.cudagraph_utils": _patch_cudagraph_utils,
+}
+
+
+def _unreported_breaks(st):
+    """Graph breaks Dynamo counted that no hook saw (a version whose hooks
+    moved): their reasons, without a place."""
+    if "break" in _hooks_fired:
+        return
+    u = sys.modules.get("torch._dynamo.utils")
+    try:
+        gb = dict(u.counters.get("graph_break", {})) if u is not None else {}
+    except Exception:
+        gb = {}
+    for reason, n in list(gb.items())[:32]:
+        st.w.write({"ev": "break", "reason": _first_line(str(reason), 240), "how": "counters", "count": n,
+                    "cudagraphs": None, "t": _now()})
+
+
+# --------------------------------------------------------------------------
+# the import hook: patch torch's modules as soon as they have run
+class _Finder:
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != self.TARGET:
+        patch = _PATCHES.get(fullname)
+        if patch is None:
             return None
         import importlib.machinery
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
@@ -1039,7 +1637,7 @@ class _Finder:
 
         def exec_module(module):
             orig_exec(module)
-            _patch_graphs(module)
+            patch(module)
         try:
             loader.exec_module = exec_module
         except Exception:
@@ -1060,19 +1658,52 @@ def _thread_excepthook_wrapper(orig):
     return hook
 
 
+def _excepthook_wrapper(orig):
+    """An exception that ends the program while a capture is open (a manual
+    capture_begin() whose capture_end() never ran)."""
+    def hook(etype, value, tb):
+        st = _state
+        try:
+            if st is not None and st.active and value is not None and not getattr(value, "_cglint_seen", False):
+                cap = st.active.pop()
+                _end_observation(cap)
+                _finish_capture(st, cap, False, value, None)
+        except Exception:
+            pass
+        return orig(etype, value, tb)
+    return hook
+
+
 def _at_exit():
     st = _state
     if st is None or st.pid != os.getpid():
         return
     try:
+        while st.active:   # a capture begun and never ended
+            cap = st.active.pop()
+            _end_observation(cap)
+            cap.region.captures += 1
+            st.w.write({"ev": "capture", "rid": cap.region.rid, "n": cap.region.captures, "t0": cap.t0,
+                        "t1": _now(), "ok": False, "nodes": None})
+            st.w.write({"ev": "error", "phase": "end", "rid": cap.region.rid, "type": "CaptureNotEnded",
+                        "message": "the capture begun here never ended: the process exited during it",
+                        "code": None, "stack": [[cap.region.path, cap.region.line, "?"]], "thread": "main",
+                        "t": _now()})
         for r in st.regions.values():
             if r.replays or r.pending:
                 _flush_region(st, r, final=True)
-        ev = {"ev": "exit", "t": _now(), "cuda_available": None}
+        _unreported_breaks(st)
+        ev = {"ev": "exit", "t": _now(), "cuda_available": None, "cuda_initialized": None,
+              "visible": os.environ.get("CUDA_VISIBLE_DEVICES")}
         t = sys.modules.get("torch")
         if t is not None:
             try:
-                ev["cuda_available"] = bool(t.cuda.is_available())
+                init = t.cuda.is_initialized()
+                ev["cuda_initialized"] = bool(init)
+                # is_available() on a machine with a GPU would initialise the
+                # driver now: ask only when CUDA is up or no device is there
+                if init or not (os.path.exists("/dev/nvidiactl") or os.path.exists("/dev/nvidia0")):
+                    ev["cuda_available"] = bool(t.cuda.is_available())
             except Exception:
                 pass
         st.w.write(ev)
@@ -1103,15 +1734,22 @@ def activate(events_dir=None, hints=None):
         st.w.write({"ev": "process", "v": EVENTS_VERSION, "source": "python", "pid": os.getpid(),
                     "ppid": os.getppid(), "argv": list(getattr(sys, "argv", []) or []), "cwd": os.getcwd(),
                     "python": sys.version.split()[0], "t": _now()})
+        missing = False
+        for name, patch in _PATCHES.items():
+            mod = sys.modules.get(name)
+            if mod is not None:
+                patch(mod)
+            else:
+                missing = True
         mod = sys.modules.get("torch.cuda.graphs")
         if mod is not None:
-            _patch_graphs(mod)
             tc = sys.modules.get("torch.cuda")
             if tc is not None and getattr(tc, "make_graphed_callables", None) is not None:
                 tc.make_graphed_callables = mod.make_graphed_callables
-        else:
+        if missing:
             sys.meta_path.insert(0, _Finder())
         threading.excepthook = _thread_excepthook_wrapper(threading.excepthook)
+        sys.excepthook = _excepthook_wrapper(sys.excepthook)
         atexit.register(_at_exit)
         try:
             os.register_at_fork(after_in_child=_after_fork)

@@ -3,6 +3,7 @@ import os
 _capturing = False
 _invalid = False
 _current = None
+_initialized = False
 
 
 def _invalidate():
@@ -12,6 +13,15 @@ def _invalidate():
 
 def is_available():
     return not os.environ.get("FAKE_TORCH_NO_GPU")
+
+
+def is_initialized():
+    return _initialized
+
+
+def get_rng_state():
+    from .._tensor import Tensor
+    return Tensor(0, "cpu", (16,), "torch.uint8")
 
 
 def get_device_name(i=None):

@@ -22,6 +22,9 @@ class _CUDAGraphBase:
     def replay(self):
         pass
 
+    def reset(self):
+        self.captured = False
+
 
 class CUDAGraph(_CUDAGraphBase):
     def capture_begin(self, pool=None, capture_error_mode="global"):

@@ -1,0 +1,269 @@
+/* py_check.h - what the Python rules see: values, capture regions, events,
+ * the one report builder and the table of checks.
+ *
+ * The contract between the evaluator and the rules.  The evaluator
+ * (py_eval.h and the files it names) walks code in capture context and, at
+ * each construct a rule may care about, builds a py_event and hands it to
+ * py_dispatch(), which runs every check registered for that event kind
+ * (py_checks.c).  A check reads the event, the region's facts and the
+ * project index, and calls py_report(); it gets a const context, changes no
+ * state, walks no tree and searches no source text: what it needs to know is
+ * a fact the evaluator or the index gathered.
+ *
+ * Dependencies go one way: py_checks.c -> py_report.c -> core; the evaluator
+ * reaches the checks only through py_dispatch(). */
+#ifndef CG_PY_CHECK_H
+#define CG_PY_CHECK_H
+#include "py_int.h"
+#include "core/callpath.h"
+#include "core/streams.h"
+
+/* ---- abstract values ---------------------------------------------------------- */
+typedef enum {
+    PY_V_UNKNOWN = 0,
+    PY_V_TENSOR,     /* torch.Tensor; dev says where if known */
+    PY_V_NUMBER,     /* Python int/float/bool */
+    PY_V_STR, PY_V_NONE, PY_V_LIST, PY_V_DICT, PY_V_TUPLE, PY_V_SET,
+    PY_V_NDARRAY,    /* numpy array or scalar */
+    PY_V_INSTANCE,   /* instance of project class cls */
+    PY_V_CLASS,      /* project class cls itself */
+    PY_V_FUNC,       /* project function fn (bound to an instance of cls when set) */
+    PY_V_MODULE,     /* project module mod */
+    PY_V_EXT,        /* external module/function/class: qual */
+    PY_V_EXTOBJ,     /* instance of external class qual ("torch.nn.Linear") */
+    PY_V_STREAM,     /* CUDA stream; qual is its identity */
+    PY_V_EVENT,      /* CUDA event; qual is its identity */
+    PY_V_GUARD,      /* result of torch.cuda.is_current_stream_capturing() */
+    PY_V_MODLIST,    /* nn.ModuleList / nn.Sequential of project classes elems[] */
+} py_vkind;
+
+enum { PY_DEV_UNKNOWN = 0, PY_DEV_CUDA = 1, PY_DEV_CPU = 2 };
+
+enum {
+    PY_VF_BOOL = 1 << 0,         /* a boolean tensor (a mask) */
+    PY_VF_PINNED = 1 << 1,       /* pinned host memory */
+    PY_VF_HOSTSCALAR = 1 << 2,   /* a Python number read from a tensor (.item(), int(t)) */
+    PY_VF_FMT_TENSOR = 1 << 3,   /* a string made by formatting a tensor */
+    PY_VF_DEFAULT_STREAM = 1 << 4,
+    PY_VF_SCALER = 1 << 5,       /* torch GradScaler */
+    PY_VF_LOGGER = 1 << 6,       /* logging.Logger and look-alikes */
+    PY_VF_HOST_IO = 1 << 7,      /* file, progress bar, metric writer */
+    PY_VF_GRAPH = 1 << 8,        /* torch.cuda.CUDAGraph */
+    PY_VF_ENUMERATE = 1 << 9,    /* enumerate(x): iterating gives (int, element of x) */
+    PY_VF_OPTIMIZER = 1 << 10,   /* a torch.optim optimizer that has a `capturable` flag */
+    PY_VF_CAPTURABLE = 1 << 11,  /* ... built with capturable=True */
+    PY_VF_SCHEDULER = 1 << 12,   /* a torch.optim.lr_scheduler */
+    PY_VF_CUDA_GEN = 1 << 13,    /* torch.Generator(device="cuda") */
+    PY_VF_COMPILED = 1 << 14,    /* made by torch.compile */
+    PY_VF_AUTOCAST = 1 << 15,    /* an autocast context with its cast cache enabled */
+    PY_VF_TENSOR_LR = 1 << 16,   /* optimizer built with lr=<tensor> */
+    PY_VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
+    PY_VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
+    PY_VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
+};
+
+/* Where a Python number came from, for "reassigned elsewhere" (CG304). */
+enum { PY_O_NONE = 0, PY_O_LOCAL, PY_O_SELF_ATTR, PY_O_GLOBAL };
+
+typedef struct py_val {
+    uint8_t kind, dev, origin, nelems;
+    uint32_t flags;
+    const char *qual;
+    py_class *cls;
+    py_func *fn;
+    py_module *mod;
+    py_class *elems[4];
+    /* where a number came from, for "reassigned elsewhere" (CG304) */
+    const char *oname;
+    py_func *ofn;
+    py_class *ocls;
+    py_module *omod;
+    /* torch.cuda.graph(..., stream=s) / torch.cuda.stream(s): the stream */
+    const char *stream;
+    int stream_default;
+    /* an optimizer: the call that built it, in omod (CG605's fix) */
+    TSNode ctor;
+} py_val;
+
+/* ---- a capture region: the facts rules read -------------------------------------
+ * One per capture the evaluator meets (py_region.c fills it); each field
+ * names the rules that read it. */
+typedef struct py_region {
+    cg_loc site;                /* the capture site: every finding's `capture`; CG701, CG703, CG705, CG708 */
+    TSNode site_node;           /* its node (the evaluator's) */
+    py_module *mod;             /* the capture site's module: CG101 under reduce-overhead, CG602, CG703 */
+    py_func *fn;                /* the function holding the capture site: CG504, CG505 (graph outputs) */
+    const char *kind;           /* "torch.cuda.graph", "capture_begin", "make_graphed_callables",
+                                   "te.make_graphed_callables", "reduce-overhead", "FullCudaGraphWrapper",
+                                   "CudaGraphManager": CG404, CG601, CG701-CG708, CG901, CG902 */
+    cg_map inputs;              /* tensors the capture reads in fn ("static_x", "self.static_x"): CG504 */
+    cg_streams streams;         /* forks, joins and event records (streams.capture: the capturing
+                                   stream): CG402, CG403 */
+    int steps_optimizer;        /* an optimizer step is captured: CG606 */
+    int has_backward;           /* the capture runs backward(): CG702 */
+    int thread_local;           /* capture_error_mode="thread_local" (or relaxed): CG708 */
+    int side_stream;            /* the capture begins on a stream other than the default one: CG404 */
+    /* what the capturing function did before the capture */
+    int warm;                   /* ran the model first (or built none here): CG701, CG706 */
+    int in_loop;                /* the capture sits in a loop with no condition around it: CG705 */
+    int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
+    int eager_backward;         /* backward()/DDP() on the default stream before it: CG702 */
+    cg_loc eager_loc;           /*   where: CG702 */
+    char *eager_line;
+    int autocast;               /* inside `with autocast(...)` that caches casts: CG601 */
+    cg_loc autocast_loc;        /*   where (the outermost one): CG601 */
+    char *autocast_line;
+    py_module *autocast_mod;    /*   its module and call, for CG601's fix */
+    TSNode autocast_node;
+    int small_warmup;           /* a `for _ in range(N)` with N < 11 before the capture: CG703 */
+    int warmup_iters;           /*   its N: CG703 */
+    /* make_graphed_callables (set on its first region only) */
+    TSNode *bad_samples;        /* sample arguments written as literals that are no tensors: CG704 */
+    size_t nbad_samples;
+    int hooked_before;          /* its module got hooks earlier in the function: CG704 */
+} py_region;
+
+/* What the walk is in: code outside any capture, code that runs during a
+ * capture, or the rest of a capturing function after the capture (its
+ * replay loop). */
+enum { PY_PH_OUTSIDE = 0, PY_PH_CAPTURE = 1, PY_PH_AFTER = 2 };
+
+/* ---- the analysis context ---------------------------------------------------------
+ * The evaluator's state; checks get it const and read the fields marked
+ * "checks". */
+typedef struct py_ctx {
+    py_project *p;         /* checks: the index (attributes, assignment counts) */
+    cg_arena *arena;       /* checks: messages and snippets */
+    py_region *region;     /* checks: the capture being analysed, or NULL */
+    int active;            /* code being walked runs during capture */
+    int phase;             /* PY_PH_AFTER: the rest of a function after its capture */
+    py_region *after;      /* checks: the capture whose aftermath is walked (PY_PH_AFTER) */
+    int loops;             /* checks (CG505): for/while bodies around the statement, in this function */
+    cg_callpath path;      /* checks (CG902): calls from the capture site to here (24 at most) */
+    int quiet;             /* evaluating for a type only: no events */
+    int autocast;          /* enclosing `with autocast(...)` contexts that cache casts */
+    cg_loc autocast_loc;   /* the outermost of them */
+    char *autocast_line;
+    py_module *autocast_mod;
+    TSNode autocast_node;
+    const char *cur_stream;
+    int depth;             /* blocks and calls being walked */
+    int edepth;            /* expression nesting */
+    int size_arg;          /* evaluating an argument that is a size */
+    cg_map memo;           /* (function, argument kinds) -> return value */
+    cg_map globals;        /* (module, name) -> py_val* of a module-level name, or the
+                              in-progress sentinel: each evaluated once per run */
+    int conds_in_loop;     /* if bodies between the innermost loop and here */
+    TSNode loop_node;      /* the innermost loop around the statement, in this function */
+    py_region **regions;   /* every region made, to free their maps */
+    int nregions, capregions;
+} py_ctx;
+
+/* ---- events ------------------------------------------------------------------ */
+typedef enum {
+    PY_EV_CALL,          /* any call in capture context */
+    PY_EV_COND,          /* a value converted to bool by Python: if/while/assert/and/or/not/ternary */
+    PY_EV_SUBSCRIPT,     /* x[index] read (not a store target) */
+    PY_EV_STORE,         /* assignment or augmented assignment target */
+    PY_EV_SCALAR_MATH,   /* a Python number meets a tensor (operand or argument) */
+    PY_EV_FORMAT,        /* an f-string interpolation */
+    PY_EV_SIZE_USE,      /* a value used directly as a size */
+    PY_EV_STREAM_CTX,    /* `with torch.cuda.stream(s):` */
+    PY_EV_REGION_BEGIN,  /* a manual capture begins (torch.cuda.graph, capture_begin,
+                            make_graphed_callables): the region's facts are complete */
+    PY_EV_REGION_END,
+    PY_EV_WITH,          /* `with autocast(...)` that caches casts: val is the context (no rule yet) */
+    PY_EV_KIND_COUNT
+} py_event_kind;
+
+#define PY_MAX_ARGS 16
+typedef struct py_event {
+    py_event_kind kind;
+    py_module *mod;
+    TSNode node;               /* the construct; findings point here */
+    /* calls */
+    const char *qual;          /* external callee, e.g. "torch.cuda.synchronize", "builtins.print" */
+    const char *method;        /* method name when called on a value, else NULL */
+    py_val recv;
+    TSNode recv_node;
+    py_val callee;             /* what is called, when it is a value (a project or compiled function) */
+    int nargs;
+    py_val args[PY_MAX_ARGS];
+    TSNode argn[PY_MAX_ARGS];
+    int nkw;
+    const char *kwname[PY_MAX_ARGS];
+    py_val kw[PY_MAX_ARGS];
+    TSNode kwn[PY_MAX_ARGS];
+    int size_arg;              /* the call is itself a size argument (CG203) */
+    int chained_to_device;     /* result goes straight into .cuda()/.to() */
+    int consumed_by_print;     /* a print/log call formats it anyway */
+    /* other events */
+    py_val val;                /* condition, index, stored value, scalar, stream */
+    int augmented;             /* PY_EV_STORE: `+=` and friends */
+    int target_kind;           /* PY_EV_STORE: 0 name, 1 attribute, 2 subscript */
+    py_val target_base;        /* PY_EV_STORE: object of attribute/subscript target */
+    TSNode target_base_node;
+    int target_is_global;      /* PY_EV_STORE: a name declared global / module level */
+} py_event;
+
+/* ---- py_report.c: the one report builder ----------------------------------------- */
+/* A finding: its rule, where it is, and what fixes it.  Written at the call,
+ * as PY_AT(CG_R_CG101, ev->mod, ev->node) for a node, or as a compound
+ * literal `&(py_finding){ .rule = ..., .loc = &r->site }` for a place known
+ * only as a location; `.fix = "..."` adds specific help, `.kw = ...` a
+ * mechanical fix. */
+typedef struct py_finding {
+    int rule;
+    py_module *mod;            /* at node `node` of module mod... */
+    TSNode node;
+    const cg_loc *loc;         /* ...or, when set, at this place, whose source line is `line`
+                                  (NULL: none shown) */
+    const char *line;
+    const char *fix;           /* specific help, or NULL for the rule's own */
+    /* a mechanical fix: keyword `kw` of call `kw_call` (in kw_mod, which must be
+     * the finding's own file) becomes `kw_value`: its value replaced, or
+     * `kw=value` added when the call does not pass it.  kw == NULL: none. */
+    const char *kw, *kw_value;
+    py_module *kw_mod;
+    TSNode kw_call;
+    int kw_safe;               /* it cannot change what the code computes outside capture:
+                                  --fix applies it without --unsafe-fixes */
+    int region_level;          /* a fact of the region itself (CG402): no call path, and not
+                                  turned into CG901/CG902 under reduce-overhead */
+} py_finding;
+
+/* A finding of `rule` at node `node` of module `mod`; designated fields may
+ * follow: PY_AT(CG_R_CG202, ev->mod, ev->node, .fix = "..."). */
+#define PY_AT(rule_, mod_, node_, ...) \
+    (&(py_finding){ .rule = (rule_), .mod = (mod_), .node = (node_), __VA_ARGS__ })
+
+/* Report finding f with the message printf(fmt, ...), the context's capture
+ * site and call path.  Does nothing outside capture context (or its
+ * aftermath) or while evaluating quietly.  Under torch.compile
+ * (mode="reduce-overhead") a capture hazard becomes the graph break (CG901)
+ * or cudagraph skip (CG902) it causes there, or nothing.  Everything is
+ * copied into the report. */
+void py_report(const py_ctx *ctx, const py_finding *f, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Short text of a node for messages: at most 60 bytes, one line.  The string
+ * belongs to ctx->arena. */
+const char *py_snip(const py_ctx *ctx, py_module *m, TSNode n);
+/* Keyword argument `name` of a call event, or -1. */
+int py_ev_kw(const py_event *ev, const char *name);
+/* Does the value look like a tensor?  Known tensors (not on the CPU) only. */
+int py_is_gpu_tensor(const py_val *v);
+/* Is the region a torch.compile(mode="reduce-overhead") function? */
+int py_region_is_compiled(const py_region *r);
+/* py_api.c: is q a torch tensor factory (torch.zeros, torch.tensor...)? */
+int py_api_is_factory(const char *q);
+
+/* ---- py_checks.c --------------------------------------------------------------- */
+typedef void (*py_check_fn)(const py_ctx *ctx, const py_event *ev);
+/* `phase`: PY_PH_CAPTURE for code that runs during capture, PY_PH_AFTER for
+ * the rest of the capturing function (the replay loop). */
+typedef struct py_check { int rule; py_event_kind on; int phase; py_check_fn fn; } py_check;
+extern const py_check py_checks[];
+extern const size_t py_check_count;
+/* Run the checks registered for ev's kind in the context's phase. */
+void py_dispatch(const py_ctx *ctx, const py_event *ev);
+#endif

@@ -1,0 +1,557 @@
+/* py_region.c - capture regions: where one begins and ends, and the facts
+ * the rules read about each (py_region in py_check.h).
+ *
+ * How regions are modelled
+ *   Every function (and module body) of a file that mentions a capture API is
+ *   walked once "outside" capture: statements are evaluated for the types they
+ *   give names, nothing is reported and calls are not followed.  An opener
+ *   switches the walk to capture context ("active"): from then on constructs
+ *   raise events that the rules turn into findings, and calls into the
+ *   project's own functions are followed.  The openers:
+ *     `with torch.cuda.graph(...)`          until the end of the `with` body
+ *     `g.capture_begin()`                   until `g.capture_end()` or the function's end
+ *     `torch.cuda.make_graphed_callables(f, ...)`, TE's too: each callable, called
+ *     `torch.compile(f, mode="reduce-overhead")`: f, called (its hazards become CG901/CG902)
+ *     Megatron-LM's `FullCudaGraphWrapper(f)`: f, called
+ *     `@torch.compile(mode="reduce-overhead")` defs and modules that attach a
+ *     CudaGraphManager: no statement; found by py_region_scan_implicit
+ *   When a region ends the rest of the capturing function is walked as its
+ *   aftermath (PY_PH_AFTER: the replay loop).
+ *
+ * Facts
+ *   Before the capture: what the function did (warm-up, eager backward, an
+ *   autocast or a pinned DataLoader loop around it), copied into the region
+ *   when it begins.  During it: inputs read, backward and optimizer steps,
+ *   stream forks and joins (the core ledger, core/streams.h).  The rules read
+ *   them at PY_EV_REGION_BEGIN, PY_EV_REGION_END or in the aftermath.
+ *
+ * Guards
+ *   Code under `if not torch.cuda.is_current_stream_capturing():` is not
+ *   walked in capture context; code under the positive guard is.
+ *   torch.compiler.is_compiling() is true under reduce-overhead only. */
+#include "py_eval.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- beginning and ending --------------------------------------------------------- */
+static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kind, const char *stream)
+{
+    py_region *r = cg_arena_alloc(ctx->arena, sizeof *r);
+    r->site = py_loc(fr->mod, site);
+    r->site_node = site;
+    r->mod = fr->mod;
+    r->fn = fr->fn;
+    cg_map_init(&r->inputs);
+    r->kind = kind;
+    /* capture_begin captures on the current stream; torch.cuda.graph on its own side stream */
+    const char *capturing = stream;
+    if (!capturing && cg_eq(kind, "capture_begin") && ctx->cur_stream) capturing = ctx->cur_stream;
+    if (!capturing) capturing = cg_arena_printf(ctx->arena, "<capture@%u>", r->site.line);
+    cg_streams_init(&r->streams, capturing);
+    ctx->region = r;
+    ctx->active = 1;
+    ctx->phase = PY_PH_CAPTURE;
+    ctx->cur_stream = r->streams.capture;
+    /* every region's maps, freed with the analysis */
+    if (ctx->nregions == ctx->capregions) {
+        int cap = ctx->capregions ? 2 * ctx->capregions : 64;
+        py_region **grown = realloc(ctx->regions, (size_t)cap * sizeof *grown);
+        if (!grown) { perror("cglint"); exit(2); }
+        ctx->regions = grown;
+        ctx->capregions = cap;
+    }
+    ctx->regions[ctx->nregions++] = r;
+}
+
+/* CG703: a `for _ in range(N)` loop with a literal N < 11 in n, before byte
+ * `before` (the capture).  *iters: the N of the last such loop looked at. */
+static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int depth)
+{
+    if (depth > 60 || py_start_byte(n) >= before) return 0;
+    if (IS(n, for_statement)) {
+        TSNode right = py_field(n, PY.f_right);
+        if (IS(right, call) && py_text_eq(m, py_field(right, PY.f_function), "range")) {
+            TSNode args = py_field(right, PY.f_arguments);
+            if (py_named_child_count(args) == 1 && IS(py_named_child(args, 0), integer)) {
+                size_t len;
+                const char *t = py_text(m, py_named_child(args, 0), &len);
+                *iters = atoi(cg_arena_strndup(m->arena, t, len));
+                if (*iters < 11) return 1;
+            }
+        }
+    }
+    uint32_t k = py_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (small_warmup(m, py_named_child(n, i), before, iters, depth + 1)) return 1;
+    return 0;
+}
+
+/* What the function did before the capture (CG601, CG701, CG702, CG703,
+ * CG705, CG708): into the region, before its PY_EV_REGION_BEGIN. */
+static void region_begin_context(py_ctx *ctx, py_frame *fr)
+{
+    py_region *r = ctx->region;
+    r->warm = fr->warm || !fr->built_module;
+    /* re-capturing every iteration: the capture and a replay share a loop body
+     * with no condition around the capture (one graph per bucket replays later) */
+    r->in_loop = 0;
+    if (ctx->loops > 0 && ctx->conds_in_loop == 0 && !py_is_null(ctx->loop_node)) {
+        size_t len;
+        const char *t = py_text(fr->mod, ctx->loop_node, &len);
+        r->in_loop = memmem(t, len, ".replay(", 8) != NULL;
+    }
+    r->pin_loader_loop = fr->pin_loader_loop;
+    r->eager_backward = fr->eager_backward;
+    r->eager_loc = fr->eager_loc;
+    r->eager_line = fr->eager_line;
+    r->autocast = ctx->autocast;
+    r->autocast_loc = ctx->autocast_loc;
+    r->autocast_line = ctx->autocast_line;
+    r->autocast_mod = ctx->autocast_mod;
+    r->autocast_node = ctx->autocast_node;
+    /* only a module that builds DDP asks how many warm-up iterations there were */
+    if ((r->mod->text_facts & PY_MT_BUILDS_DDP) && r->fn && !r->fn->is_module_body)
+        r->small_warmup = small_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), &r->warmup_iters, 0);
+}
+
+/* The capture begins: PY_EV_REGION_BEGIN for the rules, at node n with value v. */
+static void region_begin_event(py_ctx *ctx, py_frame *fr, TSNode n, py_val v)
+{
+    py_event rb;
+    py_event_init(&rb, PY_EV_REGION_BEGIN, fr->mod, n);
+    rb.val = v;
+    py_emit(ctx, &rb);
+}
+
+void py_region_end(py_ctx *ctx)
+{
+    if (!ctx->region) return;
+    py_event ev;
+    py_event_init(&ev, PY_EV_REGION_END, NULL, (TSNode){0});
+    py_emit(ctx, &ev);
+    ctx->active = 0;
+    /* the rest of the capturing function is its aftermath: the replay loop */
+    ctx->after = ctx->region;
+    ctx->phase = PY_PH_AFTER;
+    ctx->region = NULL;
+    ctx->cur_stream = NULL;
+}
+
+/* A region around a callable, captured whole: begin, call it, end. */
+static void capture_callable(py_ctx *ctx, py_frame *fr, TSNode call, const char *kind, const py_val *target)
+{
+    start_region(ctx, fr, call, kind, NULL);
+    py_call_captured(ctx, fr, call, target);
+    py_region_end(ctx);
+    ctx->phase = PY_PH_OUTSIDE;
+}
+
+/* ---- openers: calls ------------------------------------------------------------------- */
+/* Does capture_begin() here begin on a side stream (CG404)?  Under a stream
+ * context, yes.  A function that handles streams any other way
+ * (`ctx.__enter__()`, set_stream, a stream parameter) may well capture on
+ * one: prefer silence. */
+static int begins_on_side_stream(py_frame *fr)
+{
+    if (fr->stream_ctx) return 1;
+    if (!fr->fn || fr->fn->is_module_body) return 0;
+    uint32_t b = py_start_byte(fr->fn->node), e = py_end_byte(fr->fn->node);
+    const char *t = fr->mod->src.text + b;
+    TSNode params = py_field(fr->fn->node, PY.f_parameters);
+    size_t pl = 0;
+    const char *pt = py_is_null(params) ? "" : py_text(fr->mod, params, &pl);
+    return memmem(t, e - b, "__enter__", 9) || memmem(t, e - b, "set_stream", 10) || memmem(pt, pl, "stream", 6);
+}
+
+/* g.capture_begin(): a region until capture_end() */
+static int open_capture_begin(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
+{
+    if (!ev->method || !cg_eq(ev->method, "capture_begin") ||
+        !(ev->recv.kind == PY_V_UNKNOWN || (ev->recv.flags & PY_VF_GRAPH)))
+        return 0;
+    *out = py_vk(PY_V_NONE);
+    if (ctx->active || ctx->quiet) return 1;
+    py_emit(ctx, ev);
+    start_region(ctx, fr, call, "capture_begin", NULL);
+    if (py_api_thread_local_mode(fr->mod, ev)) ctx->region->thread_local = 1;
+    region_begin_context(ctx, fr);
+    ctx->region->side_stream = begins_on_side_stream(fr);
+    py_val v = py_vk(PY_V_UNKNOWN);
+    v.stream = ctx->region->streams.capture;
+    region_begin_event(ctx, fr, call, v);
+    return 1;
+}
+
+/* g.capture_end() */
+static int close_capture_end(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
+{
+    (void)fr, (void)call;
+    if (!ev->method || !cg_eq(ev->method, "capture_end") ||
+        !(ev->recv.kind == PY_V_UNKNOWN || (ev->recv.flags & PY_VF_GRAPH)))
+        return 0;
+    if (ctx->active && !ctx->quiet && ctx->region && cg_eq(ctx->region->kind, "capture_begin")) py_region_end(ctx);
+    *out = py_vk(PY_V_NONE);
+    return 1;
+}
+
+/* torch.compile: mode="reduce-overhead" (or options={"triton.cudagraphs": True})
+ * captures the compiled function with CUDA graphs */
+static int open_compile(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
+{
+    if (!ev->qual || !(cg_eq(ev->qual, "torch.compile") || cg_eq(ev->qual, "torch._dynamo.optimize"))) return 0;
+    py_val target = ev->nargs > 0 ? ev->args[0] : py_vk(PY_V_UNKNOWN);
+    int mk = py_ev_kw(ev, "mode"), ok = py_ev_kw(ev, "options");
+    size_t ml = 0, ol = 0;
+    const char *mt = mk >= 0 ? py_text(fr->mod, ev->kwn[mk], &ml) : "";
+    const char *ot = ok >= 0 ? py_text(fr->mod, ev->kwn[ok], &ol) : "";
+    int cudagraphs = memmem(mt, ml, "reduce-overhead", 15) ||
+                     (memmem(ot, ol, "triton.cudagraphs", 17) && memmem(ot, ol, "True", 4));
+    if (cudagraphs && !ctx->active && !ctx->quiet && (target.kind == PY_V_FUNC || target.kind == PY_V_INSTANCE))
+        capture_callable(ctx, fr, call, "reduce-overhead", &target);
+    target.flags |= PY_VF_COMPILED;
+    *out = target;
+    return 1;
+}
+
+/* Megatron-LM's FullCudaGraphWrapper(fn, ...) captures fn */
+static int open_full_cuda_graph_wrapper(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
+{
+    if (!ev->qual || !cg_ends_with(ev->qual, ".FullCudaGraphWrapper") || ctx->active || ctx->quiet ||
+        ev->nargs == 0 || (ev->args[0].kind != PY_V_FUNC && ev->args[0].kind != PY_V_INSTANCE))
+        return 0;
+    capture_callable(ctx, fr, call, "FullCudaGraphWrapper", &ev->args[0]);
+    *out = py_vk(PY_V_UNKNOWN);
+    return 1;
+}
+
+/* CG704's facts about make_graphed_callables(callables, sample_args, ...):
+ * sample arguments written as literals that are no tensors, and hooks
+ * registered on the module earlier in the capturing function. */
+static void graphed_callables_facts(py_ctx *ctx, py_frame *fr, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    TSNode sa = ev->nargs > 1 ? ev->argn[1] : (TSNode){0};
+    int k = py_ev_kw(ev, "sample_args");
+    if (k >= 0) sa = ev->kwn[k];
+    sa = py_unparen(sa);
+    uint32_t n = IS(sa, tuple) || IS(sa, list) ? py_named_child_count(sa) : 0;
+    if (n) r->bad_samples = cg_arena_alloc(ctx->arena, n * sizeof *r->bad_samples);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode e = py_named_child(sa, i);
+        if (IS(e, integer) || IS(e, float_) || IS(e, none) || IS(e, string) || IS(e, true_) || IS(e, false_) ||
+            IS(e, dictionary))
+            r->bad_samples[r->nbad_samples++] = e;
+    }
+    if (ev->nargs == 0 || !r->fn) return;
+    size_t ml;
+    const char *mt = py_text(ev->mod, ev->argn[0], &ml);
+    py_func *f = r->fn;
+    uint32_t b = py_start_byte(f->node), e = py_start_byte(ev->node);
+    static const char *const hooks[] = { ".register_forward_hook(", ".register_forward_pre_hook(",
+        ".register_full_backward_hook(", ".register_backward_hook(", NULL };
+    for (int i = 0; hooks[i] && e > b && !r->hooked_before; i++) {
+        char needle[256];
+        snprintf(needle, sizeof needle, "%.*s%s", (int)(ml < 200 ? ml : 200), mt, hooks[i]);
+        if (memmem(f->mod->src.text + b, e - b, needle, strlen(needle))) r->hooked_before = 1;
+    }
+}
+
+/* torch.cuda.make_graphed_callables(callables, sample_args): each callable
+ * (a tuple of them is evaluated element by element) is captured */
+static int open_graphed_callables(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
+{
+    const char *q = ev->qual;
+    if (!q || !(cg_eq(q, "torch.cuda.make_graphed_callables") || cg_eq(q, "torch.cuda.graphs.make_graphed_callables") ||
+                (cg_starts(q, "transformer_engine.") && cg_ends_with(q, ".make_graphed_callables"))) ||
+        ctx->active || ctx->quiet)
+        return 0;
+    *out = py_vk(PY_V_UNKNOWN);
+    if (ev->nargs == 0) return 1;
+    py_val items[8];
+    int n = 0;
+    if (ev->args[0].kind == PY_V_TUPLE || ev->args[0].kind == PY_V_LIST) {
+        TSNode tn = py_unparen(ev->argn[0]);
+        uint32_t k = py_named_child_count(tn);
+        for (uint32_t i = 0; i < k && n < 8; i++) items[n++] = py_eval_quiet(ctx, fr, py_named_child(tn, i));
+    } else {
+        items[n++] = ev->args[0];
+    }
+    const char *kind = cg_starts(q, "transformer_engine.") ? "te.make_graphed_callables" : "make_graphed_callables";
+    for (int i = 0; i < n; i++) {
+        start_region(ctx, fr, call, kind, NULL);
+        region_begin_context(ctx, fr);
+        if (i == 0) {
+            /* constraints on the call itself (CG704) are checked once, in capture context */
+            graphed_callables_facts(ctx, fr, ev);
+            py_event mc = *ev;
+            mc.kind = PY_EV_REGION_BEGIN;
+            mc.val = items[0];
+            py_emit(ctx, &mc);
+        }
+        py_call_captured(ctx, fr, call, &items[i]);
+        py_region_end(ctx);
+        ctx->phase = PY_PH_OUTSIDE;
+    }
+    return 1;
+}
+
+typedef int (*py_opener)(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out);
+static const py_opener py_openers[] = {
+    open_capture_begin, close_capture_end, open_compile, open_full_cuda_graph_wrapper, open_graphed_callables,
+};
+
+int py_region_open_call(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
+{
+    for (size_t i = 0; i < sizeof py_openers / sizeof *py_openers; i++)
+        if (py_openers[i](ctx, fr, ev, call, out)) return 1;
+    return 0;
+}
+
+/* ---- openers: `with` ------------------------------------------------------------------ */
+/* `with torch.cuda.graph(g):` */
+static void with_graph(py_ctx *ctx, py_frame *fr, TSNode st, TSNode item, py_val v, py_with *w)
+{
+    start_region(ctx, fr, st, "torch.cuda.graph", v.stream);
+    if (v.flags & PY_VF_THREAD_LOCAL) ctx->region->thread_local = 1;
+    region_begin_context(ctx, fr);
+    ctx->region->side_stream = 1;   /* torch.cuda.graph picks its own side stream */
+    w->began = 1;
+    region_begin_event(ctx, fr, item, v);
+}
+
+/* `with torch.autocast(...):` that caches casts: CG601 when a capture is inside */
+static void with_autocast(py_ctx *ctx, py_frame *fr, TSNode item, py_val v, py_with *w)
+{
+    if (!ctx->autocast) {
+        ctx->autocast_loc = py_loc(fr->mod, item);
+        ctx->autocast_mod = fr->mod;
+        ctx->autocast_node = IS(item, with_item) ? py_field(item, PY.f_value) : item;
+        size_t ll;
+        const char *lt = cg_source_line(&fr->mod->src, ctx->autocast_loc.line, &ll);
+        ctx->autocast_line = cg_arena_strndup(ctx->arena, lt, ll);
+    }
+    ctx->autocast++;
+    w->autocast++;
+    py_emit_at(ctx, fr, PY_EV_WITH, item, v);
+}
+
+/* `with torch.cuda.stream(s):` */
+static void with_stream(py_ctx *ctx, py_frame *fr, TSNode item, py_val v, py_with *w)
+{
+    fr->warm = 1;  /* a side stream before the capture: the usual warm-up */
+    w->stream_ctx = 1;
+    fr->stream_ctx++;
+    if (!v.stream) return;
+    py_emit_at(ctx, fr, PY_EV_STREAM_CTX, item, v);
+    /* work issued on a forked stream: where CG402 points if it is never joined */
+    if (ctx->active && !ctx->quiet && ctx->region && !v.stream_default) {
+        cg_loc loc = py_loc(fr->mod, item);
+        size_t ll;
+        const char *lt = cg_source_line(&fr->mod->src, loc.line, &ll);
+        cg_streams_use(&ctx->region->streams, v.stream, loc, cg_arena_strndup(ctx->arena, lt, ll));
+    }
+    ctx->cur_stream = v.stream_default ? "<default>" : v.stream;
+}
+
+void py_region_with_enter(py_ctx *ctx, py_frame *fr, TSNode st, TSNode item, py_val v, py_with *w)
+{
+    if (v.kind != PY_V_EXTOBJ) return;
+    if (cg_eq(v.qual, "torch.cuda.graph") && !ctx->active && !ctx->quiet) with_graph(ctx, fr, st, item, v, w);
+    else if (v.flags & PY_VF_AUTOCAST) with_autocast(ctx, fr, item, v, w);
+    else if (cg_eq(v.qual, "torch.cuda.stream")) with_stream(ctx, fr, item, v, w);
+}
+
+void py_region_with_exit(py_ctx *ctx, py_frame *fr, py_with *w)
+{
+    ctx->autocast -= w->autocast;
+    if (w->began && ctx->active) py_region_end(ctx);
+    if (w->stream_ctx) { fr->stream_ctx--; ctx->cur_stream = w->saved_stream; }
+    if (w->began) ctx->cur_stream = w->saved_stream;
+}
+
+/* ---- what calls tell the region ---------------------------------------------------------- */
+/* A stream's identity in an argument: the stream value's, or the expression. */
+static const char *stream_arg(py_ctx *ctx, const py_event *ev, int i)
+{
+    const py_val *v = &ev->args[i];
+    if (v->kind == PY_V_STREAM) return v->qual;
+    return py_snip(ctx, ev->mod, ev->argn[i]);
+}
+
+/* Forks, joins and event records during the capture: the ledger CG402 and
+ * CG403 read.  A wait on the legacy default stream is CG401's, no fork. */
+static void note_stream_call(py_ctx *ctx, const py_event *ev)
+{
+    py_region *r = ctx->region;
+    const char *self_id = ev->recv.kind == PY_V_STREAM ? ev->recv.qual
+                          : py_is_null(ev->recv_node) ? NULL : py_snip(ctx, ev->mod, ev->recv_node);
+    if ((cg_eq(ev->method, "wait_stream") || cg_eq(ev->method, "wait_event")) && ev->nargs > 0 && self_id) {
+        const char *other = stream_arg(ctx, ev, 0);
+        if (cg_eq(ev->method, "wait_event")) other = cg_streams_recorded_on(&r->streams, other);
+        if (!other || (ev->args[0].kind == PY_V_STREAM && (ev->args[0].flags & PY_VF_DEFAULT_STREAM))) return;
+        cg_loc loc = py_loc(ev->mod, ev->node);
+        size_t ll;
+        const char *lt = cg_source_line(&ev->mod->src, loc.line, &ll);
+        cg_streams_wait(&r->streams, self_id, other, loc, cg_arena_strndup(ctx->arena, lt, ll));
+        return;
+    }
+    if (cg_eq(ev->method, "record") && ev->recv.kind == PY_V_EVENT) {
+        cg_streams_record(&r->streams, ev->recv.qual, ev->nargs > 0 ? stream_arg(ctx, ev, 0) : ctx->cur_stream);
+        return;
+    }
+    if (cg_eq(ev->method, "record_event") && self_id && ev->nargs > 0 && ev->args[0].kind == PY_V_EVENT)
+        cg_streams_record(&r->streams, ev->args[0].qual, self_id);
+}
+
+/* Before a capture: warm-up runs (CG701, CG702, CG706) and backward or DDP
+ * on the default stream (CG702). */
+static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
+{
+    if (py_api_is_warmup_call(ev, callee)) fr->warm = 1;
+    if (fr->stream_ctx || fr->eager_backward) return;
+    if ((ev->method && cg_eq(ev->method, "backward")) || (ev->qual && cg_ends_with(ev->qual, "DistributedDataParallel"))) {
+        fr->eager_backward = 1;
+        fr->eager_loc = py_loc(fr->mod, call);
+        size_t ll;
+        const char *lt = cg_source_line(&fr->mod->src, fr->eager_loc.line, &ll);
+        fr->eager_line = cg_arena_strndup(ctx->arena, lt, ll);
+    }
+}
+
+void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
+{
+    if (!ctx->active && !ctx->quiet) note_before_capture(ctx, fr, ev, callee, call);
+    if (!ctx->active || !ctx->region || !ev->method) return;
+    py_region *r = ctx->region;
+    if (cg_eq(ev->method, "backward")) r->has_backward = 1;
+    if (cg_eq(ev->method, "step") &&
+        ((ev->recv.kind == PY_V_EXTOBJ && cg_starts(ev->recv.qual, "torch.optim.")) || (ev->recv.flags & PY_VF_SCALER)))
+        r->steps_optimizer = 1;
+    if (!ctx->quiet) note_stream_call(ctx, ev);
+}
+
+void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
+{
+    if (!ctx->active || ctx->quiet || !ctx->region || fr->fn != ctx->region->fn || v->kind != PY_V_TENSOR) return;
+    if (v->flags & PY_VF_OUTPUT) return;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    if (!cg_map_get(&ctx->region->inputs, t, len))
+        cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)1);
+}
+
+/* ---- guards ----------------------------------------------------------------------------- */
+/* A call or a name as a condition: +1 for the capture guard (or a name
+ * holding its value), is_compiling() by the region's kind, else 0. */
+static int guard_of_value(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    int call = IS(c, call);
+    py_val v = py_eval_quiet(ctx, fr, call ? py_field(c, PY.f_function) : c);
+    /* torch.compiler.is_compiling(): true under reduce-overhead, false in a manual capture */
+    if (call && ctx->region &&
+        ((v.kind == PY_V_EXT && py_api_is_compiling(v.qual, NULL)) ||
+         (v.kind == PY_V_FUNC && py_api_is_compiling(NULL, v.fn->name))))
+        return py_region_is_compiled(ctx->region) ? 1 : -1;
+    if (call && v.kind == PY_V_EXT && py_api_is_capture_guard(v.qual)) return 1;
+    if (!call && v.kind == PY_V_GUARD) return 1;
+    return 0;
+}
+
+/* `capturing == False`, `capturing is not True`... */
+static int guard_of_comparison(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    TSNode l = py_named_child(c, 0), r = py_named_child(c, 1);
+    int g = py_guard_polarity(ctx, fr, l);
+    if (!g || !(IS(r, false_) || IS(r, true_))) return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, c, &len);
+    int neg = memmem(t, len, "!=", 2) || memmem(t, len, "is not", 6);
+    int val = IS(r, true_) ? 1 : -1;
+    return neg ? -g * val : g * val;
+}
+
+int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    c = py_unparen(c);
+    if (IS(c, not_operator)) return -py_guard_polarity(ctx, fr, py_field(c, PY.f_argument));
+    if (IS(c, boolean_operator)) {
+        int l = py_guard_polarity(ctx, fr, py_field(c, PY.f_left));
+        int r = py_guard_polarity(ctx, fr, py_field(c, PY.f_right));
+        TSNode op = py_field(c, PY.f_operator);
+        if (py_text_eq(fr->mod, op, "and")) return (l == -1 || r == -1) ? -1 : (l == 1 && r == 1) ? 1 : 0;
+        return (l == 1 || r == 1) ? 1 : (l == -1 && r == -1) ? -1 : 0;
+    }
+    if (IS(c, call) || IS(c, identifier)) {
+        int g = guard_of_value(ctx, fr, c);
+        if (g) return g;
+    }
+    if (IS(c, comparison_operator) && py_named_child_count(c) == 2) return guard_of_comparison(ctx, fr, c);
+    return 0;
+}
+
+/* ---- implicit regions ----------------------------------------------------------------------- */
+/* A capture of f that no statement spells out, at `site`. */
+static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const char *kind)
+{
+    py_frame fr;
+    py_frame_init(&fr, f->mod->body, f->mod);
+    py_walk_begin(ctx);
+    start_region(ctx, &fr, site, kind, NULL);
+    py_val self = py_vk(PY_V_INSTANCE);
+    self.cls = f->cls;
+    py_val targs[4] = { py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA),
+                        py_vtensor(PY_DEV_CUDA) };
+    py_call_function(ctx, &fr, site, f, f->cls ? &self : NULL, targs, 4, 1);
+    py_region_end(ctx);
+    ctx->after = NULL;
+    ctx->phase = PY_PH_OUTSIDE;
+    py_frame_free(&fr);
+}
+
+/* @torch.compile(mode="reduce-overhead") (or options with triton.cudagraphs) defs */
+static void scan_compiled_defs(py_ctx *ctx, py_module *m)
+{
+    for (size_t k = 0; k < m->nall_funcs; k++) {
+        py_func *f = m->all_funcs[k];
+        TSNode parent = py_parent(f->node);
+        if (!IS(parent, decorated_definition)) continue;
+        uint32_t n = py_named_child_count(parent);
+        for (uint32_t i = 0; i < n; i++) {
+            TSNode d = py_named_child(parent, i);
+            if (!IS(d, decorator)) continue;
+            size_t len;
+            const char *t = py_text(m, d, &len);
+            if (memmem(t, len, "compile", 7) &&
+                (memmem(t, len, "reduce-overhead", 15) || memmem(t, len, "triton.cudagraphs", 17)))
+                analyze_implicit_region(ctx, f, d, "reduce-overhead");
+        }
+    }
+}
+
+/* Classes that store a Megatron-LM CudaGraphManager in a self attribute: the
+ * manager captures their forward */
+static void scan_graph_managers(py_ctx *ctx, py_module *m)
+{
+    for (size_t i = 0; i < m->classes.cap; i++) {
+        if (!m->classes.keys[i]) continue;
+        py_class *c = m->classes.vals[i];
+        for (size_t a = 0; a < c->attrs.cap; a++) {
+            if (!c->attrs.keys[a]) continue;
+            py_attr *at = c->attrs.vals[a];
+            if (!IS(at->value, call)) continue;
+            size_t len;
+            const char *t = py_text(m, py_field(at->value, PY.f_function), &len);
+            py_func *fwd = NULL;
+            if (len >= 16 && memcmp(t + len - 16, "CudaGraphManager", 16) == 0 &&
+                py_class_lookup_method_owner(ctx->p, c, "forward", &fwd) && fwd->mod == m)
+                analyze_implicit_region(ctx, fwd, at->value, "CudaGraphManager");
+        }
+    }
+}
+
+void py_region_scan_implicit(py_ctx *ctx, py_module *m)
+{
+    scan_compiled_defs(ctx, m);
+    scan_graph_managers(ctx, m);
+}

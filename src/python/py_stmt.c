@@ -1,0 +1,374 @@
+/* py_stmt.c - statements and blocks: what binds names, where control goes,
+ * and the events of stores.
+ *
+ * py_exec_block() walks a block's statements in order; exec_stmt()
+ * dispatches on the statement's grammar symbol to one function per kind.
+ * Names are bound in the frame for later reads; assignment targets raise
+ * PY_EV_STORE.  Loops and ifs keep the counts the region facts need (a
+ * capture in a loop, CG705; the replay loop's aftermath, CG505).  A guard on
+ * "is a capture under way?" (py_region.c) decides which branch runs under
+ * capture.  `with` items that open or change something are py_region.c's. */
+#include "py_eval.h"
+#include <string.h>
+
+/* ---- stores ------------------------------------------------------------------------ */
+static int is_global_name(py_frame *fr, const char *t, size_t len)
+{
+    if (cg_map_get(&fr->globals_declared, t, len)) return 1;
+    return fr->fn && fr->fn->is_module_body;
+}
+
+static int is_self_name(const py_frame *fr, const char *t, size_t len)
+{
+    return fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0;
+}
+
+/* Where the object of an attribute or subscript store lives (target_is_global
+ * of PY_EV_STORE): 2 on self, 1 module-level or global, 0 local. */
+static int store_scope(py_frame *fr, TSNode base)
+{
+    TSNode root = base;
+    /* self.cache[k] = v: the container hangs off self */
+    while (IS(root, attribute) || IS(root, subscript))
+        root = IS(root, attribute) ? py_field(root, PY.f_object) : py_field(root, PY.f_value);
+    if (!py_eq(root, base) && IS(root, identifier)) {
+        size_t len;
+        const char *t = py_text(fr->mod, root, &len);
+        py_val *local = cg_map_get(&fr->env, t, len);
+        if (is_self_name(fr, t, len)) return 2;
+        return !local || is_global_name(fr, t, len) ? 1 : 0;
+    }
+    if (IS(base, identifier)) {
+        size_t len;
+        const char *t = py_text(fr->mod, base, &len);
+        py_val *local = cg_map_get(&fr->env, t, len);
+        int is_self = is_self_name(fr, t, len);
+        if (local && local->kind == PY_V_INSTANCE && !is_self) return 0;
+        return is_self ? 2 : (!local || is_global_name(fr, t, len)) ? 1 : 0;
+    }
+    return 0;
+}
+
+static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int augmented)
+{
+    py_event ev;
+    py_event_init(&ev, PY_EV_STORE, fr->mod, target);
+    ev.val = v;
+    ev.augmented = augmented;
+    if (IS(target, identifier)) {
+        size_t len;
+        const char *t = py_text(fr->mod, target, &len);
+        ev.target_kind = 0;
+        ev.target_is_global = is_global_name(fr, t, len);
+    } else if (IS(target, attribute) || IS(target, subscript)) {
+        TSNode base = IS(target, attribute) ? py_field(target, PY.f_object) : py_field(target, PY.f_value);
+        ev.target_kind = IS(target, attribute) ? 1 : 2;
+        ev.target_base = py_eval_quiet(ctx, fr, base);
+        ev.target_base_node = base;
+        ev.target_is_global = store_scope(fr, base);
+        if (IS(target, subscript)) {
+            /* evaluate the index for its events (a mask store is fine) */
+            uint32_t k = py_named_child_count(target);
+            for (uint32_t i = 0; i < k; i++) {
+                TSNode c = py_named_child(target, i);
+                if (!py_eq(c, base)) py_eval(ctx, fr, c);
+            }
+        }
+    }
+    py_emit(ctx, &ev);
+}
+
+void py_bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
+{
+    if (py_is_null(t)) return;
+    t = py_unparen(t);
+    if (IS(t, identifier)) {
+        size_t len;
+        const char *s = py_text(fr->mod, t, &len);
+        py_bind(ctx, fr, s, len, v);
+    } else if (IS(t, pattern_list) || IS(t, tuple_pattern) || IS(t, expression_list) || IS(t, tuple) ||
+               IS(t, list)) {
+        /* a, b = t: rows of a tensor are tensors; elements of anything else unknown */
+        uint32_t k = py_named_child_count(t);
+        py_val e = v.kind == PY_V_TENSOR ? py_vtensor(v.dev) : py_vk(PY_V_UNKNOWN);
+        for (uint32_t i = 0; i < k; i++) py_bind_target(ctx, fr, py_named_child(t, i), e);
+    } else if (IS(t, list_splat_pattern) || IS(t, list_splat)) {
+        if (py_named_child_count(t)) py_bind_target(ctx, fr, py_named_child(t, 0), py_vk(PY_V_LIST));
+    }
+}
+
+static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug, int many)
+{
+    if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
+    else if (IS(t, identifier) && (ctx->active || ctx->phase == PY_PH_AFTER)) store_event(ctx, fr, t, v, 0);
+    if (!aug) py_bind_target(ctx, fr, t, many ? (v.kind == PY_V_TENSOR ? py_vtensor(v.dev) : py_vk(PY_V_UNKNOWN)) : v);
+}
+
+/* `left = right`, `left += right`, `a = b = ... = right` (tree-sitter nests a
+ * chain on the right: it is walked in a loop, a 10k-long chain being legal
+ * Python) and `x: T` with no right-hand side. */
+static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
+{
+    int aug = IS(e, augmented_assignment);
+    TSNode right = py_field(e, PY.f_right);
+    while (!aug && IS(right, assignment)) right = py_field(right, PY.f_right);
+    py_val v = py_is_null(right) ? py_vk(PY_V_UNKNOWN) : py_eval(ctx, fr, right);
+    /* a model built here, before any capture: it needs warm-up here too (CG701) */
+    if (!ctx->active && !ctx->quiet && !fr->warm &&
+        (v.kind == PY_V_INSTANCE || v.kind == PY_V_MODLIST ||
+         (v.kind == PY_V_EXTOBJ && cg_starts(v.qual, "torch.nn.") && !(v.flags & PY_VF_OPTIMIZER))) &&
+        IS(py_unparen(right), call))
+        fr->built_module = 1;
+    for (TSNode a = e;;) {
+        TSNode left = py_field(a, PY.f_left);
+        if (aug) {
+            /* x += y reads x too */
+            py_val old = py_eval(ctx, fr, left);
+            if (old.kind == PY_V_TENSOR) { py_scalar_math(ctx, fr, right, &v); v = old; }
+        }
+        if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
+            uint32_t k = py_named_child_count(left);
+            for (uint32_t i = 0; i < k; i++) store_target(ctx, fr, py_named_child(left, i), v, aug, k > 1);
+        } else if (!py_is_null(left)) {
+            store_target(ctx, fr, left, v, aug, 0);
+        }
+        TSNode next = py_field(a, PY.f_right);
+        if (aug || !IS(next, assignment)) break;
+        a = next;
+    }
+}
+
+/* ---- one function per kind of statement ---------------------------------------------- */
+static void exec_expression(py_ctx *ctx, py_frame *fr, TSNode st)
+{
+    uint32_t k = py_named_child_count(st);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode e = py_named_child(st, i);
+        if (IS(e, assignment) || IS(e, augmented_assignment)) exec_assignment(ctx, fr, e);
+        else py_eval(ctx, fr, e);
+    }
+}
+
+/* `with a as x, b:` */
+static void exec_with(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    TSNode clause = {0};
+    uint32_t k = py_named_child_count(st);
+    for (uint32_t i = 0; i < k; i++)
+        if (IS(py_named_child(st, i), with_clause)) clause = py_named_child(st, i);
+    py_with w = { .saved_stream = ctx->cur_stream };
+    uint32_t ni = py_named_child_count(clause);
+    for (uint32_t i = 0; i < ni; i++) {
+        TSNode item = py_named_child(clause, i);
+        if (!IS(item, with_item)) continue;
+        TSNode val = py_field(item, PY.f_value);
+        TSNode alias = {0};
+        /* `with X as y`: the as_pattern holds X and the target */
+        if (!py_is_null(val) && strcmp(py_type(val), "as_pattern") == 0) {
+            alias = py_named_child_count(val) > 1 ? py_named_child(val, 1) : alias;
+            val = py_named_child(val, 0);
+        }
+        py_val v = py_eval(ctx, fr, val);
+        if (!py_is_null(alias) && strcmp(py_type(alias), "as_pattern_target") == 0 && py_named_child_count(alias))
+            py_bind_target(ctx, fr, py_named_child(alias, 0), v);
+        py_region_with_enter(ctx, fr, st, item, v, &w);
+    }
+    TSNode body = py_field(st, PY.f_body);
+    if (!py_is_null(body)) *terminated = py_exec_block(ctx, fr, body);
+    py_region_with_exit(ctx, fr, &w);
+}
+
+static int block_terminates(TSNode block)
+{
+    uint32_t k = py_named_child_count(block);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = py_named_child(block, i);
+        if (IS(c, return_statement) || IS(c, raise_statement)) return 1;
+        if (strcmp(py_type(c), "continue_statement") == 0 || strcmp(py_type(c), "break_statement") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The elif/else clauses of an if whose own condition had guard polarity g. */
+static void exec_if_alternatives(py_ctx *ctx, py_frame *fr, TSNode st, int g)
+{
+    uint32_t k = py_named_child_count(st);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = py_named_child(st, i);
+        if (IS(c, elif_clause)) {
+            TSNode ec = py_field(c, PY.f_condition);
+            int eg = ctx->active ? py_guard_polarity(ctx, fr, ec) : 0;
+            if (eg == -1) continue;
+            if (eg == 0) py_eval_cond(ctx, fr, ec);
+            TSNode b = py_field(c, PY.f_consequence);
+            if (!py_is_null(b)) py_exec_block(ctx, fr, b);
+            if (eg == 1) return;
+        } else if (IS(c, else_clause)) {
+            TSNode b = py_field(c, PY.f_body);
+            if (!py_is_null(b)) py_exec_block(ctx, fr, b);
+        }
+    }
+}
+
+static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
+    int g = ctx->active ? py_guard_polarity(ctx, fr, cond) : 0;
+    if (g == 1) {
+        /* runs only while capturing */
+        if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
+        if (block_terminates(cons)) *terminated = 1;   /* the rest never runs under capture */
+        return;
+    }
+    if (g == 0) {
+        py_eval_cond(ctx, fr, cond);
+        if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
+    }
+    /* g == -1: the consequence never runs under capture; alternatives do */
+    exec_if_alternatives(ctx, fr, st, g);
+}
+
+static void exec_if(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    ctx->conds_in_loop++;
+    exec_if_inner(ctx, fr, st, terminated);
+    ctx->conds_in_loop--;
+}
+
+/* A loop body: counted for CG705 (capture in a loop) and CG505 (replay loop). */
+static void exec_loop_body(py_ctx *ctx, py_frame *fr, TSNode loop, TSNode body)
+{
+    int saved_conds = ctx->conds_in_loop;
+    TSNode saved_loop = ctx->loop_node;
+    ctx->loop_node = loop;
+    ctx->loops++;
+    ctx->conds_in_loop = 0;
+    if (!ctx->active) fr->warm = 1;   /* a loop before the capture: warm-up iterations */
+    if (!py_is_null(body)) py_exec_block(ctx, fr, body);
+    ctx->loops--;
+    ctx->loop_node = saved_loop;
+    ctx->conds_in_loop = saved_conds;
+}
+
+static void exec_for(py_ctx *ctx, py_frame *fr, TSNode st)
+{
+    py_val it = py_eval(ctx, fr, py_field(st, PY.f_right));
+    TSNode left = py_field(st, PY.f_left);
+    int enumerated = (it.flags & PY_VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
+                     py_named_child_count(left) == 2;
+    it.flags &= ~(uint32_t)PY_VF_ENUMERATE;
+    py_val el = py_element_of(&it, 1);
+    if (enumerated) {
+        py_bind_target(ctx, fr, py_named_child(left, 0), py_vk(PY_V_NUMBER));
+        py_bind_target(ctx, fr, py_named_child(left, 1), el);
+    } else {
+        py_bind_target(ctx, fr, left, el);
+    }
+    int saved_pin = fr->pin_loader_loop;
+    if (it.kind == PY_V_EXTOBJ && cg_eq(it.qual, "torch.utils.data.DataLoader") && (it.flags & PY_VF_PINNED))
+        fr->pin_loader_loop = 1;
+    exec_loop_body(ctx, fr, st, py_field(st, PY.f_body));
+    fr->pin_loader_loop = saved_pin;
+    TSNode alt = py_field(st, PY.f_alternative);
+    if (!py_is_null(alt)) py_exec_block(ctx, fr, py_field(alt, PY.f_body));
+}
+
+static void exec_while(py_ctx *ctx, py_frame *fr, TSNode st)
+{
+    py_eval_cond(ctx, fr, py_field(st, PY.f_condition));
+    exec_loop_body(ctx, fr, st, py_field(st, PY.f_body));
+}
+
+/* try: every block (the body, except, else, finally clauses) */
+static void exec_try(py_ctx *ctx, py_frame *fr, TSNode st)
+{
+    uint32_t k = py_named_child_count(st);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = py_named_child(st, i);
+        if (IS(c, block)) {
+            py_exec_block(ctx, fr, c);
+            continue;
+        }
+        uint32_t kk = py_named_child_count(c);
+        for (uint32_t j = 0; j < kk; j++)
+            if (IS(py_named_child(c, j), block)) py_exec_block(ctx, fr, py_named_child(c, j));
+    }
+}
+
+static void exec_return(py_ctx *ctx, py_frame *fr, TSNode st)
+{
+    py_val v = py_named_child_count(st) ? py_eval(ctx, fr, py_named_child(st, 0)) : py_vk(PY_V_NONE);
+    if (!fr->has_ret) fr->ret = v;
+    else if (fr->ret.kind != v.kind) fr->ret = py_vk(PY_V_UNKNOWN);
+    fr->has_ret = 1;
+}
+
+static void exec_global(py_ctx *ctx, py_frame *fr, TSNode st)
+{
+    uint32_t k = py_named_child_count(st);
+    for (uint32_t i = 0; i < k; i++) {
+        size_t len;
+        const char *t = py_text(fr->mod, py_named_child(st, i), &len);
+        cg_map_put(&fr->globals_declared, cg_arena_strndup(ctx->arena, t, len), len, (void *)1);
+    }
+}
+
+static py_func *func_for_node(py_module *m, TSNode def)
+{
+    for (size_t i = 0; i < m->nall_funcs; i++)
+        if (py_eq(m->all_funcs[i]->node, def)) return m->all_funcs[i];
+    return NULL;
+}
+
+/* A nested def binds its name to the function. */
+static void exec_def(py_ctx *ctx, py_frame *fr, TSNode st)
+{
+    TSNode def = IS(st, decorated_definition) ? py_field(st, PY.f_definition) : st;
+    if (!IS(def, function_definition)) return;
+    py_func *f = func_for_node(fr->mod, def);
+    if (!f) return;
+    py_val v = py_vk(PY_V_FUNC);
+    v.fn = f;
+    size_t len;
+    const char *t = py_text(fr->mod, py_field(def, PY.f_name), &len);
+    py_bind(ctx, fr, t, len, v);
+}
+
+/* Statements not evaluated: imports, classes, pass, comments, nonlocal
+ * (nothing to evaluate); del and match (not modelled). */
+static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    TSSymbol s = py_symbol(st);
+    if (s == PY.expression_statement) exec_expression(ctx, fr, st);
+    else if (s == PY.if_statement) exec_if(ctx, fr, st, terminated);
+    else if (s == PY.with_statement) exec_with(ctx, fr, st, terminated);
+    else if (s == PY.for_statement) exec_for(ctx, fr, st);
+    else if (s == PY.while_statement) exec_while(ctx, fr, st);
+    else if (s == PY.try_statement) exec_try(ctx, fr, st);
+    else if (s == PY.return_statement) { exec_return(ctx, fr, st); *terminated = 1; }
+    else if (s == PY.raise_statement) *terminated = 1;
+    else if (s == PY.assert_statement) { if (py_named_child_count(st)) py_eval_cond(ctx, fr, py_named_child(st, 0)); }
+    else if (s == PY.global_statement) exec_global(ctx, fr, st);
+    else if (s == PY.function_definition || s == PY.decorated_definition) exec_def(ctx, fr, st);
+    else if (s == PY.block) *terminated = py_exec_block(ctx, fr, st);
+}
+
+int py_exec_block(py_ctx *ctx, py_frame *fr, TSNode block)
+{
+    if (++ctx->depth > 150) { ctx->depth--; return 0; }
+    uint32_t k = py_named_child_count(block);
+    int terminated = 0;
+    for (uint32_t i = 0; i < k && !terminated; i++) {
+        TSNode st = py_named_child(block, i);
+        /* a simple statement tree-sitter could not parse is not evaluated:
+         * its recovered tree is not the code the user wrote */
+        if (py_has_error(st) && (IS(st, expression_statement) || IS(st, return_statement) ||
+                                 IS(st, assert_statement) || IS(st, raise_statement) ||
+                                 strcmp(py_type(st), "ERROR") == 0))
+            continue;
+        exec_stmt(ctx, fr, st, &terminated);
+    }
+    ctx->depth--;
+    return terminated;
+}

@@ -1,0 +1,16 @@
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+@torch.compile(mode="reduce-overhead")
+def accumulate(x, total):
+    total.add_(x)  # expect: CG902
+    return total * 2
+
+
+x = torch.randn(1024, device="cuda")
+total = torch.zeros(1024, device="cuda")
+for _ in range(5):
+    y = accumulate(x, total)
+torch.cuda.synchronize()
