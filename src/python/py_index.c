@@ -264,6 +264,8 @@ static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_coun
         c->bases = py_field(def, PY.f_superclasses);
         cg_map_init(&c->methods);
         cg_map_init(&c->attrs);
+        c->next_in_module = m->all_classes;
+        m->all_classes = c;
         if (top) cg_map_put(&m->classes, name, nl, c);
         TSNode body = py_field(def, PY.f_body);
         if (!py_is_null(body)) index_defs(m, body, c, attr_counts, depth + 1);
@@ -523,7 +525,22 @@ py_sym py_resolve_member(py_project *p, py_module *m, const char *name, size_t l
     py_class *c = cg_map_get(&m->classes, name, len);
     if (c) { s.kind = PY_SYM_CLASS; s.cls = c; return s; }
     py_import *imp = cg_map_get(&m->imports, name, len);
-    if (imp) return py_resolve_dotted(p, imp->target, m, 1);
+    if (imp) {
+        /* Imports are followed a bounded number of times in a row: `from . import
+         * _C` in a package whose _C is not Python resolves to itself, and two
+         * modules may import a name from each other (each step restarts the
+         * dotted walk's depth). */
+        static __thread int following;
+        if (following >= MAX_RESOLVE_DEPTH) {
+            s.kind = PY_SYM_EXTERNAL;
+            s.qual = imp->target;
+            return s;
+        }
+        following++;
+        py_sym r = py_resolve_dotted(p, imp->target, m, 1);
+        following--;
+        return r;
+    }
     if (cg_map_get(&m->global_assigns, name, len)) { s.kind = PY_SYM_GLOBAL; s.mod = m; return s; }
     /* a submodule of a package: `from app import layers` */
     if (m->is_init) {

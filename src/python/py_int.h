@@ -141,6 +141,7 @@ struct py_class {
     py_class *base[4];      /* project base classes, resolved lazily */
     int nbase;
     int is_nn_module;       /* some base is torch.nn.Module (directly or through a project base) */
+    py_class *next_in_module; /* every class of the module, nested and redefined ones too (freeing) */
 };
 
 /* What a module's text says anywhere, found once when it is indexed, for
@@ -178,6 +179,7 @@ struct py_module {
     py_func *body;          /* the module body as a pseudo-function */
     py_func **all_funcs;    /* every def in the file, methods and nested too */
     size_t nall_funcs, capall_funcs;
+    py_class *all_classes;  /* every class in the file (chain through next_in_module) */
     unsigned text_facts;    /* PY_MT_*: what the file's text says anywhere */
     uint64_t call_names[64];/* Bloom filters, set in phase 1, of the names the text calls */
     uint64_t import_names[32]; /* (`name(`) and imports: where a function's call sites may be */

@@ -231,12 +231,11 @@ static void project_free(py_project *p)
             /* class and function maps live in the module arena's objects */
             for (size_t k = 0; k < m->nall_funcs; k++)
                 if (m->all_funcs[k]->local_assigns_ready) cg_map_free(&m->all_funcs[k]->local_assigns);
-            for (size_t k = 0; k < m->classes.cap; k++)
-                if (m->classes.keys[k]) {
-                    py_class *c = m->classes.vals[k];
-                    cg_map_free(&c->methods);
-                    cg_map_free(&c->attrs);
-                }
+            /* every class: a nested or redefined one is not in m->classes */
+            for (py_class *c = m->all_classes; c; c = c->next_in_module) {
+                cg_map_free(&c->methods);
+                cg_map_free(&c->attrs);
+            }
             cg_map_free(&m->classes);
         }
         if (m->body && m->body->local_assigns_ready) cg_map_free(&m->body->local_assigns);
