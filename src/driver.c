@@ -16,6 +16,7 @@
 #include "core/gitignore.h"
 #include "core/hash.h"
 #include "core/path.h"
+#include "core/source.h"
 #include "core/suppress.h"
 #include "core/walk.h"
 #include "python/py.h"
@@ -148,7 +149,9 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
     size_t nroots = 0;
     for (size_t i = 0; i < o->npaths; i++) {
         struct stat st;
-        if (stat(o->paths[i], &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        size_t plen;
+        if ((stat(o->paths[i], &st) != 0 || !S_ISREG(st.st_mode)) && !cg_source_provided(o->paths[i], &plen))
+            continue;
         char *abs = cg_path_abs(o->paths[i]);
         char *dir = cg_path_dirname(abs);
         char *root = cg_project_root(dir);
@@ -221,6 +224,50 @@ static void drop_unsupported(cg_file *files, size_t *n)
     *n = k;
 }
 
+/* A per-file-ignores pattern that matches none of the files analysed under
+ * its configuration's directory is most likely a typo: a warning, once per
+ * pattern.  Only when a path given covers that whole directory (analysing one
+ * named file says nothing about the patterns for the others). */
+static void warn_unmatched_pfi(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
+                               const cg_config **cfg)
+{
+    static const char *const dot[] = { "." };
+    const char *const *paths = o->npaths ? o->paths : dot;
+    size_t npaths = o->npaths ? o->npaths : 1;
+    const cg_config *done[64];
+    size_t ndone = 0;
+    for (size_t i = 0; i < n; i++) {
+        const cg_config *c = cfg[i];
+        if (!c || !c->npfi) continue;
+        size_t d = 0;
+        while (d < ndone && done[d] != c) d++;
+        if (d < ndone || ndone == 64) continue;
+        done[ndone++] = c;
+        int covered = 0;
+        for (size_t p = 0; p < npaths && !covered; p++) {
+            struct stat st;
+            if (stat(paths[p], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+            char *abs = cg_path_abs(paths[p]);
+            covered = cg_path_under(c->dir, abs) != NULL;
+            free(abs);
+        }
+        if (!covered) continue;
+        for (size_t g = 0; g < c->npfi; g++) {
+            int hit = 0;
+            for (size_t j = 0; j < n && !hit; j++) {
+                if (cfg[j] != c) continue;
+                char *abs = cg_path_abs(files[j].path);
+                const char *rel = cg_path_under(abs, c->dir);
+                hit = rel && cg_config_glob(c->pfi[g].glob, rel);
+                free(abs);
+            }
+            if (!hit)
+                cg_report_notice(r, CG_WARN, c->path, 0, 0,
+                                 "per-file-ignores: \"%s\" matches no analysed file", c->pfi[g].glob);
+        }
+    }
+}
+
 /* Step 4: keep findings of rules selected for their file, in reported files. */
 static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
                            cg_ruleset *rules, char *err, size_t errlen)
@@ -228,6 +275,8 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
     cg_map by_path;
     cg_map_init(&by_path);
     for (size_t i = 0; i < n; i++) cg_map_put(&by_path, files[i].path, strlen(files[i].path), (void *)(i + 1));
+    const cg_config **cfg = calloc(n ? n : 1, sizeof *cfg);   /* each file's configuration */
+    if (!cfg) { cg_map_free(&by_path); snprintf(err, errlen, "out of memory"); return -1; }
     for (size_t i = 0; i < n; i++) {
         const cg_config *c = NULL;
         if (!files[i].report) {
@@ -239,10 +288,12 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
         char *dir = cg_path_dirname(abs);
         int rc = o->configs ? cg_configs_find(o->configs, dir, &c, err, errlen) : 0;
         free(dir);
-        if (rc < 0) { free(abs); cg_map_free(&by_path); return -1; }
+        if (rc < 0) { free(abs); free(cfg); cg_map_free(&by_path); return -1; }
         cg_config_rules(c, o->rule_cli, c ? cg_path_under(abs, c->dir) : NULL, &rules[i]);
+        cfg[i] = c;
         free(abs);
     }
+    warn_unmatched_pfi(o, r, files, n, cfg);
     size_t k = 0;
     for (size_t i = 0; i < r->nfindings; i++) {
         cg_finding *f = &r->findings[i];
@@ -254,6 +305,7 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
             cg_config_rules(NULL, o->rule_cli, NULL, &rs);
             keep = rs.on[f->rule];
         }
+        if (keep && idx && cfg[idx - 1]) f->level = cg_config_severity(cfg[idx - 1], f->rule);
         if (keep) r->findings[k++] = *f;
         else cg_finding_free(f);
     }
@@ -272,6 +324,7 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
     }
     r->nnotices = k;
     cg_map_free(&by_path);
+    free(cfg);
     return 0;
 }
 
@@ -285,6 +338,90 @@ static int baseline_analysed(void *ctx, const char *abs_path)
     return cg_map_get(ctx, abs_path, strlen(abs_path)) != NULL;
 }
 
+/* Named paths that exist only as provided bytes (an unsaved buffer,
+ * --stdin-filename): files of their own, not walked. */
+static void add_provided(const char *const *paths, size_t npaths, cg_file **files, size_t *n)
+{
+    for (size_t i = 0; i < npaths; i++) {
+        size_t len;
+        if (access(paths[i], F_OK) == 0 || !cg_source_provided(paths[i], &len)) continue;
+        cg_file *g = realloc(*files, (*n + 1) * sizeof *g);
+        if (!g) return;
+        *files = g;
+        cg_lang lang = cg_lang_of(paths[i]);
+        g[(*n)++] = (cg_file){ .path = strdup(paths[i]), .lang = lang ? lang : CG_LANG_PY,
+                               .is_explicit = 1, .report = 1 };
+    }
+}
+
+/* Named paths that are on disk go to the walk; provided-only ones do not. */
+static size_t on_disk(const char *const *paths, size_t npaths, const char **out)
+{
+    size_t k = 0, len;
+    for (size_t i = 0; i < npaths; i++)
+        if (access(paths[i], F_OK) == 0 || !cg_source_provided(paths[i], &len)) out[k++] = paths[i];
+    return k;
+}
+
+int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t *nout)
+{
+    char cwd[PATH_MAX];
+    if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    static const char *const dot[] = { "." };
+    skip_ctx sx = { .o = o };
+    cg_walk_opts wo = { .exclude = o->exclude, .nexclude = o->nexclude };
+    int managed = o->configs || o->respect_gitignore >= 0;
+    if (managed) {
+        if (o->respect_gitignore != 0) sx.git = cg_gitignore_new(report);
+        wo.skip = skip_path;
+        wo.skip_ctx = &sx;
+    }
+    cg_file *files = NULL;
+    size_t n = 0;
+    const char *const *paths = o->npaths ? o->paths : dot;
+    size_t npaths = o->npaths ? o->npaths : 1;
+    for (size_t i = 0; sx.git && i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        char *abs = cg_path_abs(paths[i]);
+        if (cg_gitignore_check(sx.git, abs, 1)) {
+            sx.ignored_roots = realloc(sx.ignored_roots, (sx.nignored_roots + 1) * sizeof *sx.ignored_roots);
+            sx.ignored_roots[sx.nignored_roots++] = abs;
+        } else {
+            free(abs);
+        }
+    }
+    const char **disk = calloc(npaths, sizeof *disk);
+    size_t ndisk = disk ? on_disk(paths, npaths, disk) : 0;
+    if (ndisk) cg_walk(disk, ndisk, &wo, report, &files, &n);
+    free(disk);
+    add_provided(paths, npaths, &files, &n);
+    drop_unsupported(files, &n);
+    if (o->context && o->npaths && !sx.failed && n) {
+        cg_run_opts oo = *o;
+        oo.paths = paths;
+        oo.npaths = npaths;
+        sx.lenient = 1;
+        sx.report = report;
+        add_context(&oo, &wo, report, &files, &n);
+        sx.lenient = 0;
+    }
+    cg_gitignore_free(sx.git);
+    for (size_t i = 0; i < sx.nbad; i++) free(sx.bad_keys[i]);
+    free(sx.bad_keys);
+    cg_map_free(&sx.bad_dirs);
+    for (size_t i = 0; i < sx.nignored_roots; i++) free(sx.ignored_roots[i]);
+    free(sx.ignored_roots);
+    if (sx.failed) {
+        cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", sx.err);
+        cg_walk_free(files, n);
+        return -1;
+    }
+    *out = files;
+    *nout = n;
+    return 0;
+}
+
 /* The project index: --cache-dir, cache-dir or CGLINT_CACHE_DIR; else
  * .cglint_cache in the project root of the first path (as .ruff_cache), or
  * the current directory.  NULL when off (--no-cache, CGLINT_NO_CACHE=1) or
@@ -294,6 +431,10 @@ static cg_cache *open_cache(const cg_run_opts *o, const char *const *paths, cg_r
 {
     const char *nc = getenv("CGLINT_NO_CACHE");
     if (o->no_cache || (nc && *nc && strcmp(nc, "0") != 0)) return NULL;
+    /* bytes that are not the files on disk (an editor's buffers, --stdin-filename,
+     * the language server's file list): the index, keyed by what is on disk,
+     * would answer for the wrong text */
+    if (o->files || cg_source_has_provider()) return NULL;
     const char *dir = o->cache_dir;
     const char *env = getenv("CGLINT_CACHE_DIR");
     if (!dir && env && *env) dir = env;
@@ -324,55 +465,24 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     char cwd[PATH_MAX];
     if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
     static const char *const dot[] = { "." };
-    skip_ctx sx = { .o = o };
-    cg_walk_opts wo = { .exclude = o->exclude, .nexclude = o->nexclude };
-    int managed = o->configs || o->respect_gitignore >= 0;
-    if (managed) {
-        if (o->respect_gitignore != 0) sx.git = cg_gitignore_new(report);
-        wo.skip = skip_path;
-        wo.skip_ctx = &sx;
-    }
     cg_file *files = NULL;
     size_t n = 0;
-    const char *const *paths = o->npaths ? o->paths : dot;
-    size_t npaths = o->npaths ? o->npaths : 1;
-    for (size_t i = 0; sx.git && i < npaths; i++) {
-        struct stat st;
-        if (stat(paths[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
-        char *abs = cg_path_abs(paths[i]);
-        if (cg_gitignore_check(sx.git, abs, 1)) {
-            sx.ignored_roots = realloc(sx.ignored_roots, (sx.nignored_roots + 1) * sizeof *sx.ignored_roots);
-            sx.ignored_roots[sx.nignored_roots++] = abs;
-        } else {
-            free(abs);
+    if (o->files) {
+        files = calloc(o->nfiles ? o->nfiles : 1, sizeof *files);
+        for (size_t i = 0; files && i < o->nfiles; i++) {
+            files[n] = o->files[i];
+            files[n].path = strdup(o->files[i].path);
+            files[n].directives = 0;
+            if (files[n].path) n++;
         }
-    }
-    cg_walk(paths, npaths, &wo, report, &files, &n);
-    drop_unsupported(files, &n);
-    if (o->context && o->npaths && !sx.failed && n) {
-        cg_run_opts oo = *o;
-        oo.paths = paths;
-        oo.npaths = npaths;
-        sx.lenient = 1;
-        sx.report = report;
-        add_context(&oo, &wo, report, &files, &n);
-        sx.lenient = 0;
-    }
-    cg_gitignore_free(sx.git);
-    for (size_t i = 0; i < sx.nbad; i++) free(sx.bad_keys[i]);
-    free(sx.bad_keys);
-    cg_map_free(&sx.bad_dirs);
-    for (size_t i = 0; i < sx.nignored_roots; i++) free(sx.ignored_roots[i]);
-    free(sx.ignored_roots);
-    if (sx.failed) {
-        cg_report_notice(report, CG_ERROR, NULL, 0, 0, "%s", sx.err);
-        cg_walk_free(files, n);
+    } else if (cg_run_files(o, report, &files, &n) < 0) {
         return -1;
     }
 
     /* the front ends, one after the other, into one report */
-    cg_cache *cache = o->floor ? NULL : open_cache(o, paths, report);
-    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = cache };
+    cg_cache *cache = o->floor ? NULL : open_cache(o, o->npaths ? o->paths : dot, report);
+    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
+                      .focus = o->py_focus, .index = cache };
     cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
                       .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
                       .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
@@ -429,4 +539,9 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     cg_walk_free(files, n);
     cg_report_sort(report);
     return rc;
+}
+
+void cg_clang_version(char *buf, size_t n)
+{
+    cg_cu_clang_version(buf, n);
 }

@@ -16,6 +16,7 @@
 #include "core/config.h"
 #include "core/report.h"
 #include "core/rules.h"
+#include "core/walk.h"
 
 typedef struct cg_run_opts {
     const char *const *paths;
@@ -45,12 +46,25 @@ typedef struct cg_run_opts {
     /* the project index (core/cache.h) */
     int no_cache;           /* --no-cache: a cold run that writes nothing */
     const char *cache_dir;  /* --cache-dir / cache-dir; NULL: .cglint_cache in the project root */
+    /* A file list made by cg_run_files (`cglint server` keeps its
+     * project's): analysed instead of walking `paths`, each entry's
+     * `report` and `is_explicit` as given; NULL: walk. */
+    const cg_file *files;
+    size_t nfiles;
+    struct cg_py_cache *py_cache;   /* parsed Python trees kept between runs (python/py.h); NULL: none */
+    const struct cg_py_focus *py_focus; /* a focused Python analysis (python/py.h); NULL: whole */
 } cg_run_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,
  * or -1 when the run could not start or a configuration file is invalid
  * (the reason is a run-wide CG_ERROR notice: print it, exit 2). */
 int cg_run(const cg_run_opts *opts, cg_report *report);
+
+/* The walk of cg_run alone: the files `opts` names (and, with `context`,
+ * their projects'), each with `report` set as a run would.  Named paths
+ * that are not on disk but have provided bytes (core/source.h) are files
+ * too.  Returns 0 with a malloc'ed array (cg_walk_free), or -1 as cg_run. */
+int cg_run_files(const cg_run_opts *opts, cg_report *report, cg_file **files, size_t *n);
 
 /* The syntax check --fix runs on a fixed file of this path's language, or
  * NULL when there is none (see core/fix.h). */
@@ -60,4 +74,7 @@ cg_syntax_check_fn cg_syntax_checker(const char *path);
 /* The project root above `abs_dir`: the closest directory holding
  * pyproject.toml, .cglint.toml or .git.  Malloc'ed, or NULL when none. */
 char *cg_project_root(const char *abs_dir);
+/* The C/C++ front end's libclang version (clang_getClangVersion), or a line
+ * saying this cglint has no analyzers, for --version. */
+void cg_clang_version(char *buf, size_t n);
 #endif

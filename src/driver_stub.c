@@ -2,6 +2,7 @@
  * machine that has no tree-sitter): the static analysis is not there, so it
  * says so; `cglint run --findings FILE` still works. */
 #include "driver.h"
+#include <stdio.h>
 
 int cg_run(const cg_run_opts *o, cg_report *report)
 {
@@ -17,4 +18,21 @@ cg_syntax_check_fn cg_syntax_checker(const char *path)
 {
     (void)path;
     return NULL;
+}
+
+/* No analyzers, no language server. */
+#include "server/server.h"
+#include <stdio.h>
+int cg_server_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fputs("cglint: error: this cglint was built without the static analyzers (CGLINT_ANALYZERS=OFF): "
+          "it has no language server\n", stderr);
+    return 2;
+}
+
+void cg_clang_version(char *buf, size_t n)
+{
+    snprintf(buf, n, "none (built with CGLINT_ANALYZERS=OFF)");
 }

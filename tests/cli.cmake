@@ -17,3 +17,9 @@ add_test(NAME cli
 set_tests_properties(cli PROPERTIES
   ENVIRONMENT "SARIF_MULTITOOL=${CMAKE_BINARY_DIR}/tools/sarif/node_modules/.bin/sarif-multitool"
   TIMEOUT 600)
+
+# torture mode: every allocation through the wrapper failed in turn ends in
+# one "out of memory" line and exit 2 (tests/cli/alloc_torture.sh)
+add_test(NAME cli.alloc-torture
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/alloc_torture.sh $<TARGET_FILE:cglint> ${CMAKE_SOURCE_DIR})
+set_tests_properties(cli.alloc-torture PROPERTIES TIMEOUT 300)

@@ -104,3 +104,8 @@ sys.exit(1 if bad else 0)
 ]=] ${CMAKE_SOURCE_DIR}/docs/json-schema.md ${CMAKE_CURRENT_SOURCE_DIR}/golden/report.json
     ${CMAKE_CURRENT_SOURCE_DIR}/golden/report-run.json)
 set_tests_properties(json.schema PROPERTIES SKIP_RETURN_CODE 77)
+
+# ---- concise, json-lines, junit, gitlab read as their consumers read them ---
+add_test(NAME formats.readers
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/formats_check.py
+          ${CMAKE_CURRENT_SOURCE_DIR}/golden ${CMAKE_SOURCE_DIR}/docs/json-schema.md)

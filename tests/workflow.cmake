@@ -21,6 +21,13 @@ foreach(script IN LISTS CGLINT_WORKFLOW_TESTS)
     SKIP_RETURN_CODE 77 TIMEOUT 300
     ENVIRONMENT "SARIF_MULTITOOL=${CGLINT_SARIF_MULTITOOL};NO_COLOR=1")
 endforeach()
+# the pre-commit test builds cglint once more through the hook (a full build
+# the first time, then only what changed), the GitHub Actions test through
+# scripts/bootstrap --no-tests (a full build each time)
+set_tests_properties(workflow.precommit workflow.actions workflow.docs PROPERTIES TIMEOUT 1500)
+# the README's install and cpack blocks write into the build directory, as the
+# install tests do
+set_tests_properties(workflow.docs PROPERTIES RESOURCE_LOCK cglint-install)
 
 add_executable(test_fix ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_fix.c)
 target_link_libraries(test_fix PRIVATE cglint_driver PkgConfig::CMOCKA)

@@ -5,6 +5,8 @@
  * analysed. */
 #include "driver.h"
 #include "run/run.h"
+#include "server/server.h"
+#include "core/source.h"
 #include "emit/emit.h"
 #include "core/baseline.h"
 #include "core/config.h"
@@ -24,9 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
+#include "cglint_version.h"   /* generated from CMake's project(VERSION) */
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 
@@ -42,16 +42,18 @@ static const char usage_text[] =
     "unless the extension says C/C++). Code is parsed, never imported, compiled or run.\n"
     "\n"
     "Output:\n"
-    "  -f, --format FMT        text (default), json, sarif, github\n"
+    "  -f, --format FMT        text (default), concise, json, json-lines, sarif, github, junit, gitlab,\n"
+    "                          html\n"
     "  -o, --output FILE       write the report to FILE (atomically) instead of stdout\n"
-    "      --statistics        count findings per rule instead of listing them\n"
+    "      --statistics        count findings per rule instead of listing them (text, concise, json,\n"
+    "                          json-lines)\n"
     "      --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
     "  -q, --quiet             no summary line and no warnings on stderr\n"
     "Rules:\n"
     "      --select CODES      only these rules: ids or prefixes, comma-separated (CG1,CG304,ALL)\n"
     "      --extend-select CODES  these rules as well as the configured ones\n"
     "      --ignore CODES      not these rules\n"
-    "      --list-rules        list every rule and exit\n"
+    "      --list-rules        list every rule and exit (text, concise, json, json-lines, sarif)\n"
     "      --explain CODE      print a rule's documentation and exit\n"
     "Configuration:\n"
     "      --config FILE       use this pyproject.toml or .cglint.toml for every file\n"
@@ -61,6 +63,8 @@ static const char usage_text[] =
     "      --exclude GLOB      skip paths matching GLOB (repeatable, or comma-separated)\n"
     "      --no-respect-gitignore  also analyse files that .gitignore excludes\n"
     "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
+    "      --stdin-filename PATH  read the file from stdin and report it as PATH (editors;\n"
+    "                          its project around PATH is read from disk)\n"
     "Cache:\n"
     "      --no-cache          neither read nor write the project index (a cold run)\n"
     "      --cache-dir DIR     keep the project index in DIR (default: .cglint_cache in the\n"
@@ -89,18 +93,22 @@ static const char usage_text[] =
     "Run:\n"
     "  -j, --jobs N            worker threads (default: all cores)\n"
     "      --exit-zero         exit 0 even when there are findings\n"
-    "      --version           print the version and exit\n"
+    "      --fail-on LEVEL     exit 1 only for findings at LEVEL or above: note (default), warning, error\n"
+    "      --version           print the version (and libclang's, the grammar's) and exit\n"
     "  -h, --help              print this help and exit\n"
+    "Editors:\n"
+    "  cglint server           a language server (LSP over stdio): diagnostics, fixes, rule pages\n"
     "On a GPU (cglint run --help for all its options):\n"
     "  cglint run [--findings FILE] [--strict] [PATH...] -- COMMAND [ARGS...]\n"
     "                          run COMMAND, capture and replay for real, and give every finding a\n"
     "                          verdict (confirmed, not reproduced, not exercised, static only)\n"
     "\n"
-    "Exit status: 0 no findings, 1 findings, 2 usage error or an input that could not be analysed.\n";
+    "Exit status: 0 no findings (at --fail-on's level), 1 findings, 2 usage error or an input that\n"
+    "could not be analysed.\n";
 
 static void usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "cglint: error: ");
+    fprintf(stderr, "%s", cg_emit_error_prefix());
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nRun 'cglint --help' for usage.\n");
     exit(EXIT_TROUBLE);
@@ -121,32 +129,28 @@ static int parse_size(const char *s, size_t *out)
     return 0;
 }
 
-static void list_rules(void)
-{
-    printf("%-6s  %-30s  %-8s  %-8s  %-5s  %s\n", "ID", "NAME", "CATEGORY", "SEVERITY", "LANG", "SUMMARY");
-    for (size_t i = 0; i < cg_rule_count; i++) {
-        const cg_rule *r = &cg_rules[i];
-        printf("%-6s  %-30s  %-8s  %-8s  %-5s  %s\n", r->id, r->name, r->category_name,
-               cg_severity_name(r->severity), r->languages, r->summary);
-    }
-}
 
 /* Write the report to `path` (core/file.h): a regular file is replaced
  * atomically, so readers never see half a report; a link's target is
  * replaced; a device or FIFO (-o /dev/stdout) is written to, never replaced. */
+static int emit_any(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *eo)
+{
+    return eo->statistics ? cg_emit_statistics(out, fmt, r, eo) : cg_emit(out, fmt, r, eo);
+}
+
 static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, const cg_emit_opts *eo)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
-    int rc = mem ? cg_emit(mem, fmt, r, eo) : -1;
+    int rc = mem ? emit_any(mem, fmt, r, eo) : -1;
     if (mem && fclose(mem) != 0) rc = -1;
     char err[512];
     if (rc != 0) snprintf(err, sizeof err, "%s", strerror(errno ? errno : ENOMEM));
     else rc = cg_file_write(path, buf, len, 0666, 0, err, sizeof err);
     free(buf);
     if (rc != 0) {
-        fprintf(stderr, "cglint: error: %s: cannot write the report: %s\n", path, err);
+        fprintf(stderr, "%s%s: cannot write the report: %s\n", cg_emit_error_prefix(), path, err);
         return -1;
     }
     return 0;
@@ -157,8 +161,7 @@ static int emit_to_file(const char *path, cg_format fmt, const cg_report *r, con
  * terminal). */
 static void print_notice(const cg_notice *n)
 {
-    const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
-    fprintf(stderr, "cglint: %s: ", lvl);
+    fputs(cg_emit_level_prefix(n->level), stderr);
     if (n->path) {
         cg_emit_escaped(stderr, n->path);
         if (n->line) fprintf(stderr, ":%u:%u", n->line, n->col);
@@ -199,12 +202,14 @@ static void *progress_main(void *arg)
         size_t total = __atomic_load_n(&pr->report->progress_total, __ATOMIC_RELAXED);
         size_t done = __atomic_load_n(&pr->report->progress_done, __ATOMIC_RELAXED);
         int phase = __atomic_load_n(&pr->report->progress_phase, __ATOMIC_RELAXED);
-        if (phase == 0) fprintf(stderr, "\r\x1b[Kcglint: finding files...");
-        else if (phase == 1) fprintf(stderr, "\r\x1b[Kcglint: reading files %zu/%zu", done, total);
-        else fprintf(stderr, "\r\x1b[Kcglint: following calls from captures (%zu files)", total);
+        if (phase == 0) fprintf(stderr, "\r\x1b[Kcglint: finding files... %zu found", done);
+        else if (phase == 1) fprintf(stderr, "\r\x1b[Kcglint: reading Python files %zu/%zu", done, total);
+        else if (phase == 2) fprintf(stderr, "\r\x1b[Kcglint: following calls from captures (%zu Python files)", total);
+        else if (phase == 3) fprintf(stderr, "\r\x1b[Kcglint: reading C/C++ files %zu/%zu", done, total);
+        else fprintf(stderr, "\r\x1b[Kcglint: parsing C/C++ files that a capture may reach: %zu of %zu", done, total);
         fflush(stderr);
         pr->shown = 1;
-        wait_ms = 100;
+        wait_ms = pr->delay_ms ? 100 : 1;   /* tests (delay 0) see every phase */
     }
     if (pr->shown) { fputs("\r\x1b[K", stderr); fflush(stderr); }
     pthread_mutex_unlock(&pr->lock);
@@ -293,7 +298,7 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
         const cg_config *c = NULL;
         char err[1024];
         if (cg_configs_find(cfgs, dir, &c, err, sizeof err) < 0) {
-            fprintf(stderr, "cglint: error: %s\n", err);
+            fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
             free(abs); free(dir);
             return EXIT_TROUBLE;
         }
@@ -317,6 +322,12 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
                 snprintf(k, sizeof k, "per-file-ignores \"%s\"", c->pfi[i].glob);
                 print_list(k, &c->pfi[i].codes);
             }
+            for (size_t i = 0; i < c->nseverity; i++) {
+                char k[96];
+                snprintf(k, sizeof k, "severity %s", c->severity[i].code);
+                printf("  %-18s %s\n", k, cg_severity_name(c->severity[i].level));
+            }
+            if (c->fail_on >= 0) printf("  %-18s %s\n", "fail-on", cg_severity_name((cg_severity)c->fail_on));
             if (c->has_exclude) print_list("exclude", &c->exclude);
             if (c->extend_exclude.n) print_list("extend-exclude", &c->extend_exclude);
         }
@@ -336,15 +347,60 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
     return EXIT_CLEAN;
 }
 
+/* --stdin-filename: the buffer, and the path it stands for (as given and
+ * absolute: front ends ask with either). */
+typedef struct stdin_buffer { const char *path; char *abs; char *text; size_t len; } stdin_buffer;
+
+static const char *stdin_provided(void *ctx, const char *path, size_t *len)
+{
+    const stdin_buffer *in = ctx;
+    if (strcmp(path, in->path) != 0) {
+        char *abs = cg_path_abs(path);
+        int same = abs && strcmp(abs, in->abs) == 0;
+        free(abs);
+        if (!same) return NULL;
+    }
+    *len = in->len;
+    return in->text;
+}
+
+static int read_stdin(stdin_buffer *in, const char *path, size_t max)
+{
+    in->path = path;
+    in->abs = cg_path_abs(path);
+    size_t cap = 65536;
+    in->text = malloc(cap);
+    for (;;) {
+        if (!in->text) { fputs("cglint: error: out of memory reading stdin\n", stderr); return -1; }
+        size_t got = fread(in->text + in->len, 1, cap - in->len - 1, stdin);
+        in->len += got;
+        if (max && in->len > max) {
+            fprintf(stderr, "cglint: error: %s: the buffer on stdin is over the %zu-byte limit "
+                    "(--max-file-size)\n", path, max);
+            return -1;
+        }
+        if (got == 0) break;
+        if (in->len + 1 == cap) in->text = realloc(in->text, cap *= 2);
+    }
+    if (ferror(stdin)) {
+        fprintf(stderr, "cglint: error: %s: cannot read stdin: %s\n", path, strerror(errno));
+        return -1;
+    }
+    in->text[in->len] = 0;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     /* `cglint run ...`: the runtime harness (a directory named run is ./run). */
     if (argc > 1 && strcmp(argv[1], "run") == 0) return cg_run_main(argc - 1, argv + 1);
+    /* `cglint server`: the language server (src/server/). */
+    if (argc > 1 && strcmp(argv[1], "server") == 0) return cg_server_main(argc - 1, argv + 1);
 
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
            O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES,
-           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD, O_NO_CACHE, O_CACHE_DIR };
+           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD, O_STDIN_FILENAME, O_FAIL_ON, O_NO_CACHE, O_CACHE_DIR };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -369,13 +425,15 @@ int main(int argc, char **argv)
         { "cuda-parse-all", no_argument, 0, O_PARSEALL },
         { "include-dir", required_argument, 0, 'I' }, { "define", required_argument, 0, 'D' },
         { "std", required_argument, 0, O_STD },
+        { "stdin-filename", required_argument, 0, O_STDIN_FILENAME },
+        { "fail-on", required_argument, 0, O_FAIL_ON },
         { "no-cache", no_argument, 0, O_NO_CACHE }, { "cache-dir", required_argument, 0, O_CACHE_DIR },
         { 0, 0, 0, 0 },
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
-    int cuda_mode = 0, parse_all = 0;
-    const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL;
+    int cuda_mode = 0, parse_all = 0, fail_on = -1, list = 0;
+    const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL, *stdin_filename = NULL;
     int no_cache = 0;
     const char *cache_dir = NULL;
     /* -I and -D, then the configuration's include-dirs and defines (static:
@@ -395,14 +453,16 @@ int main(int argc, char **argv)
         switch (c) {
         case 'f':
             fmt = cg_format_parse(optarg);
-            if (fmt < 0) usage_error("unknown format '%s' (expected text, json, sarif or github)", optarg);
+            if (fmt < 0)
+                usage_error("unknown format '%s' (expected text, concise, json, json-lines, sarif, github, junit, "
+                            "gitlab or html)", optarg);
             fmt_given = 1;
             break;
         case 'o': output = optarg; break;
         case O_SELECT: check_codes("--select", optarg); append_list(&sel, optarg); break;
         case O_EXTEND_SELECT: check_codes("--extend-select", optarg); append_list(&ext, optarg); break;
         case O_IGNORE: check_codes("--ignore", optarg); append_list(&ign, optarg); break;
-        case O_LIST: list_rules(); return EXIT_CLEAN;
+        case O_LIST: list = 1; break;
         case O_EXPLAIN: {
             int i = cg_rule_index(optarg);
             if (i < 0) usage_error("--explain: no rule '%s'; see --list-rules", optarg);
@@ -419,7 +479,13 @@ int main(int argc, char **argv)
             break;
         }
         case 'q': quiet = 1; break;
-        case O_VERSION: printf("cglint %s\n", CGLINT_VERSION); return EXIT_CLEAN;
+        case O_VERSION: {
+            char clang[256];
+            cg_clang_version(clang, sizeof clang);
+            printf("cglint %s\nlibclang: %s\ntree-sitter-python: %s\n", CGLINT_VERSION, clang,
+                   CGLINT_TSPY_VERSION);
+            return EXIT_CLEAN;
+        }
         case 'h': fputs(usage_text, stdout); return EXIT_CLEAN;
         case O_EXITZERO: exit_zero = 1; break;
         case O_EXCLUDE: {
@@ -435,6 +501,7 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "always") == 0) color = 1;
             else if (strcmp(optarg, "never") == 0) color = 0;
             else usage_error("--color takes auto, always or never, not '%s'", optarg);
+            cg_emit_stderr_color(color);
             break;
         case O_MAXSIZE:
             if (parse_size(optarg, &max_size) != 0) usage_error("--max-file-size takes a size like 8M, not '%s'", optarg);
@@ -472,6 +539,14 @@ int main(int argc, char **argv)
             if (!*optarg) usage_error("%s", "--cache-dir needs a directory");
             cache_dir = optarg;
             break;
+        case O_STDIN_FILENAME:
+            if (!*optarg) usage_error("%s", "--stdin-filename needs a path");
+            stdin_filename = optarg;
+            break;
+        case O_FAIL_ON:
+            fail_on = cg_severity_parse(optarg);
+            if (fail_on < 0) usage_error("--fail-on takes error, warning or note, not '%s'", optarg);
+            break;
         case O_CUDAMODE:
             if (strcmp(optarg, "auto") == 0) cuda_mode = 0;
             else if (strcmp(optarg, "toolkit") == 0) cuda_mode = 1;
@@ -481,6 +556,13 @@ int main(int argc, char **argv)
         case ':': usage_error("option '%s' needs a value", argv[optind - 1]); break;
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
+    }
+    if (list) {
+        int lrc = cg_emit_rules(stdout, fmt < 0 ? CG_FMT_TEXT : (cg_format)fmt);
+        if (lrc == -2)
+            usage_error("--list-rules: the %s format cannot hold a rule list (use text, concise, json, json-lines "
+                        "or sarif)", cg_format_names[fmt]);
+        return lrc == 0 && fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_TROUBLE;
     }
     if (baseline && write_baseline)
         usage_error("%s", "--baseline and --write-baseline cannot be used together (--write-baseline records "
@@ -495,10 +577,22 @@ int main(int argc, char **argv)
 
     const char *const *paths = (const char *const *)(argv + optind);
     size_t npaths = (size_t)(argc - optind);
+    stdin_buffer in = { 0 };
+    if (stdin_filename) {
+        if (npaths)
+            usage_error("%s", "--stdin-filename analyses the buffer on stdin: it cannot be combined with PATHs");
+        if (fix || diff || write_baseline)
+            usage_error("%s", "--stdin-filename cannot be combined with --fix, --diff or --write-baseline "
+                        "(there is no file to write; editors take fixes from `cglint server`)");
+        if (read_stdin(&in, stdin_filename, max_size) != 0) { free_opts(exclude, sel, ext, ign); return EXIT_TROUBLE; }
+        cg_source_set_provider(stdin_provided, &in);
+        paths = (const char *const *)&in.path;
+        npaths = 1;
+    }
     char err[1200];
     cg_configs *cfgs = cg_configs_new(config_path, isolated, err, sizeof err);
     if (!cfgs) {
-        fprintf(stderr, "cglint: error: %s\n", err);
+        fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
         free_opts(exclude, sel, ext, ign);
         return EXIT_TROUBLE;
     }
@@ -519,7 +613,7 @@ int main(int argc, char **argv)
             free(dir);
         }
         if (rc < 0) {
-            fprintf(stderr, "cglint: error: %s\n", err);
+            fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
             cg_configs_free(cfgs);
             free_opts(exclude, sel, ext, ign);
             return EXIT_TROUBLE;
@@ -527,6 +621,7 @@ int main(int argc, char **argv)
     }
     if (fmt < 0) fmt = top && top->output_format ? cg_format_parse(top->output_format) : CG_FMT_TEXT;
     if (!jobs && top && top->jobs) jobs = top->jobs;
+    if (fail_on < 0) fail_on = top && top->fail_on >= 0 ? top->fail_on : CG_SEV_NOTE;
     /* the C/C++ settings of the configuration, under what the command line says */
     if (top) {
         if (!cuda_path) cuda_path = top->cuda_path;
@@ -538,12 +633,13 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < top->defines.n && ndefs < sizeof defs / sizeof *defs; i++)
             defs[ndefs++] = top->defines.items[i];
     }
-    if (stats && fmt != CG_FMT_TEXT) usage_error("%s", "--statistics works with --format text only");
+    if (stats && fmt != CG_FMT_TEXT && fmt != CG_FMT_CONCISE && fmt != CG_FMT_JSON && fmt != CG_FMT_JSON_LINES)
+        usage_error("--statistics: the %s format cannot hold counts (use text, concise, json or json-lines)",
+                    cg_format_names[fmt]);
 
     cg_rule_cli rule_cli = { sel, ext, ign };
     if (show) {
-        static const char *const names[] = { "text", "json", "sarif", "github" };
-        int rc = show_settings(cfgs, paths, npaths, &rule_cli, (int)jobs, names[fmt], respect_gitignore);
+        int rc = show_settings(cfgs, paths, npaths, &rule_cli, (int)jobs, cg_format_names[fmt], respect_gitignore);
         cg_configs_free(cfgs);
         free_opts(exclude, sel, ext, ign);
         return rc;
@@ -623,7 +719,7 @@ int main(int argc, char **argv)
     if (write_baseline) {
         int code = cg_report_errors(&report) ? EXIT_TROUBLE : EXIT_CLEAN;
         if (cg_baseline_write(&report, write_baseline, CGLINT_VERSION, err, sizeof err) != 0) {
-            fprintf(stderr, "cglint: error: %s\n", err);
+            fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
             code = EXIT_TROUBLE;
         } else if (!quiet) {
             fprintf(stderr, "cglint: wrote %zu finding%s to the baseline %s\n", report.nfindings,
@@ -640,16 +736,18 @@ int main(int argc, char **argv)
         color = !output && isatty(STDOUT_FILENO) && !(nc && *nc);
     }
     cg_emit_opts eo = { .color = color, .statistics = stats, .quiet = quiet, .tool_version = CGLINT_VERSION };
-    int rc = output ? emit_to_file(output, (cg_format)fmt, &report, &eo) : cg_emit(stdout, (cg_format)fmt, &report, &eo);
+    int rc = output ? emit_to_file(output, (cg_format)fmt, &report, &eo) : emit_any(stdout, (cg_format)fmt, &report, &eo);
     if (!output && fflush(stdout) != 0) rc = -1;
     int code = EXIT_CLEAN;
     if (rc != 0) {
-        if (!output) fprintf(stderr, "cglint: error: cannot write the report: %s\n", strerror(errno));
+        if (!output) fprintf(stderr, "%scannot write the report: %s\n", cg_emit_error_prefix(), strerror(errno));
         code = EXIT_TROUBLE;
     } else if (cg_report_errors(&report) > 0) {
         code = EXIT_TROUBLE;
-    } else if (report.nfindings > 0 && !exit_zero) {
-        code = EXIT_FINDINGS;
+    } else if (!exit_zero) {
+        /* --fail-on: only findings at or above the level fail the run */
+        for (size_t i = 0; i < report.nfindings && code == EXIT_CLEAN; i++)
+            if ((int)report.findings[i].level >= fail_on) code = EXIT_FINDINGS;
     }
     cg_report_free(&report);
     cg_configs_free(cfgs);

@@ -1,5 +1,6 @@
 /* arena.c - bump allocator in 64 KiB chunks (see arena.h). */
 #include "arena.h"
+#include "alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +11,11 @@
 typedef struct chunk { struct chunk *next; size_t used, size, pad; } chunk; /* 32 bytes: payload stays 16-aligned */
 struct cg_arena { chunk *head; int passthrough; };
 
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) { fputs("cglint: out of memory\n", stderr); abort(); }
-    return p;
-}
+#define xmalloc cg_xmalloc
 
 cg_arena *cg_arena_new(void)
 {
-    cg_arena *a = calloc(1, sizeof *a);
-    if (!a) return NULL;
+    cg_arena *a = cg_xcalloc(1, sizeof *a);
     const char *e = getenv("CGLINT_ARENA_MALLOC");
     a->passthrough = e && *e == '1';
     return a;

@@ -204,12 +204,14 @@ static int key_jobs(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
 
 static int key_output_format(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
 {
-    static const char *const formats[] = { "text", "json", "sarif", "github", NULL };
+    static const char *const formats[] = { "text", "json", "sarif", "github", "concise", "json-lines",
+                                           "junit", "gitlab", "html", NULL };
     const char *s = NULL;
     if (want_string(x, k, v, l, &s) < 0) return -1;
     for (int i = 0; formats[i]; i++)
         if (strcmp(s, formats[i]) == 0) { x->c->output_format = formats[i]; return 0; }
-    return load_fail(x, l, "%s: expected \"text\", \"json\", \"sarif\" or \"github\", got \"%s\"", k, s);
+    return load_fail(x, l, "%s: expected \"text\", \"concise\", \"json\", \"json-lines\", \"sarif\", "
+                     "\"github\", \"junit\", \"gitlab\" or \"html\", got \"%s\"", k, s);
 }
 
 static int key_respect_gitignore(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
@@ -218,6 +220,68 @@ static int key_respect_gitignore(load_ctx *x, const char *k, const cg_toml *v, u
         return load_fail(x, l, "%s: expected true or false, got %s", k, cg_toml_kind_name(v->kind));
     x->c->respect_gitignore = (int)v->integer;
     return 0;
+}
+
+int cg_severity_parse(const char *s)
+{
+    if (!s) return -1;
+    if (strcmp(s, "error") == 0) return CG_SEV_ERROR;
+    if (strcmp(s, "warning") == 0) return CG_SEV_WARNING;
+    if (strcmp(s, "note") == 0) return CG_SEV_NOTE;
+    return -1;
+}
+
+/* severity = { CG101 = "warning", CG3 = "note" } */
+static int key_severity(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
+{
+    if (v->kind != CG_TOML_TABLE)
+        return load_fail(x, l, "%s: expected a table of code = \"error\" | \"warning\" | \"note\", got %s", k,
+                         cg_toml_kind_name(v->kind));
+    cg_config *c = x->c;
+    c->severity = cg_arena_alloc(c->arena, (v->n ? v->n : 1) * sizeof *c->severity);
+    for (size_t i = 0; i < v->n; i++) {
+        const char *code = v->keys[i];
+        cg_ruleset scratch;
+        char bad[64];
+        if (cg_ruleset_select(&scratch, code, 1, bad, sizeof bad) != 0 || strchr(code, ','))
+            return load_fail(x, v->key_lines[i], "%s: '%s' is not a rule code or prefix (like CG1 or CG101, or ALL); "
+                             "see cglint --list-rules", k, code);
+        const cg_toml *it = v->items[i];
+        int sev = it->kind == CG_TOML_STRING ? cg_severity_parse(it->str) : -1;
+        if (sev < 0)
+            return load_fail(x, v->key_lines[i], "%s: %s: expected \"error\", \"warning\" or \"note\", got %s%s%s",
+                             k, code, it->kind == CG_TOML_STRING ? "\"" : "",
+                             it->kind == CG_TOML_STRING ? it->str : cg_toml_kind_name(it->kind),
+                             it->kind == CG_TOML_STRING ? "\"" : "");
+        c->severity[c->nseverity].code = cg_arena_strdup(c->arena, code);
+        c->severity[c->nseverity++].level = (cg_severity)sev;
+    }
+    return 0;
+}
+
+static int key_fail_on(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
+{
+    const char *s = NULL;
+    if (want_string(x, k, v, l, &s) < 0) return -1;
+    x->c->fail_on = cg_severity_parse(s);
+    if (x->c->fail_on < 0)
+        return load_fail(x, l, "%s: expected \"error\", \"warning\" or \"note\", got \"%s\"", k, s);
+    return 0;
+}
+
+cg_severity cg_config_severity(const cg_config *c, int rule)
+{
+    cg_severity level = cg_rules[rule].severity;
+    size_t best = 0;
+    for (size_t i = 0; c && i < c->nseverity; i++) {
+        const char *code = c->severity[i].code;
+        size_t n = strlen(code);
+        int all = strcasecmp(code, "ALL") == 0;
+        if (!all && strncasecmp(cg_rules[rule].id, code, n) != 0) continue;
+        size_t spec = all ? 1 : n + 1;
+        if (spec >= best) { best = spec; level = c->severity[i].level; }
+    }
+    return level;
 }
 
 typedef int (*key_fn)(load_ctx *x, const char *key, const cg_toml *v, uint32_t line);
@@ -237,13 +301,15 @@ static const struct { const char *name; key_fn fn; } config_keys[] = {
     { "jobs", key_jobs },
     { "cache-dir", key_cache_dir },
     { "output-format", key_output_format },
+    { "severity", key_severity },
+    { "fail-on", key_fail_on },
 };
 #define NKEYS (sizeof config_keys / sizeof *config_keys)
 
 const char *const cg_config_keys[] = {
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
     "respect-gitignore", "cuda-path", "compile-commands", "include-dirs", "defines", "std", "jobs",
-    "cache-dir", "output-format", NULL,
+    "cache-dir", "output-format", "severity", "fail-on", NULL,
 };
 
 /* Levenshtein distance, for "did you mean". */
@@ -309,6 +375,7 @@ static cg_config *config_new(const char *path)
     free(abs);
     free(dir);
     c->respect_gitignore = -1;
+    c->fail_on = -1;
     return c;
 }
 

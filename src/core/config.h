@@ -33,6 +33,12 @@ typedef struct cg_pfi {
     cg_strlist codes;
 } cg_pfi;
 
+/* One `severity` entry: the rules a code or prefix names take this level. */
+typedef struct cg_sev_override {
+    const char *code;
+    cg_severity level;
+} cg_sev_override;
+
 typedef struct cg_config {
     const char *path;          /* the file, as a user would name it */
     const char *dir;           /* its directory, absolute */
@@ -50,8 +56,11 @@ typedef struct cg_config {
     const char *std;           /* C/C++ language standard (c++17, gnu11...), or NULL */
     int jobs;                  /* 0: not set */
     const char *cache_dir;     /* the project index's directory, absolute, or NULL */
-    const char *output_format; /* "text", "json", "sarif", "github"; NULL: not set */
+    const char *output_format; /* a format name (emit.h); NULL: not set */
     int respect_gitignore;     /* -1: not set */
+    cg_sev_override *severity; /* [severity] table, in file order (a later, longer code wins) */
+    size_t nseverity;
+    int fail_on;               /* cg_severity of `fail-on`; -1: not set */
     struct cg_arena *arena;
 } cg_config;
 
@@ -87,6 +96,12 @@ typedef struct cg_rule_cli {
 /* The rules that apply to a file at `relpath` (relative to c->dir; NULL to
  * skip per-file-ignores).  c may be NULL.  Codes were validated on load. */
 void cg_config_rules(const cg_config *c, const cg_rule_cli *cli, const char *relpath, cg_ruleset *out);
+/* The level of rule `rule` under c's `severity` table (the rule's default
+ * when c is NULL or names none of it): the most specific code wins, and of
+ * equally specific ones the last. */
+cg_severity cg_config_severity(const cg_config *c, int rule);
+/* "error", "warning", "note" -> cg_severity; -1 when it is none of them. */
+int cg_severity_parse(const char *s);
 /* Does a glob of a config match `relpath`: the whole path, any tail of it
  * starting at a component, or a directory above it. */
 int cg_config_glob(const char *glob, const char *relpath);

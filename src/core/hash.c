@@ -1,5 +1,6 @@
 /* hash.c - see hash.h. */
 #include "hash.h"
+#include "alloc.h"
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -39,10 +40,9 @@ static void grow(cg_map *m)
 {
     cg_map n = {0};
     n.cap = m->cap ? m->cap * 2 : 16;
-    n.keys = calloc(n.cap, sizeof *n.keys);
-    n.klen = calloc(n.cap, sizeof *n.klen);
-    n.vals = calloc(n.cap, sizeof *n.vals);
-    if (!n.keys || !n.klen || !n.vals) { fputs("cglint: out of memory\n", stderr); abort(); }
+    n.keys = cg_xcalloc(n.cap, sizeof *n.keys);
+    n.klen = cg_xcalloc(n.cap, sizeof *n.klen);
+    n.vals = cg_xcalloc(n.cap, sizeof *n.vals);
     for (size_t i = 0; i < m->cap; i++)
         if (m->keys[i]) {
             size_t j = slot(&n, m->keys[i], m->klen[i]);

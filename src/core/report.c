@@ -1,6 +1,7 @@
 /* report.c - see report.h. */
 #include "report.h"
 #include "hash.h"
+#include "alloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,21 +9,8 @@
 
 struct cg_report_line { char *key; size_t klen; char *text; };
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q) { fputs("cglint: out of memory\n", stderr); abort(); }
-    return q;
-}
-
-static char *xstrdup(const char *s)
-{
-    if (!s) return NULL;
-    size_t n = strlen(s) + 1;
-    char *p = xrealloc(NULL, n);
-    memcpy(p, s, n);
-    return p;
-}
+#define xrealloc cg_xrealloc
+#define xstrdup cg_xstrdup
 
 void cg_report_init(cg_report *self, const cg_ruleset *rules)
 {

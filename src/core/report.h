@@ -119,7 +119,9 @@ typedef struct cg_report {
     size_t files_analysed;     /* files parsed and analysed */
     /* Progress, read by the command line's progress line from another
      * thread (atomically): files to read, files read, and the phase
-     * (0 finding files, 1 reading, 2 following calls from captures). */
+     * (0 finding files: done counts those found; 1 reading Python files,
+     * 2 following calls from captures; 3 reading C/C++ files, 4 parsing
+     * them: done counts those parsed). */
     size_t progress_total, progress_done;
     int progress_phase;
     char *root;                /* absolute directory that relative paths are under */

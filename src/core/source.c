@@ -260,9 +260,42 @@ int cg_source_load(cg_source *out, const char *path, size_t max_size, char *err,
     return cg_source_load_ex(out, path, max_size, 0, err, errlen);
 }
 
+static cg_source_provider_fn provider;
+static void *provider_ctx;
+
+void cg_source_set_provider(cg_source_provider_fn fn, void *ctx)
+{
+    provider = fn;
+    provider_ctx = ctx;
+}
+
+int cg_source_has_provider(void) { return provider != NULL; }
+
+const char *cg_source_provided(const char *path, size_t *len)
+{
+    return provider ? provider(provider_ctx, path, len) : NULL;
+}
+
 int cg_source_load_ex(cg_source *out, const char *path, size_t max_size, unsigned flags,
                       char *err, size_t errlen)
 {
+    size_t plen;
+    const char *mem = cg_source_provided(path, &plen);
+    if (mem) {
+        if (max_size && plen > max_size) {
+            char have[32], limit[32];
+            cg_format_size(have, sizeof have, plen);
+            cg_format_size(limit, sizeof limit, max_size);
+            snprintf(err, errlen, "file is %s, over the %s limit; skipped (raise it with --max-file-size)",
+                     have, limit);
+            return CG_SRC_ETOOBIG;
+        }
+        char *copy = malloc(plen + 1);
+        if (!copy) { snprintf(err, errlen, "out of memory"); return CG_SRC_EREAD; }
+        memcpy(copy, mem, plen);
+        copy[plen] = 0;
+        return adopt(out, path, copy, plen, flags, err, errlen);
+    }
     /* only a regular file, never blocking: a FIFO named foo.py must not hang the run */
     char ferr[256];
     size_t len = 0;

@@ -55,6 +55,19 @@ enum {
 /* cg_source_load with CG_SRC_* flags. */
 int cg_source_load_ex(cg_source *out, const char *path, size_t max_size, unsigned flags,
                       char *err, size_t errlen);
+/* Bytes that are not on disk yet: an editor's unsaved buffers (`cglint
+ * server`), a buffer piped in (`--stdin-filename`).  When a provider is set,
+ * cg_source_load* asks it first, with the path as the caller has it; it
+ * returns the bytes (borrowed: they must stay put until the load returns)
+ * and their length, or NULL to read the disk.  One provider per process,
+ * set before a run starts and cleared (NULL) after; the lookup itself must
+ * be thread-safe (front ends load files on all cores). */
+typedef const char *(*cg_source_provider_fn)(void *ctx, const char *path, size_t *len);
+void cg_source_set_provider(cg_source_provider_fn fn, void *ctx);
+/* The provider's bytes for `path`, or NULL when it has none (or none is set). */
+const char *cg_source_provided(const char *path, size_t *len);
+/* Is a provider set (a run over bytes that may not be the files on disk)? */
+int cg_source_has_provider(void);
 /* Take ownership of a buffer already in memory (tests); validates like load. */
 int cg_source_from_buffer(cg_source *out, const char *path, const char *buf,
                           size_t len, char *err, size_t errlen);

@@ -40,4 +40,11 @@ static inline int cg_one_of(const char *s, const char *const *list)
  * keeps max - 3) it ends in "...", and it is never cut inside a UTF-8
  * sequence.  The string belongs to the arena (freed with it). */
 char *cg_snippet(cg_arena *arena, const char *text, size_t len, size_t max);
+/* An expression of source code as a message quotes it: on one line, its
+ * comments dropped (`#` when py, else // and block comments), each run of
+ * blanks and line breaks one space (none just inside brackets or before a
+ * comma), and, past `max` bytes, cut between tokens with "..." and the
+ * brackets still open closed: `torch.tensor([offset] * n, dtype=...)`.
+ * Never cut inside a string or a UTF-8 sequence.  The arena's. */
+char *cg_snippet_code(cg_arena *arena, const char *text, size_t len, size_t max, int py);
 #endif

@@ -51,9 +51,11 @@ static void parse_codes(cg_directive *d, const char *p, const char *end, int all
         snprintf(code, sizeof code, "%.*s", (int)(n < 31 ? n : 31), s);
         int idx = cg_rule_index(code);
         if (idx < 0 || strcmp(code, cg_rules[idx].id) != 0) {
-            if (!d->problem[0]) {
-                snprintf(d->problem, sizeof d->problem, "`%s` is not a cglint rule code%s", code,
-                         idx >= 0 ? " (codes are upper-case)" : "");
+            /* every unknown code of the list, not only the first */
+            size_t o = strlen(d->problem);
+            if (!o || d->unknown_code) {
+                snprintf(d->problem + o, sizeof d->problem - o, "%s`%s` is not a cglint rule code%s",
+                         o ? ", " : "", code, idx >= 0 ? " (codes are upper-case)" : "");
                 d->unknown_code = 1;
             }
             continue;
@@ -331,7 +333,7 @@ void cg_suppress_apply(cg_report *r, const cg_file *files, size_t n, const cg_ru
             cg_directive *d = &s->d[j];
             char msg[512];
             msg[0] = 0;
-            if (d->problem[0]) {
+            if (d->problem[0] && !(d->unknown_code && d->ncodes > 0)) {
                 snprintf(msg, sizeof msg, "%s: %s",
                          d->unknown_code ? "unknown code in suppression" : "malformed suppression", d->problem);
             } else {
@@ -344,9 +346,13 @@ void cg_suppress_apply(cg_report *r, const cg_file *files, size_t n, const cg_ru
                                           "%s%s", nunused ? ", " : "", cg_rules[d->codes[c]].id);
                     nunused++;
                 }
-                if (nunused)
-                    snprintf(msg, sizeof msg, "unused suppression: %s %s not reported %s", list,
-                             nunused == 1 ? "is" : "are", scope_words(d->scope));
+                /* a list may hold unknown codes and unused ones: one finding says both */
+                size_t m = 0;
+                if (d->problem[0])
+                    m = (size_t)snprintf(msg, sizeof msg, "unknown code in suppression: %s", d->problem);
+                if (nunused && m < sizeof msg)
+                    snprintf(msg + m, sizeof msg - m, "%sunused suppression: %s %s not reported %s", m ? "; " : "",
+                             list, nunused == 1 ? "is" : "are", scope_words(d->scope));
             }
             if (!msg[0]) continue;
             if (suppressed(s->d, s->nd, CG_R_CG001, d->line)) continue;

@@ -41,7 +41,7 @@ typedef struct cg_directive {
     int ncodes;             /* -1: malformed, suppresses nothing */
     int codes[CG_SUP_MAX_CODES];     /* rule indexes */
     int used[CG_SUP_MAX_CODES];
-    char problem[160];      /* non-empty: what is wrong with it */
+    char problem[320];      /* non-empty: what is wrong with it (every unknown code of a list) */
     int unknown_code;       /* the problem is a code that is not a cglint rule */
     const char *form;       /* "cglint: ignore", "noqa", "NOLINT", ... */
 } cg_directive;

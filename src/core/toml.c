@@ -6,6 +6,7 @@
  * walk below turns that into nested cg_toml tables, TOML 1.0's semantics. */
 #include "toml.h"
 #include "arena.h"
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -489,6 +490,250 @@ static uint32_t toml_too_deep(const char *t, size_t len, int max)
     return 0;
 }
 
+
+/* ---- syntax errors people can act on ---------------------------------------------
+ * tree-sitter says where its recovery began (often the line's first column)
+ * and 0.20 cannot say which tokens it expected there.  So a document it
+ * rejects is read again by this small recursive-descent reader of TOML's
+ * syntax, which stops at the first token that cannot continue the document
+ * and names what could have: "expected ']' to close the table header, found
+ * end of line".  It only diagnoses; the tree is still what gets parsed. */
+typedef struct toml_rd {
+    const char *t;
+    size_t len, i;
+    uint32_t line;
+    size_t line_start;
+    const char *expected;   /* set at the first error */
+    uint32_t eline, ecol;
+    size_t epos;
+    int depth;
+} toml_rd;
+
+static int rd_fail(toml_rd *r, const char *expected)
+{
+    if (!r->expected) {
+        r->expected = expected;
+        r->eline = r->line;
+        r->epos = r->i;
+        /* code points, 1-based */
+        uint32_t col = 1;
+        for (size_t k = r->line_start; k < r->i && k < r->len; k++)
+            if (((unsigned char)r->t[k] & 0xc0) != 0x80) col++;
+        r->ecol = col;
+    }
+    return -1;
+}
+
+static int rd_peek(const toml_rd *r, size_t k) { return r->i + k < r->len ? (unsigned char)r->t[r->i + k] : -1; }
+static void rd_ws(toml_rd *r) { while (rd_peek(r, 0) == ' ' || rd_peek(r, 0) == '\t') r->i++; }
+static void rd_newline(toml_rd *r) { r->i++; r->line++; r->line_start = r->i; }
+static void rd_comment(toml_rd *r) { if (rd_peek(r, 0) == '#') while (r->i < r->len && r->t[r->i] != '\n') r->i++; }
+/* whitespace, comments and newlines (inside arrays) */
+static void rd_blank(toml_rd *r)
+{
+    for (;;) {
+        rd_ws(r);
+        rd_comment(r);
+        if (rd_peek(r, 0) == '\r' && rd_peek(r, 1) == '\n') r->i++;
+        if (rd_peek(r, 0) != '\n') return;
+        rd_newline(r);
+    }
+}
+static int rd_bare(int c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'; }
+
+static int rd_string(toml_rd *r)
+{
+    int q = rd_peek(r, 0);
+    int triple = rd_peek(r, 1) == q && rd_peek(r, 2) == q;
+    r->i += triple ? 3 : 1;
+    for (;;) {
+        int c = rd_peek(r, 0);
+        if (c < 0) return rd_fail(r, q == '"' ? "a closing '\"'" : "a closing \"'\"");
+        if (c == '\n') {
+            if (!triple) return rd_fail(r, q == '"' ? "a closing '\"' before the end of the line"
+                                                    : "a closing \"'\" before the end of the line");
+            rd_newline(r);
+            continue;
+        }
+        if (c == q) {
+            if (!triple) { r->i++; return 0; }
+            if (rd_peek(r, 1) == q && rd_peek(r, 2) == q) {
+                r->i += 3;
+                while (rd_peek(r, 0) == q) r->i++;
+                return 0;
+            }
+        }
+        if (c == '\\' && q == '"') {
+            int e = rd_peek(r, 1);
+            if (e && strchr("btnfr\"\\", e)) { r->i += 2; continue; }
+            if (e == 'u' || e == 'U') {
+                int n = e == 'u' ? 4 : 8;
+                for (int k = 0; k < n; k++)
+                    if (!isxdigit(rd_peek(r, 2 + k))) { r->i += 2 + k; return rd_fail(r, "a hexadecimal digit of a \\u escape"); }
+                r->i += 2 + n;
+                continue;
+            }
+            if (triple && (e == '\n' || e == ' ' || e == '\t' || e == '\r')) { r->i++; continue; }
+            return rd_fail(r, "an escape: \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX or \\UXXXXXXXX");
+        }
+        r->i++;
+    }
+}
+
+static int rd_key(toml_rd *r)
+{
+    for (;;) {
+        rd_ws(r);
+        int c = rd_peek(r, 0);
+        if (c == '"' || c == '\'') {
+            if (rd_peek(r, 1) == c && rd_peek(r, 2) == c) return rd_fail(r, "a key (a multi-line string cannot be one)");
+            if (rd_string(r) < 0) return -1;
+        } else if (rd_bare(c)) {
+            while (rd_bare(rd_peek(r, 0))) r->i++;
+        } else {
+            return rd_fail(r, "a key");
+        }
+        rd_ws(r);
+        if (rd_peek(r, 0) != '.') return 0;
+        r->i++;
+    }
+}
+
+static int rd_value(toml_rd *r);
+
+static int rd_array(toml_rd *r)
+{
+    r->i++;
+    for (;;) {
+        rd_blank(r);
+        if (rd_peek(r, 0) == ']') { r->i++; return 0; }
+        if (rd_value(r) < 0) return -1;
+        rd_blank(r);
+        if (rd_peek(r, 0) == ',') { r->i++; continue; }
+        if (rd_peek(r, 0) == ']') { r->i++; return 0; }
+        return rd_fail(r, "',' or ']' after an array item");
+    }
+}
+
+static int rd_inline_table(toml_rd *r)
+{
+    r->i++;
+    rd_ws(r);
+    if (rd_peek(r, 0) == '}') { r->i++; return 0; }
+    for (;;) {
+        if (rd_key(r) < 0) return -1;
+        if (rd_peek(r, 0) != '=') return rd_fail(r, "'=' after the key");
+        r->i++;
+        rd_ws(r);
+        if (rd_value(r) < 0) return -1;
+        rd_ws(r);
+        if (rd_peek(r, 0) == ',') { r->i++; continue; }
+        if (rd_peek(r, 0) == '}') { r->i++; return 0; }
+        return rd_fail(r, "',' or '}' in an inline table (which must stay on one line)");
+    }
+}
+
+static int rd_value(toml_rd *r)
+{
+    if (++r->depth > TOML_MAX_DEPTH) return rd_fail(r, "less nesting");
+    int c = rd_peek(r, 0), rc = 0;
+    if (c == '"' || c == '\'') rc = rd_string(r);
+    else if (c == '[') rc = rd_array(r);
+    else if (c == '{') rc = rd_inline_table(r);
+    else if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == 'i' || c == 'n' || c == 't' || c == 'f') {
+        size_t s = r->i;
+        while (rd_bare(rd_peek(r, 0)) || rd_peek(r, 0) == '.' || rd_peek(r, 0) == ':' || rd_peek(r, 0) == '+' ||
+               (rd_peek(r, 0) == ' ' && rd_peek(r, 1) >= '0' && rd_peek(r, 1) <= '9' && r->i - s == 10))
+            r->i++;
+        size_t n = r->i - s;
+        const char *w = r->t + s;
+        int word = (n == 4 && !memcmp(w, "true", 4)) || (n == 5 && !memcmp(w, "false", 5)) ||
+                   (n >= 3 && (!memcmp(w + n - 3, "inf", 3) || !memcmp(w + n - 3, "nan", 3)));
+        if (!word && !(w[0] >= '0' && w[0] <= '9') && !((w[0] == '+' || w[0] == '-') && n > 1 && w[1] >= '0' && w[1] <= '9')) {
+            r->i = s;
+            rc = rd_fail(r, "a value: a \"string\", a number, true, false, an [array] or an {inline table}");
+        }
+    } else {
+        rc = rd_fail(r, "a value: a \"string\", a number, true, false, an [array] or an {inline table}");
+    }
+    r->depth--;
+    return rc;
+}
+
+static int rd_end_of_line(toml_rd *r, const char *after)
+{
+    rd_ws(r);
+    rd_comment(r);
+    if (rd_peek(r, 0) == '\r' && rd_peek(r, 1) == '\n') r->i++;
+    if (rd_peek(r, 0) < 0) return 0;
+    if (rd_peek(r, 0) == '\n') { rd_newline(r); return 0; }
+    return rd_fail(r, after);
+}
+
+/* 1 with the place and the expectation when the reader finds an error. */
+static int toml_diagnose(const char *t, size_t len, uint32_t *line, uint32_t *col, const char **expected,
+                         char *found, size_t foundlen)
+{
+    toml_rd r = { .t = t, .len = len, .line = 1 };
+    while (r.i < r.len && !r.expected) {
+        rd_blank(&r);
+        int c = rd_peek(&r, 0);
+        if (c < 0) break;
+        if (c == '[') {
+            int arr = rd_peek(&r, 1) == '[';
+            r.i += arr ? 2 : 1;
+            if (rd_key(&r) < 0) break;
+            if (rd_peek(&r, 0) != ']' || (arr && rd_peek(&r, 1) != ']')) {
+                rd_fail(&r, arr ? "']]' to close the array-of-tables header" : "']' to close the table header");
+                break;
+            }
+            r.i += arr ? 2 : 1;
+            if (rd_end_of_line(&r, "the end of the line after the table header") < 0) break;
+            continue;
+        }
+        if (rd_key(&r) < 0) break;
+        if (rd_peek(&r, 0) != '=') { rd_fail(&r, "'=' after the key"); break; }
+        r.i++;
+        rd_ws(&r);
+        if (rd_value(&r) < 0) break;
+        rd_end_of_line(&r, "the end of the line (or a # comment) after the value");
+    }
+    if (!r.expected) return 0;
+    *line = r.eline;
+    *col = r.ecol;
+    if (r.epos >= len) {
+        /* the end of the file: point just after its last character, not at
+         * the empty line after its final newline */
+        size_t e = len;
+        while (e > 0 && (t[e - 1] == '\n' || t[e - 1] == '\r')) e--;
+        uint32_t l = 1, c = 1;
+        for (size_t k = 0; k < e; k++) {
+            if (t[k] == '\n') { l++; c = 1; }
+            else if (((unsigned char)t[k] & 0xc0) != 0x80) c++;
+        }
+        *line = l;
+        *col = c;
+    }
+    *expected = r.expected;
+    size_t p = r.epos;
+    if (p >= len) snprintf(found, foundlen, "the end of the file");
+    else if (t[p] == '\n' || t[p] == '\r') snprintf(found, foundlen, "the end of the line");
+    else {
+        size_t n = 0;
+        while (p + n < len && n < 12 && t[p + n] != '\n' && t[p + n] != '\r' && (n == 0 || (rd_bare(t[p]) && rd_bare(t[p + n])))) n++;
+        while (n > 0 && p + n < len && ((unsigned char)t[p + n] & 0xc0) == 0x80) n--;
+        if (!n) n = 1;
+        if (t[p] == '\\' && p + 1 < len && t[p + 1] != '\n') n = 2;   /* an escape: '\q' */
+        char tok[16];
+        size_t k = 0;
+        for (size_t j = 0; j < n && k + 1 < sizeof tok; j++)
+            tok[k++] = (unsigned char)t[p + j] < 0x20 ? '?' : t[p + j];
+        tok[k] = 0;
+        snprintf(found, foundlen, "'%s'", tok);
+    }
+    return 1;
+}
+
 #endif /* CGLINT_HAVE_TOML */
 
 #ifndef CGLINT_HAVE_TOML
@@ -532,6 +777,15 @@ cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errle
     TSNode bad;
     if (toml_first_error(root, &bad)) {
         TSPoint p = ts_node_start_point(bad);
+        uint32_t dl, dc;
+        const char *want;
+        char found[64];
+        if (toml_diagnose(text, len, &dl, &dc, &want, found, sizeof found)) {
+            snprintf(err, errlen, "invalid TOML at column %u: expected %s, found %s", dc, want, found);
+            if (err_line) *err_line = dl;
+            ts_tree_delete(tree);
+            return NULL;
+        }
         if (ts_node_is_missing(bad))
             snprintf(err, errlen, "invalid TOML: missing %s at column %u", ts_node_type(bad), p.column + 1);
         else

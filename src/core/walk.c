@@ -1,5 +1,10 @@
 /* walk.c - file discovery (see walk.h). */
 #include "walk.h"
+#include "hash.h"
+#include <pthread.h>
+#ifdef CGLINT_HAVE_LIBGIT2
+#include <git2.h>
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
@@ -28,11 +33,117 @@ cg_lang cg_lang_of(const char *path)
     return CG_LANG_NONE;
 }
 
+/* ---- globs ----------------------------------------------------------------------
+ * A glob is matched by libgit2's public pathspec matcher (git_pathspec, git's
+ * wildmatch without WM_PATHNAME: `*` and `**` cross '/', and a directory
+ * matches what is below it).  What it lacks is done here, before it:
+ * braces ("{train,eval}.py" is two patterns) and a `**` directory that stands
+ * for no directory at all (src, then a `**` directory, then x.py also matches
+ * src/x.py, as in .gitignore).  Compiled patterns are cached for the run (a config's globs
+ * are tried against every file). */
+#define GLOB_MAX_ALTS 64
+
+typedef struct glob_alts {
+    char *alts[GLOB_MAX_ALTS];
+    size_t n;
+#ifdef CGLINT_HAVE_LIBGIT2
+    git_pathspec *ps[GLOB_MAX_ALTS];
+#endif
+} glob_alts;
+
+static void glob_add(glob_alts *g, const char *s, size_t n)
+{
+    for (size_t i = 0; i < g->n; i++)
+        if (strlen(g->alts[i]) == n && memcmp(g->alts[i], s, n) == 0) return;
+    if (g->n < GLOB_MAX_ALTS) g->alts[g->n++] = strndup(s, n);
+}
+
+/* Brace alternatives (nested braces expand from the first one outwards),
+ * then each `**` + '/' at a component start also without it. */
+static void glob_expand(glob_alts *g, const char *pat, int depth)
+{
+    size_t len = strlen(pat);
+    const char *open = strchr(pat, '{');
+    const char *close = NULL;
+    if (open && depth < 8) {
+        int d = 0;
+        for (const char *q = open; *q; q++) {
+            if (*q == '{') d++;
+            else if (*q == '}' && --d == 0) { close = q; break; }
+        }
+    }
+    if (open && close) {
+        size_t pre = (size_t)(open - pat);
+        const char *alt = open + 1;
+        int d = 0;
+        for (const char *q = open + 1; q <= close; q++) {
+            if (*q == '{') d++;
+            else if (*q == '}' && d) { d--; continue; }
+            if ((*q == ',' && !d) || q == close) {
+                char buf[4096];
+                int n = snprintf(buf, sizeof buf, "%.*s%.*s%s", (int)pre, pat, (int)(q - alt), alt, close + 1);
+                if (n > 0 && (size_t)n < sizeof buf) glob_expand(g, buf, depth + 1);
+                alt = q + 1;
+            }
+        }
+        return;
+    }
+    glob_add(g, pat, len);
+    for (size_t i = 0; i + 2 < len; i++)
+        if ((i == 0 || pat[i - 1] == '/') && pat[i] == '*' && pat[i + 1] == '*' && pat[i + 2] == '/') {
+            char buf[4096];
+            int n = snprintf(buf, sizeof buf, "%.*s%s", (int)i, pat, pat + i + 3);
+            if (n > 0 && (size_t)n < sizeof buf && depth < 16) glob_expand(g, buf, depth + 1);
+        }
+}
+
+static pthread_mutex_t glob_lock = PTHREAD_MUTEX_INITIALIZER;
+static cg_map glob_cache;
+static int glob_cache_ready;
+
+static const glob_alts *glob_compile(const char *pat)
+{
+    pthread_mutex_lock(&glob_lock);
+    if (!glob_cache_ready) { cg_map_init(&glob_cache); glob_cache_ready = 1; }
+    glob_alts *g = cg_map_get(&glob_cache, pat, strlen(pat));
+    if (!g && (g = calloc(1, sizeof *g))) {
+        glob_expand(g, pat, 0);
+#ifdef CGLINT_HAVE_LIBGIT2
+        git_libgit2_init();
+        for (size_t i = 0; i < g->n; i++) {
+            char *one[] = { g->alts[i] };
+            git_strarray sa = { one, 1 };
+            if (git_pathspec_new(&g->ps[i], &sa) != 0) g->ps[i] = NULL;
+        }
+#endif
+        char *key = strdup(pat);   /* the cache lives for the process */
+        if (key) cg_map_put(&glob_cache, key, strlen(key), g);
+    }
+    pthread_mutex_unlock(&glob_lock);
+    return g;
+}
+
+static int glob_match_one(const glob_alts *g, const char *path)
+{
+    for (size_t i = 0; i < g->n; i++) {
+#ifdef CGLINT_HAVE_LIBGIT2
+        if (g->ps[i]) {
+            if (git_pathspec_matches_path(g->ps[i], GIT_PATHSPEC_DEFAULT, path) == 1) return 1;
+            continue;
+        }
+#endif
+        if (fnmatch(g->alts[i], path, 0) == 0) return 1;
+    }
+    return 0;
+}
+
 int cg_walk_glob(const char *pat, const char *path)
 {
+    const glob_alts *g = glob_compile(pat);
+    if (!g) return 0;
     /* the whole path, then every tail starting at a component */
     for (const char *p = path; p; ) {
-        if (fnmatch(pat, p, 0) == 0) return 1;
+        if (glob_match_one(g, p)) return 1;
         const char *s = strchr(p, '/');
         p = s ? s + 1 : NULL;
     }
@@ -65,6 +176,8 @@ static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit)
     w->files[w->n].report = 1;
     w->files[w->n].directives = 0;
     w->n++;
+    /* the progress line's "finding files... N found" */
+    if (w->report) __atomic_store_n(&w->report->progress_done, w->n, __ATOMIC_RELAXED);
 }
 
 int cg_walk_default_excluded(const char *name)

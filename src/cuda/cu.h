@@ -36,6 +36,9 @@ typedef struct cg_cu_opts {
  * runs the code. */
 void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_report *report);
 
+/* libclang's own version string (clang_getClangVersion) into buf. */
+void cg_cu_clang_version(char *buf, size_t n);
+
 /* Benchmark floors over the same files, flags and threads: 1 = read and
  * validate only, 2 = read and parse every file with libclang (PCH included);
  * 3 = print each file's clang arguments on stdout (path, then arguments,

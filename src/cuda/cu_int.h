@@ -12,11 +12,13 @@
  * Translation units are parsed in parallel, one CXIndex per thread, and
  * lowered at once into cu_nodes in a per-file arena; the TU is disposed
  * before the next file, so memory stays at one TU per thread.  The analysis
- * (cu_analyze.c) then runs over the lowered functions of every file
- * together, which is how calls are followed across translation units.
+ * (the evaluator, cu_analyze.c and the files cu_eval.h lists) then runs over
+ * the lowered functions of every file together, which is how calls are
+ * followed across translation units.
  *
  * Parsing is in cu_parse.c, lowering in cu_lower.c, the CUDA API knowledge
- * in cu_api.c, the analysis in cu_analyze.c and the rules in checks.c.
+ * in cu_api.c, the evaluator's interface in cu_eval.h, what the rules see in
+ * cu_check.h and the rules in cu_checks.c.
  *
  * Environment knobs for developing the front end (not user options):
  *   CGLINT_CU_DUMP=1          print every lowered function and each walk entry
@@ -191,15 +193,15 @@ typedef struct cu_project {
     char *shim_first;
     int sem_files;          /* toolkit mode: files with semantic errors only */
     char *sem_first;
-    char *missing_cuda_headers;  /* comma-separated */
+    cg_map missing_cuda;    /* CUDA library headers not found (a set; listed sorted at the end) */
     int not_in_db;
     char *not_in_db_first;
     int hdr_bad;            /* stage 1/2 files parsed on their own that did not parse */
     char *hdr_first;
     cg_map rsp_reported;    /* response-file trouble already reported ("kind\x1fpath") */
     cg_map deep_reported;   /* "too deeply nested" places already reported ("file:line:col") */
-    char *missing_project_headers;  /* comma-separated: the project's own headers not found */
-    char *missing_project_first;    /* the first file that wanted one */
+    cg_map missing_project;         /* the project's own headers not found (a set; listed sorted) */
+    char *missing_project_first;    /* the first file, by path, that wanted one */
     int missing_project_files;
     cg_map hdr_by_name;     /* file name -> hdr_list of the tree's files (cu_includes.c) */
     int hdr_index_ready;
@@ -233,7 +235,7 @@ void cu_lower_tu(cu_project *p, cu_file *into, void *tu);
 /* Mark the analysed files a TU includes (headers then need no parse of their own). */
 void cu_mark_inclusions(cu_project *p, void *tu);
 
-/* ---- cu_analyze.c ------------------------------------------------------------------ */
+/* ---- cu_index.c -------------------------------------------------------------------- */
 /* Names worth looking for in files not parsed yet: functions the parsed code
  * calls that no parsed file defines, and the simple names of parsed functions
  * that lead to a capture API (to find their callers).  Keys are arena strings. */
@@ -244,6 +246,8 @@ void cu_mark_inclusions(cu_project *p, void *tu);
 void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena);
 
 /* ---- helpers -------------------------------------------------------------------- */
+/* A place as findings give it (cu_report.c); its path is the file's display
+ * path, owned by the project. */
 cg_loc cu_cg_loc(const cu_project *p, const cu_loc *l);
 /* One error for a construct too deeply nested to analyse, at `at` in function
  * `fn` (`why`: how deep); once per place, and only in files the run reports

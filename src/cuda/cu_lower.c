@@ -96,6 +96,15 @@ static int file_index(lower *l, CXFile f)
         void *v = cg_map_get(&l->p->by_inode, key, (size_t)kl);
         if (v) idx = (int)((uintptr_t)v - 1);
     }
+    if (idx < 0) {
+        /* a file that is not on disk (an editor's unsaved buffer, given to
+         * libclang as an unsaved file) has no inode: matched by its name */
+        CXString name = clang_getFileName(f);
+        const char *s = clang_getCString(name);
+        for (size_t i = 0; s && i < l->p->nfiles && idx < 0; i++)
+            if (!l->p->files[i].ino && strcmp(s, l->p->files[i].path) == 0) idx = (int)i;
+        clang_disposeString(name);
+    }
     if (l->nfiles < 64) {   /* a cache: a file past it is looked up each time */
         l->files[l->nfiles].f = f;
         l->files[l->nfiles].idx = idx;

@@ -520,6 +520,14 @@ static int ends_with(const char *s, const char *suf)
     return n >= k && strcmp(s + n - k, suf) == 0;
 }
 
+void cg_cu_clang_version(char *buf, size_t n)
+{
+    CXString vs = clang_getClangVersion();
+    const char *v = clang_getCString(vs);
+    snprintf(buf, n, "%s", v ? v : "unknown");
+    clang_disposeString(vs);
+}
+
 int cu_parse_setup(cu_project *p)
 {
     /* libclang's version: 19 or newer parses CUDA 12+ headers */
@@ -709,49 +717,65 @@ static const char *get_pch(cu_project *p, cu_file *f)
 }
 
 /* ---- one file ------------------------------------------------------------------ */
+/* Files are parsed on several threads in any order: what a run-wide note
+ * quotes as "first" is the smallest by path, and lists are sets printed
+ * sorted, so the notes are the same in every run. Callers hold p->lock. */
+static void keep_first(cu_project *p, char **slot, const char *cand)
+{
+    if (!*slot || strcmp(cand, *slot) < 0) *slot = cg_arena_strdup(p->arena, cand);
+}
+
 static void note_sys(cu_project *p, const char *msg)
 {
     pthread_mutex_lock(&p->lock);
     p->sys_errors++;
-    if (!p->sys_first) p->sys_first = cg_arena_strdup(p->arena, msg);
+    keep_first(p, &p->sys_first, msg);
     pthread_mutex_unlock(&p->lock);
+}
+
+static void set_add(cu_project *p, cg_map *set, const char *h)
+{
+    size_t hl = strlen(h);
+    if (!cg_map_get(set, h, hl)) {
+        char *k = cg_arena_strdup(p->arena, h);
+        cg_map_put(set, k, hl, k);
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "a, b, c, ..." of a set, sorted, about 400 characters at most (arena string). */
+static char *set_list(cu_project *p, const cg_map *set)
+{
+    if (!set->count) return NULL;
+    const char **v = cg_arena_alloc(p->arena, set->count * sizeof *v);
+    size_t n = 0;
+    for (size_t i = 0; i < set->cap; i++)
+        if (set->keys[i]) v[n++] = set->keys[i];
+    qsort(v, n, sizeof *v, cmp_str);
+    char *r = "";
+    for (size_t i = 0; i < n; i++) {
+        if (strlen(r) >= 400) { r = cg_arena_printf(p->arena, "%s, ...", r); break; }   /* kept short, and says so */
+        r = i ? cg_arena_printf(p->arena, "%s, %s", r, v[i]) : (char *)v[i];
+    }
+    return r;
 }
 
 static void note_missing_header(cu_project *p, const char *h)
 {
     pthread_mutex_lock(&p->lock);
-    const char *cur = p->missing_cuda_headers ? p->missing_cuda_headers : "";
-    /* keep a short, de-duplicated list */
-    size_t hl = strlen(h);
-    const char *s = cur;
-    int dup = 0;
-    while ((s = strstr(s, h)) != NULL) {
-        if ((s == cur || s[-1] == ' ') && (s[hl] == ',' || s[hl] == 0)) { dup = 1; break; }
-        s += hl;
-    }
-    if (!dup && strlen(cur) < 400)
-        p->missing_cuda_headers = *cur ? cg_arena_printf(p->arena, "%s, %s", cur, h) : cg_arena_strdup(p->arena, h);
-    else if (!dup && !strstr(cur, ", ..."))
-        p->missing_cuda_headers = cg_arena_printf(p->arena, "%s, ...", cur);   /* the list is kept short, and says so */
+    set_add(p, &p->missing_cuda, h);
     pthread_mutex_unlock(&p->lock);
 }
 
 static void note_missing_project_header(cu_project *p, cu_file *f, const char *h, int first_in_file)
 {
     pthread_mutex_lock(&p->lock);
-    const char *cur = p->missing_project_headers ? p->missing_project_headers : "";
-    size_t hl = strlen(h);
-    const char *s = cur;
-    int dup = 0;
-    while ((s = strstr(s, h)) != NULL) {
-        if ((s == cur || s[-1] == ' ') && (s[hl] == ',' || s[hl] == 0)) { dup = 1; break; }
-        s += hl;
-    }
-    if (!dup && strlen(cur) < 400)
-        p->missing_project_headers = *cur ? cg_arena_printf(p->arena, "%s, %s", cur, h) : cg_arena_strdup(p->arena, h);
-    else if (!dup && !strstr(cur, ", ..."))
-        p->missing_project_headers = cg_arena_printf(p->arena, "%s, ...", cur);
-    if (!p->missing_project_first) p->missing_project_first = cg_arena_strdup(p->arena, f->path);
+    set_add(p, &p->missing_project, h);
+    keep_first(p, &p->missing_project_first, f->path);
     p->missing_project_files += first_in_file;
     pthread_mutex_unlock(&p->lock);
 }
@@ -859,10 +883,10 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
         if (!p->toolkit) {
             p->shim_sem_errors += shim_sem;
             p->shim_sem_files++;
-            if (!p->shim_first) p->shim_first = cg_arena_strdup(p->arena, f->path);
+            keep_first(p, &p->shim_first, f->path);
         } else {
             p->sem_files++;
-            if (!p->sem_first) p->sem_first = cg_arena_strdup(p->arena, nsem_first);
+            keep_first(p, &p->sem_first, nsem_first);
         }
         pthread_mutex_unlock(&p->lock);
     }
@@ -871,10 +895,9 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
          * usually mean it needs what its includers provide; one warning for all */
         pthread_mutex_lock(&p->lock);
         p->hdr_bad++;
-        if (!p->hdr_first)
-            p->hdr_first = !nerr ? cg_arena_strdup(p->arena, nsem_first)
-                         : fl ? cg_arena_printf(p->arena, "%s:%u: %s", f->path, fl, first)
-                              : cg_arena_printf(p->arena, "%s: %s", f->path, first);
+        keep_first(p, &p->hdr_first, !nerr ? nsem_first
+                   : fl ? cg_arena_printf(f->arena, "%s:%u: %s", f->path, fl, first)
+                        : cg_arena_printf(f->arena, "%s: %s", f->path, first));
         pthread_mutex_unlock(&p->lock);
         return;
     }
@@ -1208,6 +1231,17 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
     CXTranslationUnit tu = NULL;
     struct CXUnsavedFile *uf;
     unsigned nuf = special_headers(f, argv, argc, &uf);
+    /* an editor's unsaved buffer (or --stdin-filename) stands for the file on disk */
+    size_t blen;
+    const char *buf = cg_source_provided(f->path, &blen);
+    unsigned nspecial = nuf;
+    if (buf) {
+        struct CXUnsavedFile *g = realloc(uf, (nuf + 1) * sizeof *g);
+        if (g) {
+            uf = g;
+            uf[nuf++] = (struct CXUnsavedFile){ f->path, buf, (unsigned long)blen };
+        }
+    }
     enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, uf, nuf, flags, &tu);
     if (e == CXError_ASTReadError && pch) {
         /* the PCH did not fit this file's flags after all: parse without it */
@@ -1215,7 +1249,7 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
         tu = NULL;
         e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, uf, nuf, flags, &tu);
     }
-    for (unsigned i = 0; tu && i < nuf; i += 2)   /* each under two names: said once */
+    for (unsigned i = 0; tu && i < nspecial; i += 2)   /* each under two names: said once */
         if (clang_getFile(tu, uf[i].Filename) || (i + 1 < nuf && clang_getFile(tu, uf[i + 1].Filename)))
             cg_report_notice(p->report, CG_WARN, f->path, 0, 0, "reads %s, which is not a regular file "
                              "(a FIFO or a device): read as empty", uf[i].Filename);
@@ -1267,16 +1301,18 @@ void cu_parse_summary(cu_project *p)
                          "%s headers gave %d error%s (first: %s); files were analysed as far as they parsed",
                          p->toolkit ? "the CUDA or system" : "system", p->sys_errors,
                          p->sys_errors == 1 ? "" : "s", p->sys_first);
-    if (p->missing_cuda_headers)
+    char *missing_cuda_headers = set_list(p, &p->missing_cuda);
+    char *missing_project_headers = set_list(p, &p->missing_project);
+    if (missing_cuda_headers)
         cg_report_notice(p->report, CG_NOTE, NULL, 0, 0,
                          "CUDA library headers not found%s: %s; calls into them are matched by name",
-                         p->toolkit ? "" : " (shim mode)", p->missing_cuda_headers);
-    if (p->missing_project_headers)
+                         p->toolkit ? "" : " (shim mode)", missing_cuda_headers);
+    if (missing_project_headers)
         cg_report_notice(p->report, CG_WARN, NULL, 0, 0,
                          "headers of this project not found: %s (first wanted by %s%s); %s analysed as far as "
                          "%s parsed, and what those headers declare is unknown to cglint. Give their directory "
                          "with -I DIR (or include-dirs in the configuration), or a compile_commands.json with -p",
-                         p->missing_project_headers, p->missing_project_first,
+                         missing_project_headers, p->missing_project_first,
                          p->missing_project_files > 1 ? cg_arena_printf(p->arena, " and %d more file%s",
                              p->missing_project_files - 1, p->missing_project_files > 2 ? "s" : "") : "",
                          p->missing_project_files > 1 ? "those files were" : "it was",

@@ -40,6 +40,8 @@ static void project_init(cu_project *p, const cg_file *files, size_t n, const cg
     cg_map_init(&p->funcs);
     cg_map_init(&p->rsp_reported);
     cg_map_init(&p->deep_reported);
+    cg_map_init(&p->missing_cuda);
+    cg_map_init(&p->missing_project);
     size_t k = 0;
     for (size_t i = 0; i < n; i++) k += files[i].lang == CG_LANG_CU;
     p->files = calloc(k ? k : 1, sizeof *p->files);
@@ -79,6 +81,8 @@ static void project_free(cu_project *p)
     if (p->hdr_index_ready) cg_map_free(&p->hdr_by_name);
     cg_map_free(&p->rsp_reported);
     cg_map_free(&p->deep_reported);
+    cg_map_free(&p->missing_cuda);
+    cg_map_free(&p->missing_project);
     for (int i = 0; i < p->npch; i++) pthread_mutex_destroy(&p->pch[i].lock);
     pthread_mutex_destroy(&p->lock);
     cg_arena_free(p->arena);
@@ -119,6 +123,7 @@ static void load_one(void *arg, size_t i)
         return;
     }
     f->loaded = 1;
+    __atomic_add_fetch(&ph->p->report->progress_done, 1, __ATOMIC_RELAXED);
     f->marker = memmem(f->src.text, f->src.len, "BeginCapture", 12) != NULL ||
                 memmem(f->src.text, f->src.len, "EndCapture", 10) != NULL;
 }
@@ -131,6 +136,7 @@ static void parse_one(void *arg, size_t i)
     if (ph->stage != f->stage) return;
     if (f->stage > 0 && __atomic_load_n(&f->included, __ATOMIC_RELAXED)) return;
     f->parse = 1;
+    if (ph->p->report->progress_phase == 4) __atomic_add_fetch(&ph->p->report->progress_done, 1, __ATOMIC_RELAXED);
     cu_parse_file(ph->p, f, ph->level);
     if (f->status == 0) __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
 }
@@ -265,6 +271,9 @@ static void run_phases(cu_project *p, int level, size_t *done)
         for (size_t i = 0; i < p->nfiles; i++) *done += p->files[i].loaded;
         return;
     }
+    /* the progress line: C/C++ files parsed so far (of those read) */
+    __atomic_store_n(&p->report->progress_done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->report->progress_phase, 4, __ATOMIC_RELAXED);
     hold h;
     hold_stderr(p, &h);
     int all = p->opts->parse_all || level == 2;
@@ -352,6 +361,10 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
         project_free(&p);
         return;
     }
+    /* the progress line: C/C++ files read, then parsed (phases 3 and 4) */
+    __atomic_store_n(&report->progress_done, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&report->progress_total, p.nfiles, __ATOMIC_RELAXED);
+    __atomic_store_n(&report->progress_phase, 3, __ATOMIC_RELAXED);
     if (cu_parse_setup(&p) == 0) {
         size_t done = 0;
         run_phases(&p, 0, &done);

@@ -8,14 +8,35 @@
 #include "emit_int.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static int stderr_color = -1;
+
+void cg_emit_stderr_color(int when) { stderr_color = when; }
+
+const char *cg_emit_level_prefix(int level)
+{
+    if (stderr_color < 0) {
+        const char *nc = getenv("NO_COLOR");
+        stderr_color = isatty(STDERR_FILENO) && !(nc && *nc);
+    }
+    if (stderr_color)
+        return level == CG_ERROR ? "cglint: \x1b[1;31merror\x1b[0m: "
+             : level == CG_WARN ? "cglint: \x1b[1;33mwarning\x1b[0m: " : "cglint: \x1b[1;36mnote\x1b[0m: ";
+    return level == CG_ERROR ? "cglint: error: " : level == CG_WARN ? "cglint: warning: " : "cglint: note: ";
+}
+
+const char *cg_emit_error_prefix(void) { return cg_emit_level_prefix(CG_ERROR); }
+
+const char *const cg_format_names[CG_FMT_COUNT] = {
+    "text", "json", "sarif", "github", "concise", "json-lines", "junit", "gitlab", "html",
+};
 
 int cg_format_parse(const char *name)
 {
     if (!name) return -1;
-    if (strcmp(name, "text") == 0) return CG_FMT_TEXT;
-    if (strcmp(name, "json") == 0) return CG_FMT_JSON;
-    if (strcmp(name, "sarif") == 0) return CG_FMT_SARIF;
-    if (strcmp(name, "github") == 0) return CG_FMT_GITHUB;
+    for (int i = 0; i < CG_FMT_COUNT; i++)
+        if (strcmp(name, cg_format_names[i]) == 0) return i;
     return -1;
 }
 
@@ -29,6 +50,11 @@ int cg_emit(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o)
     case CG_FMT_JSON: return cg_emit_json(out, r, o);
     case CG_FMT_SARIF: return cg_emit_sarif(out, r, o);
     case CG_FMT_GITHUB: return cg_emit_github(out, r, o);
+    case CG_FMT_CONCISE: return cg_emit_concise(out, r, o);
+    case CG_FMT_JSON_LINES: return cg_emit_json_lines(out, r, o);
+    case CG_FMT_JUNIT: return cg_emit_junit(out, r, o);
+    case CG_FMT_GITLAB: return cg_emit_gitlab(out, r, o);
+    case CG_FMT_HTML: return cg_emit_html(out, r, o);
     }
     return -1;
 }

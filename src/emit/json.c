@@ -12,9 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
+#include "cglint_version.h"   /* generated from CMake's project(VERSION) */
 
 #define CG_JSON_SCHEMA_VERSION 1
 
@@ -77,7 +75,7 @@ static json_t *json_autofix(const cg_finding *f)
     return o;
 }
 
-static json_t *json_finding(const cg_finding *f)
+json_t *cg_emit_json_finding(const cg_finding *f)
 {
     const cg_rule *rule = &cg_rules[f->rule];
     json_t *o = json_object();
@@ -160,10 +158,12 @@ static json_t *json_document(const cg_report *r, const cg_emit_opts *o)
     json_object_set_new(tool, "name", json_string("cglint"));
     json_object_set_new(tool, "version", cg_emit_json_string(o->tool_version ? o->tool_version : CGLINT_VERSION));
     json_object_set_new(doc, "tool", tool);
+    /* the absolute directory relative paths are relative to (SARIF's %SRCROOT%) */
+    json_object_set_new(doc, "root", r->root && r->root[0] == '/' ? cg_emit_json_string(r->root) : json_null());
 
     json_t *findings = json_array();
     for (size_t i = 0; i < r->nfindings; i++)
-        json_array_append_new(findings, json_finding(&r->findings[i]));
+        json_array_append_new(findings, cg_emit_json_finding(&r->findings[i]));
     json_object_set_new(doc, "findings", findings);
 
     json_t *errors = json_array();

@@ -26,9 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
+#include "cglint_version.h"   /* generated from CMake's project(VERSION) */
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define SARIF_INFO_URI "https://github.com/cglint/cglint"
@@ -378,6 +376,10 @@ static json_t *sarif_fixes(const sarif_ctx *c, const cg_finding *f)
     json_object_set_new(fix, "description", sarif_message(desc ? desc : title));
     free(desc);
     json_object_set_new(fix, "artifactChanges", changes);
+    /* machine-readable as well: what --fix applies alone, and what needs --unsafe-fixes */
+    json_t *props = json_object();
+    json_object_set_new(props, "safe", json_boolean(f->fix_safe));
+    json_object_set_new(fix, "properties", props);
     json_t *fixes = json_array();
     json_array_append_new(fixes, fix);
     return fixes;

@@ -14,6 +14,7 @@
  * byte is ever written, so output piped to files or editors stays clean. */
 #include "emit.h"
 #include "core/hash.h"
+#include "core/source.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,12 +33,27 @@ typedef struct {
     uint32_t width;     /* the line's code points, once counted; 0: not yet */
 } text_walk;
 
+/* The file a finding is in, for the context lines around its line: read
+ * once per file (findings are sorted by path), and used only when its line
+ * still reads as the finding's line_text (the file may have changed since,
+ * or be absent: a findings file from another machine). */
+typedef struct {
+    const char *path;   /* the findings' string of the file loaded (or tried) */
+    cg_source src;
+    int ok;
+} text_file;
+
 typedef struct {
     FILE *out;
     int color;
     text_walk walk;     /* to the span's column */
     text_walk from;     /* to a long line's window start, which also only moves right */
+    const char *root;   /* the report's root, for relative paths */
+    text_file file;
 } text_ctx;
+
+/* Lines shown above and below the finding's line, as ruff shows them. */
+#define TEXT_CONTEXT 2
 
 /* A long line is shown as a window of this many code points around the
  * finding, with "…" where it is cut; the window starts this many code points
@@ -153,6 +169,34 @@ static void text_line_bytes(FILE *out, const char *line, size_t from, size_t to)
     }
 }
 
+static const cg_source *text_source(text_ctx *c, const cg_finding *f);
+static void text_context(FILE *out, const cg_source *src, const cg_finding *f, int gutter, int before);
+static uint32_t text_context_last(const cg_source *src, uint32_t line);
+
+/* Where the code of a line ends from byte `at`: before a trailing comment
+ * (`#` in Python, `//` otherwise, outside strings) and trailing blanks.  The
+ * carets of a span that goes on below stop there: they mark the expression,
+ * not the comment after its first line. */
+static size_t text_code_end(const char *line, size_t at, size_t len, const char *path)
+{
+    size_t pl = path ? strlen(path) : 0;
+    int py = pl > 3 && strcmp(path + pl - 3, ".py") == 0;
+    char q = 0;
+    size_t end = len;
+    for (size_t i = at; i < len; i++) {
+        char ch = line[i];
+        if (q) {
+            if (ch == '\\') i++;
+            else if (ch == q) q = 0;
+            continue;
+        }
+        if (ch == '"' || ch == '\'') q = ch;
+        else if ((py && ch == '#') || (!py && ch == '/' && i + 1 < len && line[i + 1] == '/')) { end = i; break; }
+    }
+    while (end > at && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r')) end--;
+    return end;
+}
+
 /* The snippet: the line (or a window of a long one) and the caret line
  * under the span.  A column past the line's end (a finding from an older
  * version of the file, or a hand-made findings file) is clamped to just
@@ -183,7 +227,9 @@ static void text_snippet(text_ctx *c, const cg_finding *f, int gutter)
         }
         cut_right = to < len;
     }
+    const cg_source *src = text_source(c, f);
     fprintf(out, "%*s |\n", gutter, "");
+    text_context(out, src, f, gutter, 1);
     fprintf(out, "%*u | ", gutter, (unsigned)f->loc.line);
     if (cut_left) fputs("\xe2\x80\xa6", out);
     text_line_bytes(out, line, from, to);
@@ -198,7 +244,10 @@ static void text_snippet(text_ctx *c, const cg_finding *f, int gutter)
     /* carets: the span's width on its first line, within what is shown (and
      * one column past the line's end, where its line break is) */
     uint32_t avail = at < to ? text_width(line, at, to) : 0, n;
-    if (f->loc.end_line > f->loc.line) n = avail;
+    if (f->loc.end_line > f->loc.line) {
+        size_t ce = text_code_end(line, at, len, f->loc.path);
+        n = at < to ? text_width(line, at, ce < to ? ce : to) : 0;
+    }
     else n = f->loc.end_col > f->loc.col ? f->loc.end_col - f->loc.col : 0;
     if (n > avail + !cut_right) n = avail + !cut_right;
     if (!n) n = 1;     /* an empty span (an insertion point) is still visible */
@@ -206,6 +255,98 @@ static void text_snippet(text_ctx *c, const cg_finding *f, int gutter)
     for (uint32_t i = 0; i < n; i++) fputc('^', out);
     if (c->color) fputs(SGR_RESET, out);
     fputc('\n', out);
+    text_context(out, src, f, gutter, 0);
+}
+
+static const cg_source *text_source(text_ctx *c, const cg_finding *f)
+{
+    const char *path = f->loc.path;
+    if (!path) return NULL;
+    if (c->file.path != path && !(c->file.path && strcmp(c->file.path, path) == 0)) {
+        if (c->file.ok) cg_source_free(&c->file.src);
+        c->file.ok = 0;
+        c->file.path = path;
+        char err[256];
+        c->file.ok = cg_source_load(&c->file.src, path, 64u << 20, err, sizeof err) == CG_SRC_OK;
+        if (!c->file.ok && path[0] != '/' && c->root) {
+            char *full = NULL;
+            if (asprintf(&full, "%s/%s", c->root, path) > 0) {
+                c->file.ok = cg_source_load(&c->file.src, full, 64u << 20, err, sizeof err) == CG_SRC_OK;
+                free(full);
+            }
+        }
+    }
+    if (!c->file.ok || !f->line_text) return NULL;
+    size_t n;
+    const char *l = cg_source_line(&c->file.src, f->loc.line, &n);
+    if (!l || strlen(f->line_text) != n || memcmp(l, f->line_text, n) != 0) return NULL;
+    return &c->file.src;
+}
+
+/* One context line: number, bar, text (a long one cut with "…"). */
+static void text_context_line(FILE *out, const cg_source *src, uint32_t line, int gutter)
+{
+    size_t n;
+    const char *l = cg_source_line(src, line, &n);
+    if (!l) return;
+    size_t to = 0, shown = 0;
+    while (to < n && shown < TEXT_LINE_MAX) {
+        to += text_utf8_len((const unsigned char *)l + to, n - to);
+        shown++;
+    }
+    if (n) fprintf(out, "%*u | ", gutter, (unsigned)line);
+    else fprintf(out, "%*u |", gutter, (unsigned)line);
+    text_line_bytes(out, l, 0, to);
+    if (to < n) fputs("\xe2\x80\xa6", out);
+    fputc('\n', out);
+}
+
+static int text_blank(const cg_source *src, uint32_t line)
+{
+    size_t n;
+    const char *l = cg_source_line(src, line, &n);
+    for (size_t i = 0; l && i < n; i++)
+        if (l[i] != ' ' && l[i] != '\t' && l[i] != '\r') return 0;
+    return 1;
+}
+
+/* The last context line shown below `line`. */
+static uint32_t text_context_last(const cg_source *src, uint32_t line)
+{
+    uint32_t nlines = (uint32_t)src->nlines;
+    uint32_t last = line + TEXT_CONTEXT <= nlines ? line + TEXT_CONTEXT : nlines;
+    while (last > line && text_blank(src, last)) last--;
+    return last > line ? last : line;
+}
+
+/* The context lines around the finding's line: `before` says which side.
+ * Blank lines at the outer edge are left out. */
+static void text_context(FILE *out, const cg_source *src, const cg_finding *f, int gutter, int before)
+{
+    if (!src) return;
+    uint32_t line = f->loc.line;
+    if (before) {
+        uint32_t first = line > TEXT_CONTEXT ? line - TEXT_CONTEXT : 1;
+        while (first < line && text_blank(src, first)) first++;
+        for (uint32_t l = first; l < line; l++) text_context_line(out, src, l, gutter);
+    } else {
+        uint32_t last = text_context_last(src, line);
+        for (uint32_t l = line + 1; l <= last; l++) text_context_line(out, src, l, gutter);
+    }
+}
+
+/* help: lines in one style, whoever wrote the text: a sentence, capitalised
+ * and ended with a full stop ("pass `x`" -> "Pass `x`."). */
+static void text_help(FILE *out, const char *fix)
+{
+    size_t n = strlen(fix);
+    while (n && (fix[n - 1] == ' ' || fix[n - 1] == '\n')) n--;
+    char *s = strndup(fix, n);
+    if (!s) return;
+    if (s[0] >= 'a' && s[0] <= 'z') s[0] = (char)(s[0] - 'a' + 'A');
+    cg_emit_escaped(out, s);
+    if (n && !strchr(".!?:", s[n - 1])) fputc('.', out);
+    free(s);
 }
 
 static void text_capture_note(FILE *out, const cg_finding *f, int gutter)
@@ -231,7 +372,10 @@ static void text_finding(text_ctx *c, const cg_finding *f)
     FILE *out = c->out;
     const cg_rule *rule = &cg_rules[f->rule];
     char where[64];
-    int gutter = text_digits(f->loc.line);
+    /* wide enough for the context lines' numbers below it */
+    const cg_source *src = f->line_text && *f->line_text && f->loc.line ? text_source(c, f) : NULL;
+    uint32_t last = src ? text_context_last(src, f->loc.line) : f->loc.line;
+    int gutter = text_digits(last > f->loc.line ? last : f->loc.line);
 
     /* Header: clang's "path:line:col: severity: message", rule id last like
      * ruff, so the message reads first.  Names and messages come from files
@@ -255,7 +399,7 @@ static void text_finding(text_ctx *c, const cg_finding *f)
     const char *fix = f->fix && *f->fix ? f->fix : rule->fix;
     if (fix && *fix) {
         fprintf(out, "%*s = help: ", gutter, "");
-        cg_emit_escaped(out, fix);
+        text_help(out, fix);
         fprintf(out, "%s\n", !f->nedits ? "" : f->fix_safe ? " (fixable with --fix)" : " (fixable with --fix --unsafe-fixes)");
     }
     if (f->verdict != CG_VERDICT_NONE) {
@@ -403,7 +547,7 @@ static int text_statistics(FILE *out, const cg_report *r)
 
 int cg_emit_text(FILE *out, const cg_report *r, const cg_emit_opts *o)
 {
-    text_ctx c = {out, o->color, {0}, {0}};
+    text_ctx c = {out, o->color, {0}, {0}, r->root, {0}};
     int printed = 0;   /* anything above the summary, which a blank line then separates */
     if (o->statistics) {
         if (text_statistics(out, r) < 0) return -1;
@@ -415,6 +559,7 @@ int cg_emit_text(FILE *out, const cg_report *r, const cg_emit_opts *o)
         }
         printed = r->nfindings > 0;
     }
+    if (c.file.ok) cg_source_free(&c.file.src);
     if (!o->quiet) {
         if (printed) fputc('\n', out);
         if (r->run) text_run(out, r);

@@ -5,13 +5,50 @@
 #ifndef CG_PY_H
 #define CG_PY_H
 #include <stddef.h>
+#include <stdint.h>
 #include "core/report.h"
 #include "core/walk.h"
+
+/* Parsed trees kept between runs (`cglint server`), by path and content
+ * digest; thread-safe.  A run with a cache parses only what changed. */
+typedef struct cg_py_cache cg_py_cache;
+cg_py_cache *cg_py_cache_new(void);
+void cg_py_cache_free(cg_py_cache *cache);
+size_t cg_py_cache_size(const cg_py_cache *cache);   /* trees held */
+
+/* A focused analysis (`cglint server`): a buffer is analysed with only the
+ * capture files whose calls reached it in the last whole analysis; every
+ * other file is context, read and parsed only if a call reaches it. */
+/* Bloom filters of the names a file's text calls (`name(`) and imports: where
+ * a function's call sites may be (callers' arguments flow into it). */
+typedef struct cg_py_names { uint64_t call[64]; uint64_t import[32]; } cg_py_names;
+void cg_py_names_of(const char *text, size_t len, cg_py_names *out);
+
+typedef struct cg_py_focus {
+    /* A file that is not reported: 1 to read it at once and look for
+     * captures in it, 0 to leave it for calls to reach.  NULL: all at once. */
+    int (*scan)(void *ctx, const char *path);
+    /* During the analysis: a walk that began in the capture file `from`
+     * used the module file `to` (called into it, resolved a name in it).
+     * Thread-unsafe calls are fine: the analysis is single-threaded. */
+    void (*reach)(void *ctx, const char *from, const char *to);
+    /* The names of a file `scan` left unread (so that its calls into the
+     * buffer's functions are found, as a whole run finds them); NULL when
+     * unknown: then any name may be called there.  Called from several
+     * threads at once. */
+    const cg_py_names *(*names)(void *ctx, const char *path);
+    void *ctx;
+} cg_py_focus;
+
+/* Does the text mention a capture API (the prefilter of a whole run)? */
+int cg_py_mentions_capture(const char *text, size_t len);
 
 typedef struct cg_py_opts {
     int jobs;               /* worker threads; <= 0: all cores */
     size_t max_file_size;   /* bytes; 0: no limit */
-    struct cg_cache *cache; /* the project index (core/cache.h), or NULL: a cold run */
+    cg_py_cache *cache;     /* NULL: parse everything afresh */
+    const cg_py_focus *focus; /* NULL: the whole project, every capture */
+    struct cg_cache *index; /* the project index (core/cache.h), or NULL: a cold run */
 } cg_py_opts;
 
 /* Check that the linked grammar is usable by the tree-sitter runtime.

@@ -72,6 +72,40 @@ static py_val build_host_number(const py_call_site *cs)
     return r;
 }
 
+/* math.*(...): a number; read from a tensor when an argument is one (CG101
+ * reports the read), else keeping where a number argument came from, so
+ * `math.sqrt(self.rate)` still names `rate` (CG304) */
+static py_val build_math(const py_call_site *cs)
+{
+    const py_event *ev = cs->ev;
+    py_val r = py_vk(PY_V_NUMBER);
+    for (int i = 0; i < ev->nargs; i++) {
+        const py_val *a = &ev->args[i];
+        if (a->kind == PY_V_TENSOR || (a->flags & PY_VF_HOSTSCALAR)) r.flags |= PY_VF_HOSTSCALAR;
+        if (a->kind == PY_V_NUMBER && a->origin && !r.origin) {
+            r.origin = a->origin;
+            r.oname = a->oname;
+            r.ofn = a->ofn;
+            r.ocls = a->ocls;
+            r.omod = a->omod;
+        }
+    }
+    if (r.flags & PY_VF_HOSTSCALAR) r.origin = PY_O_NONE;
+    return r;
+}
+
+/* functools.partial(torch.compile, mode="reduce-overhead"): a compiler that
+ * captures with CUDA graphs when called (py_region.c's open_compile) */
+static py_val build_partial(const py_call_site *cs)
+{
+    const py_event *ev = cs->ev;
+    if (ev->nargs == 0 || ev->args[0].kind != PY_V_EXT || !cg_eq(ev->args[0].qual, "torch.compile"))
+        return py_vk(PY_V_UNKNOWN);
+    py_val r = ev->args[0];
+    if (py_compile_kw_cudagraphs(ev)) r.flags |= PY_VF_CUDAGRAPHS;
+    return r;
+}
+
 /* str(t), repr(t), format(t): a string made by formatting a tensor (CG107) */
 static py_val build_str(const py_call_site *cs)
 {
@@ -188,6 +222,10 @@ static py_val build_modlist(const py_call_site *cs)
         if (a->kind == PY_V_INSTANCE && r.nelems < 4) r.elems[r.nelems++] = a->cls;
         else if (a->kind == PY_V_MODLIST)
             for (int k = 0; k < a->nelems && r.nelems < 4; k++) r.elems[r.nelems++] = a->elems[k];
+        else if (a->kind == PY_V_DICT || a->kind == PY_V_LIST || a->kind == PY_V_TUPLE)   /* ModuleDict({...}) */
+            for (int k = 0; k < a->nitems && r.nelems < 4; k++)
+                for (const py_val *e = &a->items[k]; e && r.nelems < 4; e = e->alt)
+                    if (e->kind == PY_V_INSTANCE) r.elems[r.nelems++] = e->cls;
     }
     return r;
 }
@@ -226,6 +264,9 @@ static py_val build_generator(const py_call_site *cs)
     py_val r = py_vk(PY_V_EXTOBJ);
     r.qual = cs->q;
     if (device_arg(cs, "device") == PY_DEV_CUDA) r.flags |= PY_VF_CUDA_GEN;
+    /* its identity: where it is made (CG602 matches the registered one) */
+    r.omod = cs->fr->mod;
+    r.ctor = cs->call;
     return r;
 }
 
@@ -251,6 +292,31 @@ static py_val build_scheduler(const py_call_site *cs)
     return r;
 }
 
+/* Param groups written as a list of dicts (`[{"params": ..., "capturable": True}]`):
+ * +1 when every group says capturable True, -1 when one says False, 0 when
+ * none says (or the groups are not written out). */
+static int groups_capturable(py_module *m, TSNode groups)
+{
+    groups = py_unparen(groups);
+    if (!IS(groups, list) && !IS(groups, tuple)) return 0;
+    uint32_t n = py_named_child_count(groups), said = 0, dicts = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode d = py_named_child(groups, i);
+        if (!IS(d, dictionary)) continue;
+        dicts++;
+        uint32_t k = py_named_child_count(d);
+        for (uint32_t j = 0; j < k; j++) {
+            TSNode pr = py_named_child(d, j);
+            if (strcmp(py_type(pr), "pair") != 0) continue;
+            TSNode key = py_named_child(pr, 0), val = py_named_child(pr, 1);
+            if (!py_text_eq(m, key, "\"capturable\"") && !py_text_eq(m, key, "'capturable'")) continue;
+            if (!py_text_eq(m, val, "True")) return -1;
+            said++;
+        }
+    }
+    return dicts && said == dicts ? 1 : 0;
+}
+
 /* torch.optim.<Optimizer>(...): capturable or not (CG605), lr a tensor or not (CG606) */
 static py_val build_optimizer(const py_call_site *cs)
 {
@@ -266,15 +332,27 @@ static py_val build_optimizer(const py_call_site *cs)
     /* where it is built, for CG605's fix */
     r.omod = cs->fr->mod;
     r.ctor = ev->node;
-    if (kw_is(cs, "capturable", "True")) r.flags |= PY_VF_CAPTURABLE;
+    /* every param group must be capturable: a group's own "capturable" wins
+     * over the keyword, which is the default of the groups that say nothing */
+    int groups = ev->nargs > 0 ? groups_capturable(cs->fr->mod, ev->argn[0]) : 0;
+    if (groups > 0 || (groups == 0 && kw_is(cs, "capturable", "True"))) r.flags |= PY_VF_CAPTURABLE;
+    if (groups < 0) r.ctor = (TSNode){0};   /* capturable=True would not fix it: no edit */
+    if (kw_is(cs, "fused", "True")) r.flags |= PY_VF_FUSED;
     int k = py_ev_kw(ev, "lr");
     if (k >= 0 && ev->kw[k].kind == PY_V_TENSOR) r.flags |= PY_VF_TENSOR_LR;
     return r;
 }
 
-/* torch.nn.*: classes give modules; clip_grad_* a tensor */
+/* torch.nn.*: classes give modules (nn.Parameter a tensor that requires
+ * grad); clip_grad_* a tensor */
 static py_val build_nn(const py_call_site *cs)
 {
+    if (cg_eq(cs->q, "torch.nn.Parameter") || cg_eq(cs->q, "torch.nn.parameter.Parameter")) {
+        const py_event *ev = cs->ev;
+        py_val r = py_vtensor(ev->nargs > 0 && ev->args[0].kind == PY_V_TENSOR ? ev->args[0].dev : PY_DEV_UNKNOWN);
+        if (!kw_is(cs, "requires_grad", "False")) r.flags |= PY_VF_REQUIRES_GRAD;
+        return r;
+    }
     const char *last = strrchr(cs->q, '.');
     if (last && last[1] >= 'A' && last[1] <= 'Z') {
         py_val r = py_vk(PY_V_EXTOBJ);
@@ -294,10 +372,11 @@ static py_val build_factory(const py_call_site *cs)
     int from_numpy = cg_eq(cs->q, "torch.from_numpy");
     int k = py_ev_kw(ev, "device");
     if (k >= 0) r.dev = (uint8_t)py_api_device_of(cs->ctx, cs->fr, ev->kwn[k], NULL);
-    else if (from_numpy || !cs->ctx->p->default_device_set) r.dev = PY_DEV_CPU;
+    else if (from_numpy || !py_default_device_cuda(cs->ctx, cs->fr->mod)) r.dev = PY_DEV_CPU;
     if (from_numpy) r.dev = PY_DEV_CPU;
     if (kw_is(cs, "pin_memory", "True")) r.flags |= PY_VF_PINNED;
     if (kw_is(cs, "dtype", "torch.bool")) r.flags |= PY_VF_BOOL;
+    if (kw_is(cs, "requires_grad", "True")) r.flags |= PY_VF_REQUIRES_GRAD;
     return r;
 }
 
@@ -313,9 +392,14 @@ static py_val build_torch(const py_call_site *cs)
         if (cg_starts(name, host[i])) return py_vk(PY_V_NUMBER);   /* torch.is_autocast_enabled()... */
     if (cs->row && (cs->row->props & API_FACTORY)) return build_factory(cs);
     py_val r = py_vtensor(PY_DEV_UNKNOWN);
-    for (int i = 0; i < cs->ev->nargs; i++)
+    uint32_t in_flags = 0;
+    for (int i = 0; i < cs->ev->nargs; i++) {
         if (cs->ev->args[i].kind == PY_V_TENSOR && cs->ev->args[i].dev == PY_DEV_CPU) r.dev = PY_DEV_CPU;
+        if (cs->ev->args[i].kind == PY_V_TENSOR) in_flags |= cs->ev->args[i].flags;
+    }
     if ((cs->row && (cs->row->props & API_BOOL)) || cg_starts(cs->q, "torch.logical_")) r.flags |= PY_VF_BOOL;
+    /* *_like factories make new leaves, without an autograd node */
+    if (!cg_ends_with(cs->q, "_like")) py_region_note_grad_op(cs->ctx, cs->fr, cs->ev->node, in_flags, &r);
     return r;
 }
 
@@ -381,12 +465,14 @@ static const py_api functions[] = {
     ROW("torch.utils.tensorboard.writer.SummaryWriter", R, .build = build_host_io),
     ROW("torch.nn.ModuleList", R, .build = build_modlist),
     ROW("torch.nn.Sequential", R, .build = build_modlist),
+    ROW("torch.nn.ModuleDict", R, .build = build_modlist),
     ROW("torch.autocast", R | NOWARM, .build = build_autocast),
     ROW("torch.cuda.amp.autocast", R, .build = build_autocast),
     ROW("torch.amp.autocast", R, .build = build_autocast),
     ROW("torch.cuda.amp.autocast_mode.autocast", R, .build = build_autocast),
     ROW("torch.amp.autocast_mode.autocast", R, .build = build_autocast),
     ROW("torch.Generator", R, .build = build_generator),
+    ROW("functools.partial", R, .build = build_partial),
     ROW("torch.utils.data.DataLoader", R, .build = build_dataloader),
     ROW("torch.utils.data.dataloader.DataLoader", R, .build = build_dataloader),
     /* host values */
@@ -460,7 +546,7 @@ static const py_api prefixes[] = {
     ROW("tensorboardX.SummaryWriter", R, .build = build_host_io),
     ROW("torch.optim.lr_scheduler.", R, .build = build_scheduler),
     ROW("torch.optim.", R, .build = build_optimizer),
-    ROW("math.", R, .kind = PY_V_NUMBER),
+    ROW("math.", R, .build = build_math),
     ROW("time.", R, .kind = PY_V_NUMBER),
     ROW("numpy.", R, .kind = PY_V_NDARRAY),
     ROW("torch.nn.functional.", R, .kind = PY_V_TENSOR),
@@ -697,7 +783,53 @@ py_val py_api_tensor_method(py_ctx *ctx, py_frame *fr, const py_event *ev)
     if (row && (row->props & API_ON_TENSOR))
         return row->kind == PY_V_TENSOR ? (py_val){ .kind = PY_V_TENSOR, .dev = r->dev, .flags = row->flags }
                                         : py_vk(row->kind);
-    return py_vtensor(r->dev);
+    py_val out = py_vtensor(r->dev);
+    if (cg_eq(ev->method, "requires_grad_")) {
+        /* only a leaf takes requires_grad_: it has no autograd node of its own */
+        out = *r;
+        out.flags &= ~(uint32_t)PY_VF_EAGER_GRAD;
+        if (!(ev->nargs > 0 && py_text_eq(fr->mod, ev->argn[0], "False"))) out.flags |= PY_VF_REQUIRES_GRAD;
+        return out;
+    }
+    /* detach() and new_*() make tensors without an autograd node */
+    if (!cg_eq(ev->method, "detach") && !cg_eq(ev->method, "detach_") && !cg_starts(ev->method, "new_")) {
+        uint32_t in_flags = r->flags;
+        for (int i = 0; i < ev->nargs; i++)
+            if (ev->args[i].kind == PY_V_TENSOR) in_flags |= ev->args[i].flags;
+        py_region_note_grad_op(ctx, fr, ev->node, in_flags, &out);
+    }
+    return out;
+}
+
+/* An instance of external class q, as an annotation names it: a tensor, a
+ * module of torch.nn, or what the row of q says its call gives when that
+ * needs no arguments (GradScaler, CUDAGraph, Logger); else unknown.
+ * Optimizers are not assumed either way (capturable or not). */
+py_val py_api_instance_of(const char *q)
+{
+    static const char *const tensors[] = { "torch.Tensor", "torch.nn.Parameter", "torch.nn.parameter.Parameter",
+        "torch.FloatTensor", "torch.LongTensor", "torch.BoolTensor", "torch.cuda.FloatTensor", NULL };
+    if (!q) return py_vk(PY_V_UNKNOWN);
+    if (cg_one_of(q, tensors)) return py_vtensor(PY_DEV_UNKNOWN);
+    const py_api *row = function_row(q);
+    if (row && (row->props & API_RESULT) && !row->build && row->kind == PY_V_EXTOBJ) return row_value(row, NULL);
+    const char *last = strrchr(q, '.');
+    if (cg_starts(q, "torch.nn.") && !cg_starts(q, "torch.nn.functional.") && last && last[1] >= 'A' && last[1] <= 'Z') {
+        py_val r = py_vk(PY_V_EXTOBJ);
+        r.qual = q;
+        return r;
+    }
+    return py_vk(PY_V_UNKNOWN);
+}
+
+/* A project logger's level method (NeMo's `logging.warning`, a Logger class
+ * of one's own): host I/O, like logging's (CG301); not followed. */
+int py_api_is_log_method(const py_func *f)
+{
+    static const char *const levels[] = { "debug", "info", "warning", "warn", "error", "exception", "critical",
+        "log", NULL };
+    return f && f->cls && (cg_ends_with(f->cls->name, "Logger") || cg_ends_with(f->cls->name, "Logging")) &&
+           cg_one_of(f->name, levels);
 }
 
 int py_api_is_factory(const char *q) { return function_has(q, API_FACTORY); }

@@ -4,18 +4,17 @@
  *   - the modules, by path, dotted name and sys.path root (the key);
  *   - for every module the analysis parsed (or failed to read or parse):
  *     its bytes, by digest;
- *   - for every other module: only the facts phase 1 takes from its bytes
- *     (does it mention a capture API, torch.set_default_device, a
- *     suppression comment), because an unparsed module is never looked at
- *     again.  Editing a file that no capture reaches therefore keeps the
- *     memo valid; editing one that the analysis parsed does not.
+ *   - for every other module: its bytes too, by digest: the analysis looks
+ *     for the callers of the functions a capture reaches in the text of
+ *     every module (their arguments flow into the capture), so any edit
+ *     may change the findings.  (The memo format still reads entries that
+ *     keep only an unparsed module's facts; none are written.)
  * The analysis is deterministic in these inputs (the same modules are
  * parsed in the same order), so an entry that checks out is what a cold run
  * would report, byte for byte.
  *
- * Facts and digests come from the file index: an unchanged stat costs no
- * read.  On a miss, phase 1 takes the facts of unchanged files from the
- * index too and reads only the files it must parse. */
+ * Digests come from the file index: an unchanged stat costs no read.  On a
+ * miss the analysis reads every file (each one's call names are wanted). */
 #include "py_int.h"
 #include "py_cache.h"
 #include "core/cache.h"
@@ -45,7 +44,7 @@ typedef struct py_cache_state {
 static void digest_key(py_project *p, py_cache_state *s)
 {
     cg_keyhash k;
-    cg_keyhash_init(&k, "py-memo-1");
+    cg_keyhash_init(&k, "py-memo-2");
     cg_keyhash_digest(&k, cg_cache_identity());
     cg_keyhash_u64(&k, p->opts->max_file_size);
     cg_keyhash_u64(&k, p->nmods);
@@ -130,7 +129,7 @@ static void state_free(py_cache_state *s, size_t n)
 
 int py_cache_begin(py_project *p)
 {
-    if (!p->opts->cache || p->report->rules || getenv("CGLINT_TRACE_PARSE")) return 0;
+    if (!p->opts->index || p->opts->focus || p->report->rules || getenv("CGLINT_TRACE_PARSE")) return 0;
     py_cache_state *s = calloc(1, sizeof *s);
     size_t n = p->nmods ? p->nmods : 1;
     if (s) {
@@ -140,7 +139,7 @@ int py_cache_begin(py_project *p)
         s->facts = calloc(n, sizeof *s->facts);
     }
     if (!s || !s->abs || !s->st || !s->have_st || !s->facts) { state_free(s, 0); return 0; }
-    s->c = p->opts->cache;
+    s->c = p->opts->index;
     p->cache = s;
     s->f0 = p->report->nfindings;
     s->n0 = p->report->nnotices;
@@ -193,31 +192,10 @@ int py_cache_begin(py_project *p)
     return hit;
 }
 
-int py_cache_phase1(py_project *p, size_t i)
+void py_cache_before_read(py_project *p, size_t i)
 {
     py_cache_state *s = p->cache;
-    if (!s) return 0;
-    if (!s->have_st[i]) stat_one(p, s, i);
-    cg_cache_entry e;
-    if (!s->have_st[i] || !cg_cache_lookup(s->c, s->abs[i], &s->st[i], &e)) return 0;
-    uint32_t f = e.facts;
-    if (!(f & CG_FACT_KNOWN) || (f & (PYF_MARKER | PYF_FAILED))) return 0;
-    /* an unchanged file without a capture API: phase 1 needs only its facts */
-    s->facts[i] = f;
-    py_module *m = &p->mods[i];
-    m->file->directives = (f & PYF_DIRECTIVES) ? 2 : 1;
-    m->has_marker = 0;
-    if (f & PYF_SDD) __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&p->report->files_analysed, 1, __ATOMIC_RELAXED);
-    return 1;
-}
-
-void py_cache_loaded(py_project *p, size_t i, uint32_t facts)
-{
-    py_cache_state *s = p->cache;
-    if (!s) return;
-    s->facts[i] = facts;
-    if (s->have_st[i]) cg_cache_record(s->c, s->abs[i], &s->st[i], NULL, facts);
+    if (s && !s->have_st[i]) stat_one(p, s, i);
 }
 
 void py_cache_end(py_project *p)
@@ -229,16 +207,13 @@ void py_cache_end(py_project *p)
     cg_buf_u64(&b, p->nmods);
     for (size_t i = 0; i < p->nmods && ok; i++) {
         py_module *m = &p->mods[i];
-        if (m->state == 0) {
-            ok = (s->facts[i] & CG_FACT_KNOWN) != 0;
-            cg_buf_u64(&b, 0);
-            cg_buf_u64(&b, s->facts[i]);
-        } else {
-            cg_digest d;
-            ok = current_digest(s, i, &d) == 0;
-            cg_buf_u64(&b, 1);
-            cg_buf_bytes(&b, &d, sizeof d);
-        }
+        /* every module by digest, parsed or not: the callers of a reached
+         * function are searched in every file's text (value flow) */
+        cg_digest d;
+        ok = current_digest(s, i, &d) == 0;
+        cg_buf_u64(&b, 1);
+        cg_buf_bytes(&b, &d, sizeof d);
+        (void)m;
         cg_buf_u64(&b, (uint64_t)m->file->directives);
     }
     if (ok) {

@@ -17,14 +17,11 @@ enum {
 uint32_t py_text_facts(const char *text, size_t len);
 
 /* Before phase 1: 1 when the memo answered (findings and notices added,
- * directives set): the run is done.  0: analyse; phase 1 then consults the
- * index through py_cache_phase1 and py_cache_loaded. */
+ * directives set): the run is done.  0: analyse. */
 int py_cache_begin(struct py_project *p);
-/* Module i is unchanged and mentions no capture API: its facts are applied
- * (1) and it need not be read; 0: read it. */
-int py_cache_phase1(struct py_project *p, size_t i);
-/* Module i was read: its facts, for the index. */
-void py_cache_loaded(struct py_project *p, size_t i, uint32_t facts);
+/* Module i is about to be read: its stat, taken before, dates the bytes the
+ * analysis sees (the memo records their digest only if it is unchanged). */
+void py_cache_before_read(struct py_project *p, size_t i);
 /* After the analysis: store the memo entry; frees the state. */
 void py_cache_end(struct py_project *p);
 void py_cache_abandon(struct py_project *p);

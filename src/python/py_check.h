@@ -60,6 +60,19 @@ enum {
     PY_VF_OUTPUT = 1 << 17,      /* a tensor produced inside a capture: a graph output */
     PY_VF_THREAD_LOCAL = 1 << 18,/* torch.cuda.graph(..., capture_error_mode="thread_local") */
     PY_VF_PARAM = 1 << 19,       /* a parameter of the function a reduce-overhead region compiles */
+    PY_VF_FUSED = 1 << 20,       /* an optimizer built with fused=True (CG108: GradScaler.step) */
+    PY_VF_CUDAGRAPHS = 1 << 21,  /* made by torch.compile to run as CUDA graphs (mode="reduce-overhead",
+                                    backend="cudagraphs"), or a functools.partial of torch.compile
+                                    that does so (CG902) */
+    PY_VF_REQUIRES_GRAD = 1 << 22, /* a leaf that requires grad: nn.Parameter, requires_grad=True */
+    PY_VF_EAGER_GRAD = 1 << 23,  /* made before the capture, on the default stream, by an op on a tensor
+                                    that requires grad: its autograd node is bound to that stream (CG702);
+                                    ctor/omod: the op */
+    PY_VF_SPREAD = 1 << 24,      /* `*xs` in a call or a display: its elements, spread */
+    PY_VF_CALLERS = 1 << 25,     /* a parameter of a function walked from its top: what its
+                                    callers pass is looked up when the name is read */
+    PY_VF_FROM_CALLERS = 1 << 26,/* ...and that is what it holds: not seen through closures */
+    PY_VF_LOOPVAR = 1 << 27,     /* a number a `for` binds: it changes every iteration (CG304) */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
@@ -81,9 +94,24 @@ typedef struct py_val {
     /* torch.cuda.graph(..., stream=s) / torch.cuda.stream(s): the stream */
     const char *stream;
     int stream_default;
-    /* an optimizer: the call that built it, in omod (CG605's fix) */
+    /* an optimizer or a generator: the call that built it, in omod (CG605's
+     * fix; which generator is registered, CG602) */
     TSNode ctor;
+    /* a tuple, list or dict whose elements are known: their values, in order
+     * (a dict's: its values) */
+    const struct py_val *items;
+    const char *const *keys;    /* a dict's: each item's key when it is a string literal (its text) */
+    uint16_t nitems;
+    /* one of several values (a conditional, several call sites or
+     * assignments): this one, or any of alt's chain.  The rules see this
+     * one, the most telling (py_join orders them). */
+    const struct py_val *alt;
+    /* a nested function: the bindings of the defs around it when it was
+     * defined (used when their frames no longer run) */
+    const struct py_closure *closure;
 } py_val;
+
+enum { PY_IO_INPUT = 1, PY_IO_OUTPUT = 2 };
 
 /* ---- a capture region: the facts rules read -------------------------------------
  * One per capture the evaluator meets (py_region.c fills it); each field
@@ -96,18 +124,38 @@ typedef struct py_region {
     const char *kind;           /* "torch.cuda.graph", "capture_begin", "make_graphed_callables",
                                    "te.make_graphed_callables", "reduce-overhead", "FullCudaGraphWrapper",
                                    "CudaGraphManager": CG404, CG601, CG701-CG708, CG901, CG902 */
-    cg_map inputs;              /* tensors the capture reads in fn ("static_x", "self.static_x"): CG504 */
+    cg_map inputs;              /* tensors the capture reads in fn, and self attributes its class's
+                                   methods read ("static_x", "self.static_x"): PY_IO_INPUT, CG504;
+                                   self attributes it stores: PY_IO_OUTPUT, CG505 */
     cg_streams streams;         /* forks, joins and event records (streams.capture: the capturing
                                    stream): CG402, CG403 */
+    const char *stray[8];       /* streams given work in the capture without a fork (CG403 at the
+                                   `with`): a later wait on one is the same hazard, not reported again */
+    int nstray;
     int steps_optimizer;        /* an optimizer step is captured: CG606 */
     int has_backward;           /* the capture runs backward(): CG702 */
     int thread_local;           /* capture_error_mode="thread_local" (or relaxed): CG708 */
     int side_stream;            /* the capture begins on a stream other than the default one: CG404 */
     /* what the capturing function did before the capture */
     int warm;                   /* ran the model first (or built none here): CG701, CG706 */
+    int cold_from_callers;      /* ...not warm: its model comes from callers that never ran it: CG701 */
+    const void *warmed[8];      /* the compiled callables (py_func or qual) the function ran before: CG706 */
+    int nwarmed;
+    int warmed_other;           /* ...and whether it ran project code that may have run them */
+    int warm_ran;               /* the function itself ran a warm-up (not merely built nothing) */
     int in_loop;                /* the capture sits in a loop with no condition around it: CG705 */
+    TSNode capture_loop;        /* the innermost loop around the capture, if any: CG505 (one
+                                   graph per iteration keeps each output; no replay overwrites it) */
+    int loop_replays;           /* ...and that loop also replays a graph: a loop variable read in
+                                   the capture is baked while it changes (CG304) */
     int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
-    int eager_backward;         /* backward()/DDP() on the default stream before it: CG702 */
+    int eager_backward;         /* backward()/DDP() on the default stream before it, or a tensor the
+                                   capture reads made there with an autograd node: CG702 */
+    int eager_grad_op;          /*   ...the latter: CG702 */
+    const char *cuda_thread;    /* ...a thread started before it whose target does CUDA work
+                                   (queries events, syncs, pins memory): the target's name, CG708 */
+    py_module *cuda_thread_mod; /*   and where the target does it */
+    TSNode cuda_thread_node;
     cg_loc eager_loc;           /*   where: CG702 */
     char *eager_line;
     int autocast;               /* inside `with autocast(...)` that caches casts: CG601 */
@@ -115,6 +163,10 @@ typedef struct py_region {
     char *autocast_line;
     py_module *autocast_mod;    /*   its module and call, for CG601's fix */
     TSNode autocast_node;
+    TSNode gens[4];             /* generators the capturing function registered before it, by
+                                   where they were made: CG602 */
+    int ngens;
+    int gens_unknown;           /*   and registrations of generators not known: CG602 */
     int small_warmup;           /* a `for _ in range(N)` with N < 11 before the capture: CG703 */
     int warmup_iters;           /*   its N: CG703 */
     /* make_graphed_callables (set on its first region only) */
@@ -157,6 +209,25 @@ typedef struct py_ctx {
     TSNode loop_node;      /* the innermost loop around the statement, in this function */
     py_region **regions;   /* every region made, to free their maps */
     int nregions, capregions;
+    /* a caller walked for what it passes (py_call.c): the call watched, the
+     * function it must call, what it passed (sites of it, recorded) */
+    TSNode watch;
+    py_func *watch_fn;
+    struct py_args *watch_args;
+    int callers_depth;     /* caller walks under way */
+    int in_watched;        /* evaluating the watched call's arguments */
+    py_func *scan_fn;      /* the function walked from its top, when it opens a capture */
+    cg_map callers;        /* function -> its call sites' arguments, once per run */
+    int callers_parses;    /* modules parsed to find call sites, this run */
+    const struct py_closure *call_closure; /* the closure of the function being called */
+    const char *bind_only;  /* py_bind_params binds only names found in this text (when set) */
+    size_t bind_only_len;
+    int watch_cold;         /* the watched call's caller ran nothing before it (CG701) */
+    py_func *after_method;  /* a method of the capturing class walked as the capture's aftermath */
+    /* a method walked for what it stores in self.<watch_attr> (py_call.c) */
+    const char *watch_attr;
+    py_func *watch_attr_fn;
+    py_val *watch_attr_val;
 } py_ctx;
 
 /* ---- events ------------------------------------------------------------------ */
@@ -196,14 +267,17 @@ typedef struct py_event {
     TSNode kwn[PY_MAX_ARGS];
     int size_arg;              /* the call is itself a size argument (CG203) */
     int chained_to_device;     /* result goes straight into .cuda()/.to() */
+    int chained_to_pin;        /* result goes straight into .pin_memory() (CG503, not CG305) */
     int consumed_by_print;     /* a print/log call formats it anyway */
     /* other events */
     py_val val;                /* condition, index, stored value, scalar, stream */
     int augmented;             /* PY_EV_STORE: `+=` and friends */
-    int target_kind;           /* PY_EV_STORE: 0 name, 1 attribute, 2 subscript */
+    int target_kind;           /* PY_EV_STORE: 0 name, 1 attribute, 2 subscript, 3 a graph output
+                                  returned to callers that keep it across replays (CG505) */
     py_val target_base;        /* PY_EV_STORE: object of attribute/subscript target */
     TSNode target_base_node;
-    int target_is_global;      /* PY_EV_STORE: a name declared global / module level */
+    int target_is_global;      /* PY_EV_STORE: a name declared global / module level (1), under
+                                  self (2), a parameter holding the caller's container (3) */
 } py_event;
 
 /* ---- py_report.c: the one report builder ----------------------------------------- */
@@ -252,10 +326,23 @@ const char *py_snip(const py_ctx *ctx, py_module *m, TSNode n);
 int py_ev_kw(const py_event *ev, const char *name);
 /* Does the value look like a tensor?  Known tensors (not on the CPU) only. */
 int py_is_gpu_tensor(const py_val *v);
+/* py_call.c: the identity of a compiled callable (a py_func, a class, a
+ * qualified name), NULL for values torch.compile did not make: CG706 */
+const void *py_compiled_identity(const py_val *v);
 /* Is the region a torch.compile(mode="reduce-overhead") function? */
 int py_region_is_compiled(const py_region *r);
+/* Has torch.set_default_device (a CUDA device) been called by module m, or
+ * by the module of the capture under analysis?  Factories without device=
+ * may then make GPU tensors (CG305, CG902). */
+static inline int py_default_device_cuda(const py_ctx *ctx, const py_module *m)
+{
+    return (m && (m->text_facts & PY_MT_DEFAULT_CUDA)) ||
+           (ctx->region && ctx->region->mod && (ctx->region->mod->text_facts & PY_MT_DEFAULT_CUDA));
+}
 /* py_api.c: is q a torch tensor factory (torch.zeros, torch.tensor...)? */
 int py_api_is_factory(const char *q);
+/* py_api.c: is f a level method (warning, info...) of a project's Logger class? */
+int py_api_is_log_method(const py_func *f);
 
 /* ---- py_checks.c --------------------------------------------------------------- */
 typedef void (*py_check_fn)(const py_ctx *ctx, const py_event *ev);

@@ -29,6 +29,7 @@ static int tensorish(const py_val *v)
 }
 
 static const char *expr(const py_ctx *ctx, const py_event *ev) { return py_snip(ctx, ev->mod, ev->node); }
+static const char *expr_at(const py_ctx *ctx, py_module *m, TSNode n) { return py_snip(ctx, m, n); }
 
 static int kw_true(const py_event *ev, const char *name)
 {
@@ -52,6 +53,11 @@ static void check_scalar_read(const py_ctx *ctx, const py_event *ev)
                ev->nargs == 1 && py_is_gpu_tensor(&ev->args[0])) {
         hit = 1;
         what = ev->qual + 9;
+    } else if (!ev->method && cg_starts(ev->qual, "math.")) {
+        /* math.isfinite(t), math.floor(t), math.sqrt(t): Tensor.__float__ (or
+         * __index__) reads the value on the host */
+        for (int i = 0; i < ev->nargs && !hit; i++) hit = py_is_gpu_tensor(&ev->args[i]);
+        what = ev->qual;
     }
     if (!hit) return;
     if (ev->size_arg) {
@@ -73,6 +79,13 @@ static void check_size_use(const py_ctx *ctx, const py_event *ev)
               expr(ctx, ev));
 }
 
+/* A device written as the CPU: "cpu", 'cpu', torch.device("cpu"). */
+static int cpu_literal(py_module *m, TSNode a)
+{
+    return py_text_eq(m, a, "\"cpu\"") || py_text_eq(m, a, "'cpu'") || py_text_eq(m, a, "torch.device(\"cpu\")") ||
+           py_text_eq(m, a, "torch.device('cpu')");
+}
+
 /* CG102: device-to-host copies */
 static void check_d2h(const py_ctx *ctx, const py_event *ev)
 {
@@ -85,15 +98,11 @@ static void check_d2h(const py_ctx *ctx, const py_event *ev)
                   "`%s` copies a CUDA tensor to host memory during graph capture", expr(ctx, ev));
         return;
     }
-    if (cg_eq(ev->method, "to") && py_is_gpu_tensor(r)) {
-        int cpu = 0;
-        if (ev->nargs > 0) {
-            TSNode a = ev->argn[0];
-            cpu = py_text_eq(ev->mod, a, "\"cpu\"") || py_text_eq(ev->mod, a, "'cpu'") ||
-                  py_text_eq(ev->mod, a, "torch.device(\"cpu\")") || py_text_eq(ev->mod, a, "torch.device('cpu')");
-        }
+    /* .to("cpu") is a copy to the host like .cpu(): on a value of unknown kind too */
+    if (cg_eq(ev->method, "to") && tensorish(r)) {
+        int cpu = ev->nargs > 0 && cpu_literal(ev->mod, ev->argn[0]);
         int k = py_ev_kw(ev, "device");
-        if (k >= 0) cpu = py_text_eq(ev->mod, ev->kwn[k], "\"cpu\"") || py_text_eq(ev->mod, ev->kwn[k], "'cpu'");
+        if (k >= 0) cpu = cpu_literal(ev->mod, ev->kwn[k]);
         if (cpu && !kw_true(ev, "non_blocking"))
             py_report(ctx, PY_AT(CG_R_CG102, ev->mod, ev->node),
                       "`%s` is a blocking copy to pageable host memory during graph capture", expr(ctx, ev));
@@ -170,6 +179,7 @@ static int is_log_call(const py_event *ev)
     static const char *const levels[] = { "debug", "info", "warning", "warn", "error", "exception",
         "critical", "log", NULL };
     if (cg_starts(ev->qual, "logging.") && cg_one_of(ev->qual + 8, levels)) return 1;
+    if (ev->callee.kind == PY_V_FUNC && py_api_is_log_method(ev->callee.fn)) return 1;
     if (ev->method && cg_one_of(ev->method, levels)) {
         if (ev->recv.flags & PY_VF_LOGGER) return 1;
         /* logger objects of unknown origin, by their conventional names */
@@ -254,7 +264,12 @@ static void check_library_sync(const py_ctx *ctx, const py_event *ev)
                   "synchronizes during graph capture");
         return;
     }
-    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && (cg_eq(ev->method, "step") || cg_eq(ev->method, "update")))
+    /* GradScaler.step(opt) reads found_inf with .item() before stepping, unless
+     * the optimizer takes the scale and flag itself (fused=True, capturable:
+     * measured to capture and replay); update() keeps the scale on the GPU and
+     * never syncs. */
+    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && cg_eq(ev->method, "step") &&
+        !(ev->nargs > 0 && (ev->args[0].flags & PY_VF_FUSED) && (ev->args[0].flags & PY_VF_CAPTURABLE)))
         py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node),
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));
@@ -365,6 +380,18 @@ static void check_host_random(const py_ctx *ctx, const py_event *ev)
                   expr(ctx, ev), rnd ? "random value" : "time");
 }
 
+/* A dict, list or set whose elements are all known host values (numbers,
+ * strings, None): no tensors, no objects. */
+static int host_display(const py_val *v)
+{
+    if ((v->kind != PY_V_DICT && v->kind != PY_V_LIST && v->kind != PY_V_SET) || v->alt || v->nitems == 0) return 0;
+    for (int i = 0; i < v->nitems; i++) {
+        int k = v->items[i].kind;
+        if (k != PY_V_NUMBER && k != PY_V_STR && k != PY_V_NONE) return 0;
+    }
+    return 1;
+}
+
 /* CG303: host state that outlives the region */
 static void check_bookkeeping_store(const py_ctx *ctx, const py_event *ev)
 {
@@ -376,6 +403,16 @@ static void check_bookkeeping_store(const py_ctx *ctx, const py_event *ev)
         return;
     }
     if (!ev->target_is_global) return;
+    if (ev->target_kind == 1 && !ev->augmented && ev->target_is_global == 2 && IS(ev->target_base_node, identifier)) {
+        /* `self.stats = {...}`, `self.flag = bool(...)`: a host value set once at capture */
+        const py_val *v = &ev->val;
+        if (host_display(v) ||
+            (v->kind == PY_V_NUMBER && !v->alt && v->origin != PY_O_NONE && v->origin != PY_O_SELF_ATTR &&
+             (v->flags & PY_VF_HOSTSCALAR)))
+            py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
+                      "`%s` is set to a host value once at capture; replays leave it unchanged", expr(ctx, ev));
+        return;
+    }
     if (ev->target_kind == 1 && ev->augmented) {
         if (ev->val.kind == PY_V_TENSOR) return;   /* in-place tensor op: captured */
         py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),
@@ -418,13 +455,21 @@ static void check_bookkeeping_call(const py_ctx *ctx, const py_event *ev)
                   "`%s` changes host state once at capture; replays do not", expr(ctx, ev));
 }
 
+/* CG304: a loop variable read in a capture that the same loop replays.  As
+ * tensor math: baked at its capture-time value; as a branch: the branch is frozen. */
+static int loopvar_baked(const py_ctx *ctx, const py_val *v)
+{
+    return v->kind == PY_V_NUMBER && (v->flags & PY_VF_LOOPVAR) && v->oname && ctx->region &&
+           ctx->region->loop_replays;
+}
+
 /* CG304: a Python number that is reassigned elsewhere, baked into the graph */
 static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
 {
     const py_val *v = &ev->val;
     int reassigned = 0;
     const char *where = "";
-    if (!v->oname) return;
+    if (!v->oname || loopvar_baked(ctx, v)) return;   /* check_loopvar_math says more */
     size_t nl = strlen(v->oname);
     if (v->origin == PY_O_SELF_ATTR && v->ocls) {
         py_attr *a = py_class_attr(ctx->p, v->ocls, v->oname);
@@ -443,12 +488,28 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
               "replays keep the captured value", v->oname, where);
 }
 
+static void check_loopvar_math(const py_ctx *ctx, const py_event *ev)
+{
+    if (!loopvar_baked(ctx, &ev->val)) return;
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
+              "Python number `%s` changes every iteration of the loop that replays the graph, but the "
+              "capture baked in its value then", ev->val.oname);
+}
+
+static void check_loopvar_branch(const py_ctx *ctx, const py_event *ev)
+{
+    if (!loopvar_baked(ctx, &ev->val)) return;
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
+              "the condition `%s` reads loop variable `%s`, which changes every iteration of the loop "
+              "that replays the graph: the capture froze the branch it took then", expr(ctx, ev), ev->val.oname);
+}
+
 /* CG305: CPU tensors created inside the region */
 static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->method || !py_api_is_factory(ev->qual) || ev->chained_to_device) return;
-    if (kw_true(ev, "pin_memory")) return;   /* CG503 says more */
-    if (ctx->p->default_device_set && !cg_eq(ev->qual, "torch.from_numpy")) {
+    if (kw_true(ev, "pin_memory") || ev->chained_to_pin) return;   /* CG503 says more */
+    if (py_default_device_cuda(ctx, ev->mod) && !cg_eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;
     }
@@ -461,6 +522,36 @@ static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
     py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
               "`%s` creates a CPU tensor inside the capture: it is computed once and not part of the graph",
               expr(ctx, ev));
+}
+
+/* CG305: an in-place op on a CPU tensor kept on self (`self.hits += 1` where
+ * `self.hits = torch.zeros(())`: a plain attribute stays on the CPU after
+ * `.cuda()`): it runs once, on the host, at capture */
+static int cpu_self_tensor(const py_val *v, const py_module *m, TSNode n)
+{
+    if (v->kind != PY_V_TENSOR || v->dev != PY_DEV_CPU || (v->flags & PY_VF_PINNED) || v->alt) return 0;
+    if (!IS(n, attribute)) return 0;
+    TSNode obj = py_field(n, PY.f_object);
+    return IS(obj, identifier) && py_text_eq((py_module *)m, obj, "self");
+}
+
+static void check_cpu_inplace_store(const py_ctx *ctx, const py_event *ev)
+{
+    if (!ev->augmented || ev->target_kind != 1 || !cpu_self_tensor(&ev->val, ev->mod, ev->node)) return;
+    py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
+              "`%s` updates a CPU tensor in place inside the capture: it runs once on the host and "
+              "replays do not repeat it", expr(ctx, ev));
+}
+
+static void check_cpu_inplace_call(const py_ctx *ctx, const py_event *ev)
+{
+    static const char *const not_math[] = { "copy_", "requires_grad_", "share_memory_", "pin_memory", NULL };
+    if (!ev->method || !cg_ends_with(ev->method, "_") || cg_one_of(ev->method, not_math) ||
+        !cpu_self_tensor(&ev->recv, ev->mod, ev->recv_node))
+        return;
+    py_report(ctx, PY_AT(CG_R_CG305, ev->mod, ev->node),
+              "`%s` updates a CPU tensor in place inside the capture: it runs once on the host and "
+              "replays do not repeat it", expr(ctx, ev));
 }
 
 /* ---- 4 stream ------------------------------------------------------------------- */
@@ -485,6 +576,26 @@ static void check_wait_default_stream(const py_ctx *ctx, const py_event *ev)
         py_report(ctx, PY_AT(CG_R_CG401, ev->mod, ev->node),
                   "`%s` makes the capture wait on the legacy default stream, which capture forbids "
                   "(cudaErrorStreamCaptureIsolation)", expr(ctx, ev));
+}
+
+/* CG403 (waits): a captured stream waits on a stream the capture never
+ * forked (`torch.cuda.current_stream().wait_stream(other)` with work queued on
+ * `other` before the capture): waiting on an event recorded outside the
+ * capture is refused (cudaErrorStreamCaptureIsolation) */
+static void check_wait_uncaptured(const py_ctx *ctx, const py_event *ev)
+{
+    const py_region *r = ctx->region;
+    if (!r || !ev->method || !cg_eq(ev->method, "wait_stream") || ev->nargs == 0) return;
+    const py_val *w = &ev->recv, *o = &ev->args[0];
+    if (w->kind != PY_V_STREAM || !w->qual || !cg_streams_in_capture(&r->streams, w->qual)) return;
+    if (o->kind != PY_V_STREAM || !o->qual || (o->flags & PY_VF_DEFAULT_STREAM) || cg_eq(o->qual, "<default>")) return;
+    if (cg_streams_in_capture(&r->streams, o->qual)) return;
+    for (int i = 0; i < r->nstray; i++)
+        if (cg_eq(r->stray[i], o->qual)) return;   /* reported at its `with torch.cuda.stream(...)` */
+    py_report(ctx, PY_AT(CG_R_CG403, ev->mod, ev->node,
+              .fix = "wait on it before the capture begins, or fork it from the capturing stream first"),
+              "`%s` makes the capture wait on stream `%s`, which was never forked into it: waiting on work "
+              "outside the capture is refused (cudaErrorStreamCaptureIsolation)", expr(ctx, ev), o->qual);
 }
 
 /* CG401 (set_stream) */
@@ -569,11 +680,13 @@ static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->after;
     if (!r || ev->augmented || ev->target_kind == 2) return;
+    /* another method of the capturing class: only its self attributes are the capture's */
+    if (ctx->after_method && ev->target_kind != 1) return;
     if (ev->target_kind == 1 && !(IS(ev->target_base_node, identifier) && py_text_eq(ev->mod, ev->target_base_node, "self")))
         return;
     size_t len;
     const char *t = py_text(ev->mod, ev->node, &len);
-    if (!cg_map_get(&r->inputs, t, len)) return;
+    if (cg_map_get(&r->inputs, t, len) != (void *)PY_IO_INPUT) return;
     py_report(ctx, PY_AT(CG_R_CG504, ev->mod, ev->node,
               .fix = "copy into the captured tensor instead: `static_x.copy_(new)`"),
               "`%.*s` is a static input the graph read at capture; rebinding it does not change what "
@@ -584,7 +697,16 @@ static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
 static void check_output_kept(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->after;
+    if (r && ev->kind == PY_EV_STORE && ev->target_kind == 3) {   /* returned to callers that keep it */
+        py_report(ctx, PY_AT(CG_R_CG505, ev->mod, ev->node,
+                  .fix = "return a copy: `.clone()` the output before the next replay"),
+                  "`%s` is a graph output returned to callers that keep it across replays: the next "
+                  "`replay()` overwrites it in place", expr(ctx, ev));
+        return;
+    }
     if (!r || ctx->loops == 0) return;
+    /* the loop that captures one graph per iteration (per batch size) keeps each one's output */
+    if (!py_is_null(r->capture_loop) && py_eq(r->capture_loop, ctx->loop_node)) return;
     static const char *const keep[] = { "append", "extend", "insert", "appendleft", "add", NULL };
     TSNode n = (TSNode){0};
     if (ev->kind == PY_EV_CALL && ev->method && cg_one_of(ev->method, keep)) {
@@ -624,8 +746,17 @@ static void check_generator(const py_ctx *ctx, const py_event *ev)
     int k = py_ev_kw(ev, "generator");
     if (k < 0 || !(ev->kw[k].flags & PY_VF_CUDA_GEN)) return;
     const py_region *r = ctx->region;
-    if (r->mod && (r->mod->text_facts & PY_MT_REGISTERS_GENERATOR)) return;
-    if (ev->mod->text_facts & PY_MT_REGISTERS_GENERATOR) return;
+    const py_val *gen = &ev->kw[k];
+    if (r->ngens > 0 && !r->gens_unknown) {
+        /* the capturing function registered generators it knows: this one? */
+        for (int i = 0; i < r->ngens; i++)
+            if (!py_is_null(gen->ctor) && py_eq(r->gens[i], gen->ctor)) return;
+    } else {
+        /* registered elsewhere, or a generator not known: any registration in
+         * the file counts */
+        if (r->mod && (r->mod->text_facts & PY_MT_REGISTERS_GENERATOR)) return;
+        if (ev->mod->text_facts & PY_MT_REGISTERS_GENERATOR) return;
+    }
     py_report(ctx, PY_AT(CG_R_CG602, ev->mod, ev->kwn[k], .fix = "call `g.register_generator_state(gen)` before capturing"),
               "CUDA generator `%s` is used during capture but not registered with the graph",
               py_snip(ctx, ev->mod, ev->kwn[k]));
@@ -706,7 +837,12 @@ static void check_capture_setup(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
     if (!manual_capture(r) || ev->kind != PY_EV_REGION_BEGIN) return;
-    if (!r->warm)
+    if (!r->warm && r->cold_from_callers)
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG701, .loc = &r->site,
+                     .fix = "run 2-3 eager iterations on a side stream first, then join it" },
+                     "the model comes from callers that never ran it, and nothing runs it here before the "
+                     "capture: cuBLAS/cuDNN handles and autograd state are created during capture, which fails");
+    else if (!r->warm)
         py_report(ctx, &(py_finding){ .rule = CG_R_CG701, .loc = &r->site,
                      .fix = "run 2-3 eager iterations on a side stream first, then join it" },
                      "the model is built here and captured with no warm-up run before it: cuBLAS/cuDNN "
@@ -715,6 +851,11 @@ static void check_capture_setup(const py_ctx *ctx, const py_event *ev)
         py_report(ctx, &(py_finding){ .rule = CG_R_CG705, .loc = &r->site, .fix = "capture once before the loop and `replay()` inside it" },
                      "this capture sits in a loop and runs every iteration: re-capturing costs more than "
                      "running eagerly");
+    if (r->cuda_thread && !r->thread_local)
+        py_report(ctx, PY_AT(CG_R_CG708, r->cuda_thread_mod, r->cuda_thread_node, .region_level = 1,
+                             .fix = "pass `capture_error_mode=\"thread_local\"` to the capture, or stop the thread before it"),
+                  "`%s` runs in thread `%s`, started before a global-mode capture: CUDA work in another thread "
+                  "during the capture invalidates it", expr_at(ctx, r->cuda_thread_mod, r->cuda_thread_node), r->cuda_thread);
     if (r->pin_loader_loop && !r->thread_local)   /* thread_local and relaxed both avoid it */
         py_report(ctx, &(py_finding){ .rule = CG_R_CG708, .loc = &r->site, .fix = "pass `capture_error_mode=\"thread_local\"`" },
                      "a global-mode capture while a DataLoader(pin_memory=True) is being iterated: its "
@@ -726,6 +867,14 @@ static void check_eager_backward(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
     if (!manual_capture(r) || !r->has_backward || !r->eager_backward) return;
+    if (r->eager_grad_op) {
+        py_report(ctx, &(py_finding){ .rule = CG_R_CG702, .loc = &r->eager_loc, .line = r->eager_line,
+                     .fix = "compute it inside the capture, or on a side stream (`with torch.cuda.stream(side):`)" },
+                     "this op on a tensor that requires grad runs on the default stream before the capture at "
+                     "line %u, and the capture uses its result: its autograd node is bound to the legacy stream, "
+                     "so the captured backward fails", r->site.line);
+        return;
+    }
     py_report(ctx, &(py_finding){ .rule = CG_R_CG702, .loc = &r->eager_loc, .line = r->eager_line,
                  .fix = "warm up (and build DDP) under `with torch.cuda.stream(side):`" },
                  "this runs on the default stream before the capture at line %u, binding autograd's "
@@ -777,7 +926,14 @@ static void check_graphed_callables(const py_ctx *ctx, const py_event *ev)
 static void check_compiled_call(const py_ctx *ctx, const py_event *ev)
 {
     const py_region *r = ctx->region;
-    if (!manual_capture(r) || r->warm || !(ev->callee.flags & PY_VF_COMPILED)) return;
+    if (!manual_capture(r) || !(ev->callee.flags & PY_VF_COMPILED)) return;
+    if (r->warm) {
+        /* warm-up per callable: a warm-up that ran other code does not compile this one */
+        const void *id = py_compiled_identity(&ev->callee);
+        if (!id || !r->warm_ran || r->warmed_other || ev->mod != r->mod) return;
+        for (int i = 0; i < r->nwarmed; i++)
+            if (r->warmed[i] == id) return;
+    }
     py_report(ctx, PY_AT(CG_R_CG706, ev->mod, ev->node, .fix = "call the compiled function a few times before capturing"),
               "`%s` calls a torch.compile'd function inside a capture with no warm-up run: compilation "
               "and autotuning would happen during capture", expr(ctx, ev));
@@ -785,10 +941,33 @@ static void check_compiled_call(const py_ctx *ctx, const py_event *ev)
 
 /* ---- 9 perf ---------------------------------------------------------------------- */
 
-/* CG902: in-place mutation of a reduce-overhead function's inputs */
+/* CG902: CPU tensors handed to a function compiled with CUDA graphs, at the call */
+static void check_compiled_cpu_args(const py_ctx *ctx, const py_event *ev)
+{
+    if (!py_region_is_compiled(ctx->region) || !(ev->callee.flags & PY_VF_CUDAGRAPHS) || ctx->path.n != 0) return;
+    for (int i = 0; i < ev->nargs + ev->nkw; i++) {
+        const py_val *a = i < ev->nargs ? &ev->args[i] : &ev->kw[i - ev->nargs];
+        TSNode an = i < ev->nargs ? ev->argn[i] : ev->kwn[i - ev->nargs];
+        if (a->kind != PY_V_TENSOR || a->dev != PY_DEV_CPU) continue;
+        py_report(ctx, PY_AT(CG_R_CG902, ev->mod, an, .fix = "pass CUDA tensors: move it to the GPU before the call"),
+                  "`%s` is a CPU tensor passed to a function compiled with CUDA graphs: inductor skips CUDA "
+                  "graphs for it (\"skipping cudagraphs due to cpu device\")", py_snip(ctx, ev->mod, an));
+    }
+}
+
+/* CG902: in-place mutation of a reduce-overhead function's inputs, by an
+ * in-place method or through out= */
 static void check_mutated_input(const py_ctx *ctx, const py_event *ev)
 {
-    if (!py_region_is_compiled(ctx->region) || !ev->method || ctx->path.n != 1) return;
+    if (!py_region_is_compiled(ctx->region) || ctx->path.n != 1) return;
+    int k = py_ev_kw(ev, "out");
+    if (k >= 0 && (ev->kw[k].flags & PY_VF_PARAM)) {
+        py_report(ctx, PY_AT(CG_R_CG902, ev->mod, ev->node, .fix = "return the result instead of writing into an input"),
+                  "`%s` writes into an input of this reduce-overhead function through `out=`: inductor skips "
+                  "CUDA graphs (\"skipping cudagraphs due to mutated inputs\")", expr(ctx, ev));
+        return;
+    }
+    if (!ev->method) return;
     size_t ml = strlen(ev->method);
     if (ml < 2 || ev->method[ml - 1] != '_' || ev->method[0] == '_') return;
     if (!(ev->recv.flags & PY_VF_PARAM)) return;
@@ -818,10 +997,15 @@ const py_check py_checks[] = {
     { CG_R_CG303, PY_EV_STORE, PY_PH_CAPTURE, check_bookkeeping_store },
     { CG_R_CG303, PY_EV_CALL, PY_PH_CAPTURE, check_bookkeeping_call },
     { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_frozen_scalar },
+    { CG_R_CG304, PY_EV_SCALAR_MATH, PY_PH_CAPTURE, check_loopvar_math },
+    { CG_R_CG304, PY_EV_COND, PY_PH_CAPTURE, check_loopvar_branch },
     { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_tensor },
+    { CG_R_CG305, PY_EV_STORE, PY_PH_CAPTURE, check_cpu_inplace_store },
+    { CG_R_CG305, PY_EV_CALL, PY_PH_CAPTURE, check_cpu_inplace_call },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_set_default_stream },
     { CG_R_CG401, PY_EV_CALL, PY_PH_CAPTURE, check_wait_default_stream },
     { CG_R_CG401, PY_EV_STREAM_CTX, PY_PH_CAPTURE, check_stream_ctx },   /* and CG403 */
+    { CG_R_CG403, PY_EV_CALL, PY_PH_CAPTURE, check_wait_uncaptured },
     { CG_R_CG402, PY_EV_REGION_END, PY_PH_CAPTURE, check_unjoined },
     { CG_R_CG404, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_capture_stream },
     { CG_R_CG503, PY_EV_CALL, PY_PH_CAPTURE, check_pin_memory },
@@ -841,6 +1025,7 @@ const py_check py_checks[] = {
     { CG_R_CG704, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_graphed_callables },
     { CG_R_CG706, PY_EV_CALL, PY_PH_CAPTURE, check_compiled_call },
     { CG_R_CG902, PY_EV_CALL, PY_PH_CAPTURE, check_mutated_input },
+    { CG_R_CG902, PY_EV_CALL, PY_PH_CAPTURE, check_compiled_cpu_args },
 };
 const size_t py_check_count = sizeof py_checks / sizeof *py_checks;
 

@@ -22,6 +22,18 @@
 /* How deep calls (and blocks) are followed. */
 #define PY_MAX_CALL_DEPTH 20
 
+/* The bindings a nested def closed over, copied when the def ran. */
+typedef struct py_closure {
+    int n;
+    const char **names;
+    const size_t *lens;
+    const py_val *vals;
+    py_val self;
+    const char *self_name;
+    size_t self_len;
+    const struct py_closure *outer;
+} py_closure;
+
 /* ---- one function being walked -------------------------------------------------- */
 typedef struct py_frame {
     py_func *fn;
@@ -40,6 +52,19 @@ typedef struct py_frame {
     cg_loc eager_loc;
     char *eager_line;
     int pin_loader_loop;     /* inside `for batch in DataLoader(pin_memory=True)` */
+    TSNode gens[4];          /* generators registered with register_generator_state before the
+                                capture: where each was made (CG602) */
+    int ngens;
+    int gens_unknown;        /* ...and registrations of a generator not known */
+    const char *cuda_thread; /* threading.Thread(target=f) made here, f doing CUDA work (CG708) */
+    py_module *cuda_thread_mod;
+    TSNode cuda_thread_node; /*   where f does it */
+    const void *warmed[8];   /* compiled callables run before the capture (CG706) */
+    int nwarmed;
+    int warmed_other;        /* project code run before the capture (it may run them) */
+    struct py_frame *caller; /* the frame that called this one (NULL: walked from its top) */
+    struct py_frame *outer;  /* a nested def's: the live frame of the def around it (closures) */
+    const py_closure *closed;/* ...or what it closed over, when that frame no longer runs */
 } py_frame;
 
 /* ---- values --------------------------------------------------------------------- */
@@ -72,6 +97,15 @@ int py_exec_block(py_ctx *ctx, py_frame *fr, TSNode block);
 void py_bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
 
 /* ---- py_expr.c -------------------------------------------------------------------- */
+/* Values that are one of several (py_val.alt): at most this many alternatives. */
+#define PY_MAX_ALTS 6
+/* a or b: one value that may be either (for every alternative:
+ * `for (const py_val *a = &v; a; a = a->alt)`). */
+py_val py_join(py_ctx *ctx, py_val a, py_val b);
+/* A tuple, list or dict (`kind`) with these n elements (copied). */
+py_val py_seq(py_ctx *ctx, int kind, const py_val *items, int n);
+/* Target i of n in `t0, t1, ... = v` (star: the index of a starred target, or -1). */
+py_val py_unpack(py_ctx *ctx, const py_val *v, int i, int n, int star);
 py_val py_eval(py_ctx *ctx, py_frame *fr, TSNode n);
 /* py_eval with no events: for the value's type only. */
 py_val py_eval_quiet(py_ctx *ctx, py_frame *fr, TSNode n);
@@ -80,7 +114,7 @@ py_val py_eval_cond(py_ctx *ctx, py_frame *fr, TSNode n);
 /* What iterating over `it` gives (a ModuleList's element class, range's
  * numbers, a tensor's rows); keep_modlist: a list of several classes stays
  * one (a call reaches each). */
-py_val py_element_of(const py_val *it, int keep_modlist);
+py_val py_element_of(py_ctx *ctx, const py_val *it, int keep_modlist);
 /* A Python number v (at node num) meets a tensor: PY_EV_SCALAR_MATH when it
  * has an origin. */
 void py_scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
@@ -88,24 +122,66 @@ void py_scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
 void py_emit_at(py_ctx *ctx, py_frame *fr, py_event_kind k, TSNode n, py_val v);
 
 /* ---- py_call.c -------------------------------------------------------------------- */
+/* What a call passes: positional values (after a spread `*xs` or `**kw`
+ * whose length is unknown every parameter is passed something unknown),
+ * then keywords by name. */
+typedef struct py_args {
+    const py_val *pos;
+    int npos;
+    const char *const *kwname;
+    const py_val *kw;
+    int nkw;
+} py_args;
+static inline py_args py_args_pos(const py_val *pos, int n)
+{
+    py_args a = { pos, n, NULL, NULL, 0 };
+    return a;
+}
 void py_frame_init(py_frame *fr, py_func *fn, py_module *mod);
 void py_frame_free(py_frame *fr);
+/* What a nested def defined in frame fr closes over (a copy of fr's bindings). */
+const py_closure *py_closure_of(py_ctx *ctx, py_frame *fr);
+/* The binding of a name in the defs around a nested def's frame, or NULL. */
+const py_val *py_closure_lookup(py_frame *fr, const char *name, size_t len);
+/* The frame's binding of a name, or NULL: a parameter of a function walked
+ * from its top gets what its callers pass the first time it is read. */
+py_val *py_lookup(py_ctx *ctx, py_frame *fr, const char *name, size_t len);
 /* Bind name to v in the frame (a number keeps where it came from: CG304). */
 void py_bind(py_ctx *ctx, py_frame *fr, const char *name, size_t len, py_val v);
 /* What a name the frame does not bind refers to. */
 py_val py_val_of_sym(py_ctx *ctx, py_sym s, const char *name, size_t len);
 /* The value stored in self.<name> of class c. */
 py_val py_val_of_attr(py_ctx *ctx, py_class *c, const py_val *self, const char *name);
+/* A store of v into target t (an attribute) of frame fr: kept when a method
+ * is walked for what it stores in that attribute of self. */
+void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v);
+/* Does some call of f keep its result across iterations of a loop
+ * (`results.append(r.infer(b))`, `outs[i] = r.infer(b)`)?  Loaded modules only. */
+int py_callers_keep_result(py_ctx *ctx, py_func *f);
+/* Do all known callers of f call it before running anything (so what they
+ * pass was never warmed)?  0 when f has no known caller. */
+int py_callers_all_cold(py_ctx *ctx, py_func *f);
+/* Is `name` (len bytes) a parameter of f? */
+int py_is_param(py_func *f, const char *name, size_t len);
 /* A call expression: its value, following project code in capture context. */
 py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call);
 /* Analyse f called (at callnode) with `args` in the current context; returns
  * its result.  `params_are_tensors`: parameters nothing else explains are
  * tensors (forward(), graphed callables). */
 py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func *f,
-                        const py_val *self, const py_val *args, int nargs, int params_are_tensors);
+                        const py_val *self, const py_args *args, int params_are_tensors);
+/* Bind f's parameters in frame fr (self first, for a method) to what the
+ * call passes (args: NULL for nothing), their annotations and defaults. */
+void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, const py_args *args,
+                    int params_are_tensors);
+/* What annotation `type` of module m says a value is (a project class's
+ * instance, Optional/Union of them, a tensor...); unknown when it says nothing. */
+py_val py_annotation(py_ctx *ctx, py_module *m, TSNode type);
+/* v, or what annotation `type` says when v is unknown or None. */
+py_val py_annotated(py_ctx *ctx, py_module *m, TSNode type, py_val v);
 /* Call an instance of project class c: its __call__ or forward. */
 py_val py_call_instance(py_ctx *ctx, py_frame *fr, TSNode call, py_class *c, const py_val *self,
-                        const py_val *args, int nargs);
+                        const py_args *args);
 /* Call a graphed or compiled callable (a function or an instance) with CUDA
  * tensors for arguments, as a capture of it would. */
 void py_call_captured(py_ctx *ctx, py_frame *fr, TSNode call, const py_val *target);
@@ -119,8 +195,13 @@ int py_region_open_call(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py
  * warm-up and eager backward before a capture; backward, optimizer steps,
  * stream forks and joins during one. */
 void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call);
-/* A tensor the capture reads in its own function: a static input (CG504). */
+/* A tensor the capture reads in its own function, or a self attribute of
+ * its class: a static input (CG504). */
 void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v);
+/* A tensor stored into self attribute n during the capture: a graph output (CG505). */
+void py_region_note_output(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v);
+/* In the aftermath walk of a method of the capturing class: is self attribute n a graph output? */
+int py_region_attr_is_output(const py_ctx *ctx, const py_frame *fr, TSNode n);
 /* What the `with` items of one statement opened, closed when its body ends. */
 typedef struct py_with {
     int began, stream_ctx, autocast;
@@ -135,6 +216,12 @@ int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c);
 /* Captures no statement spells out in module m: @torch.compile(mode=
  * "reduce-overhead") defs, modules that attach Megatron-LM's CudaGraphManager. */
 void py_region_scan_implicit(py_ctx *ctx, py_module *m);
+/* A tensor op at node n made *out from inputs with flags in_flags: before a
+ * capture, on the default stream, from a tensor that requires grad, it is
+ * marked PY_VF_EAGER_GRAD (CG702). */
+void py_region_note_grad_op(py_ctx *ctx, py_frame *fr, TSNode n, uint32_t in_flags, py_val *out);
+/* Do the keywords of a torch.compile call (ev) ask for CUDA graphs? */
+int py_compile_kw_cudagraphs(const py_event *ev);
 
 /* ---- py_api.c --------------------------------------------------------------------- */
 /* What calling external function ev->qual (at node call) gives. */
@@ -144,6 +231,8 @@ py_val py_api_tensor_method(py_ctx *ctx, py_frame *fr, const py_event *ev);
 /* What method ev->method gives on a project module or an nn module, when
  * the library says (model.cuda(), model.eval(): the module itself). */
 int py_api_module_method_keeps_self(const char *method);
+/* An instance of external class q, as an annotation names it. */
+py_val py_api_instance_of(const char *q);
 /* Attribute a (al bytes) of a tensor o. */
 py_val py_api_tensor_attr(const py_val *o, const char *a, size_t al);
 /* Are the positional arguments of this call sizes (CG203)? */

@@ -11,6 +11,136 @@
 #include "py_eval.h"
 #include <string.h>
 
+/* ---- values: one of several, and elements ----------------------------------------------
+ * A value may be one of several (py_val.alt): both arms of a conditional,
+ * what every call site passes, every assignment of an attribute.  py_join
+ * keeps one alternative per identity (a class, a function, an external
+ * name; one tensor, one number...), most telling first: the rules read
+ * the first.  An unknown or None alternative says nothing when another is
+ * known and is dropped; unknown beside None stays unknown. */
+static int rank_of(int kind)
+{
+    switch (kind) {
+    case PY_V_INSTANCE: case PY_V_MODLIST: return 9;
+    case PY_V_CLASS: case PY_V_FUNC: return 8;
+    case PY_V_TENSOR: return 7;
+    case PY_V_STREAM: case PY_V_EVENT: case PY_V_GUARD: case PY_V_EXTOBJ: return 6;
+    case PY_V_EXT: case PY_V_MODULE: return 5;
+    case PY_V_NDARRAY: return 4;
+    case PY_V_LIST: case PY_V_DICT: case PY_V_TUPLE: case PY_V_SET: return 3;
+    case PY_V_NUMBER: case PY_V_STR: return 2;
+    case PY_V_NONE: return 1;
+    default: return 0;
+    }
+}
+
+static int same_identity(const py_val *a, const py_val *b)
+{
+    if (a->kind != b->kind || a->cls != b->cls || a->fn != b->fn || a->mod != b->mod) return 0;
+    if ((a->qual || b->qual) && !(a->qual && b->qual && strcmp(a->qual, b->qual) == 0)) return 0;
+    if (a->kind == PY_V_MODLIST &&
+        (a->nelems != b->nelems || memcmp(a->elems, b->elems, a->nelems * sizeof *a->elems) != 0))
+        return 0;
+    return 1;
+}
+
+/* Two values of one identity: what both say. */
+static py_val merge_same(py_ctx *ctx, py_val a, const py_val *b)
+{
+    if (a.dev != b->dev) a.dev = PY_DEV_UNKNOWN;
+    a.flags &= b->flags;
+    if (!a.origin && b->origin) {
+        a.origin = b->origin;
+        a.oname = b->oname;
+        a.ofn = b->ofn;
+        a.ocls = b->ocls;
+        a.omod = b->omod;
+    }
+    if (a.keys != b->keys) a.keys = NULL;
+    if (a.nitems && a.nitems == b->nitems) {
+        py_val *items = cg_arena_alloc(ctx->arena, a.nitems * sizeof *items);
+        for (int i = 0; i < a.nitems; i++) items[i] = py_join(ctx, a.items[i], b->items[i]);
+        a.items = items;
+    } else {
+        a.items = NULL;
+        a.keys = NULL;
+        a.nitems = 0;
+    }
+    return a;
+}
+
+static void add_alt(py_ctx *ctx, py_val *alts, int *n, py_val x)
+{
+    x.alt = NULL;
+    for (int i = 0; i < *n; i++)
+        if (same_identity(&alts[i], &x)) {
+            alts[i] = merge_same(ctx, alts[i], &x);
+            return;
+        }
+    if (*n < PY_MAX_ALTS) alts[(*n)++] = x;
+}
+
+py_val py_join(py_ctx *ctx, py_val a, py_val b)
+{
+    if (!a.alt && !b.alt && same_identity(&a, &b)) return merge_same(ctx, a, &b);
+    py_val alts[PY_MAX_ALTS];
+    int n = 0, known = 0, unknown = 0;
+    for (const py_val *v = &a; v; v = v->alt) add_alt(ctx, alts, &n, *v);
+    for (const py_val *v = &b; v; v = v->alt) add_alt(ctx, alts, &n, *v);
+    for (int i = 0; i < n; i++) {
+        known += rank_of(alts[i].kind) > 1;
+        unknown += alts[i].kind == PY_V_UNKNOWN;
+    }
+    if (!known) return py_vk(unknown ? PY_V_UNKNOWN : PY_V_NONE);
+    /* the known ones, most telling first (stable) */
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (rank_of(alts[i].kind) > 1) alts[m++] = alts[i];
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && rank_of(alts[j].kind) > rank_of(alts[j - 1].kind); j--) {
+            py_val t = alts[j];
+            alts[j] = alts[j - 1];
+            alts[j - 1] = t;
+        }
+    if (m == 1) return alts[0];
+    py_val *rest = cg_arena_alloc(ctx->arena, (size_t)(m - 1) * sizeof *rest);
+    for (int i = 1; i < m; i++) {
+        rest[i - 1] = alts[i];
+        rest[i - 1].alt = i + 1 < m ? &rest[i] : NULL;
+    }
+    alts[0].alt = rest;
+    return alts[0];
+}
+
+py_val py_seq(py_ctx *ctx, int kind, const py_val *items, int n)
+{
+    py_val v = py_vk(kind);
+    if (n <= 0 || n > 0xffff) return v;
+    py_val *copy = cg_arena_alloc(ctx->arena, (size_t)n * sizeof *copy);
+    memcpy(copy, items, (size_t)n * sizeof *copy);
+    v.items = copy;
+    v.nitems = (uint16_t)n;
+    return v;
+}
+
+/* One alternative of py_unpack. */
+static py_val unpack_one(py_ctx *ctx, const py_val *v, int i, int n, int star)
+{
+    if (v->kind == PY_V_TENSOR) return i == star ? py_vk(PY_V_LIST) : py_vtensor(v->dev);
+    if (!v->nitems || (star < 0 && v->nitems != n) || (star >= 0 && v->nitems < n - 1))
+        return i == star ? py_vk(PY_V_LIST) : py_vk(PY_V_UNKNOWN);
+    if (star < 0 || i < star) return v->items[i];
+    if (i > star) return v->items[v->nitems - (n - i)];
+    return py_seq(ctx, PY_V_LIST, v->items + star, v->nitems - (n - 1));
+}
+
+py_val py_unpack(py_ctx *ctx, const py_val *v, int i, int n, int star)
+{
+    py_val out = unpack_one(ctx, v, i, n, star);
+    for (const py_val *a = v->alt; a; a = a->alt) out = py_join(ctx, out, unpack_one(ctx, a, i, n, star));
+    return out;
+}
+
 /* ---- events ------------------------------------------------------------------------- */
 void py_emit_at(py_ctx *ctx, py_frame *fr, py_event_kind k, TSNode n, py_val v)
 {
@@ -57,12 +187,15 @@ static py_val eval_identifier(py_ctx *ctx, py_frame *fr, TSNode n)
 {
     size_t len;
     const char *t = py_text(fr->mod, n, &len);
-    py_val *v = cg_map_get(&fr->env, t, len);
+    py_val *v = py_lookup(ctx, fr, t, len);
     if (v) {
         py_region_note_input(ctx, fr, n, v);
         return *v;
     }
     if (fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0) return fr->self;
+    /* a nested def sees the bindings of the defs around it (closures) */
+    const py_val *ov = py_closure_lookup(fr, t, len);
+    if (ov) return *ov;
     return py_val_of_sym(ctx, py_resolve_name(ctx->p, fr->mod, t, len), t, len);
 }
 
@@ -78,6 +211,7 @@ static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
         if ((py_text_eq(fr->mod, op, "&") || py_text_eq(fr->mod, op, "|") || py_text_eq(fr->mod, op, "^")) &&
             ((a.flags & PY_VF_BOOL) || (b.flags & PY_VF_BOOL)))
             out.flags |= PY_VF_BOOL;
+        py_region_note_grad_op(ctx, fr, n, a.flags | b.flags, &out);
         return out;
     }
     if (a.kind == PY_V_NDARRAY || b.kind == PY_V_NDARRAY) return py_vk(PY_V_NDARRAY);
@@ -85,7 +219,7 @@ static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
         /* keep an origin so `lr * 0.5` still names lr */
         py_val out = a.origin ? a : b.origin ? b : py_vk(PY_V_NUMBER);
         py_val num = py_vk(PY_V_NUMBER);
-        num.flags = (a.flags | b.flags) & PY_VF_HOSTSCALAR;
+        num.flags = (a.flags | b.flags) & (PY_VF_HOSTSCALAR | PY_VF_LOOPVAR);
         num.origin = out.origin;
         num.oname = out.oname;
         num.ofn = out.ofn;
@@ -118,8 +252,30 @@ static py_val instance_attribute(py_ctx *ctx, py_frame *fr, TSNode n, TSNode obj
         return v;
     }
     py_val av = py_val_of_attr(ctx, o->cls, o, name);
-    if (IS(obj, identifier) && fr->self_name && py_text_eq(fr->mod, obj, "self")) py_region_note_input(ctx, fr, n, &av);
+    if (IS(obj, identifier) && fr->self_name && py_text_eq(fr->mod, obj, "self")) {
+        py_region_note_input(ctx, fr, n, &av);
+        if (py_region_attr_is_output(ctx, fr, n)) {
+            if (av.kind == PY_V_UNKNOWN) av = py_vtensor(PY_DEV_CUDA);
+            av.flags |= PY_VF_OUTPUT;
+        }
+    }
     return av;
+}
+
+/* Attribute a (al bytes) of one alternative o of the object at node obj. */
+static py_val attribute_of(py_ctx *ctx, py_frame *fr, TSNode n, TSNode obj, const py_val *o, const char *a,
+                           size_t al)
+{
+    switch (o->kind) {
+    case PY_V_EXT: return py_vext(cg_arena_printf(ctx->arena, "%s.%.*s", o->qual, (int)al, a));
+    case PY_V_MODULE:
+        if (py_module_ensure(ctx->p, o->mod) != 0) return py_vk(PY_V_UNKNOWN);
+        return py_val_of_sym(ctx, py_resolve_member(ctx->p, o->mod, a, al), a, al);
+    case PY_V_INSTANCE: return instance_attribute(ctx, fr, n, obj, o, a, al);
+    case PY_V_TENSOR: return py_api_tensor_attr(o, a, al);
+    case PY_V_NDARRAY: return py_vk(PY_V_NDARRAY);
+    default: return py_vk(PY_V_UNKNOWN);
+    }
 }
 
 static py_val eval_attribute(py_ctx *ctx, py_frame *fr, TSNode n)
@@ -128,29 +284,49 @@ static py_val eval_attribute(py_ctx *ctx, py_frame *fr, TSNode n)
     py_val o = py_eval(ctx, fr, obj);
     size_t al;
     const char *a = py_text(fr->mod, attr, &al);
-    switch (o.kind) {
-    case PY_V_EXT: return py_vext(cg_arena_printf(ctx->arena, "%s.%.*s", o.qual, (int)al, a));
-    case PY_V_MODULE:
-        if (py_module_ensure(ctx->p, o.mod) != 0) return py_vk(PY_V_UNKNOWN);
-        return py_val_of_sym(ctx, py_resolve_member(ctx->p, o.mod, a, al), a, al);
-    case PY_V_INSTANCE: return instance_attribute(ctx, fr, n, obj, &o, a, al);
-    case PY_V_TENSOR: return py_api_tensor_attr(&o, a, al);
-    case PY_V_NDARRAY: return py_vk(PY_V_NDARRAY);
-    default: return py_vk(PY_V_UNKNOWN);
-    }
+    py_val out = attribute_of(ctx, fr, n, obj, &o, a, al);
+    for (const py_val *alt = o.alt; alt; alt = alt->alt)
+        out = py_join(ctx, out, attribute_of(ctx, fr, n, obj, alt, a, al));
+    return out;
 }
 
-py_val py_element_of(const py_val *it, int keep_modlist)
+/* An element of one alternative of py_element_of. */
+static py_val element_one(py_ctx *ctx, const py_val *it, int keep_modlist)
 {
     if (it->kind == PY_V_MODLIST && it->nelems == 1) {
         py_val el = py_vk(PY_V_INSTANCE);
         el.cls = it->elems[0];
         return el;
     }
-    if (it->kind == PY_V_MODLIST && keep_modlist) return *it;   /* several classes: a call reaches each */
+    if (it->kind == PY_V_MODLIST && keep_modlist) {   /* several classes: a call reaches each */
+        py_val l = *it;
+        l.alt = NULL;
+        return l;
+    }
+    if (it->kind == PY_V_MODLIST) {
+        py_val out = py_vk(PY_V_UNKNOWN);
+        for (int i = 0; i < it->nelems; i++) {
+            py_val el = py_vk(PY_V_INSTANCE);
+            el.cls = it->elems[i];
+            out = i ? py_join(ctx, out, el) : el;
+        }
+        return out;
+    }
     if (it->kind == PY_V_EXTOBJ && cg_eq(it->qual, "builtins.range")) return py_vk(PY_V_NUMBER);
     if (it->kind == PY_V_TENSOR) return py_vtensor(it->dev);
+    if (it->nitems) {
+        py_val out = it->items[0];
+        for (int i = 1; i < it->nitems; i++) out = py_join(ctx, out, it->items[i]);
+        return out;
+    }
     return py_vk(PY_V_UNKNOWN);
+}
+
+py_val py_element_of(py_ctx *ctx, const py_val *it, int keep_modlist)
+{
+    py_val out = element_one(ctx, it, keep_modlist);
+    for (const py_val *a = it->alt; a; a = a->alt) out = py_join(ctx, out, element_one(ctx, a, keep_modlist));
+    return out;
 }
 
 static py_val eval_comprehension(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
@@ -161,15 +337,15 @@ static py_val eval_comprehension(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
         TSNode c = py_named_child(n, i);
         if (IS(c, for_in_clause)) {
             py_val it = py_eval(ctx, fr, py_field(c, PY.f_right));
-            py_bind_target(ctx, fr, py_field(c, PY.f_left), py_element_of(&it, 0));
+            py_bind_target(ctx, fr, py_field(c, PY.f_left), py_element_of(ctx, &it, 0));
         } else if (IS(c, if_clause) && py_named_child_count(c)) {
             py_eval_cond(ctx, fr, py_named_child(c, 0));
         }
     }
     TSNode body = py_field(n, PY.f_body);
     py_val b = py_is_null(body) ? py_vk(PY_V_UNKNOWN) : py_eval(ctx, fr, body);
-    if (kind == PY_V_LIST && b.kind == PY_V_INSTANCE) {
-        /* [Block() for _ in range(n)]: remember the element class for ModuleList */
+    if ((kind == PY_V_LIST || kind == PY_V_UNKNOWN) && b.kind == PY_V_INSTANCE) {
+        /* [Block() for _ in range(n)], (Block() for ...): the element class, for ModuleList */
         py_val l = py_vk(PY_V_MODLIST);
         l.elems[0] = b.cls;
         l.nelems = 1;
@@ -218,7 +394,12 @@ static py_val eval_comparison(py_ctx *ctx, py_frame *fr, TSNode n)
         if (nv < 8) { vals[nv] = v; nodes[nv] = c; nv++; }
         if (v.kind == PY_V_TENSOR) { tensor = 1; dev = v.dev; }
     }
-    if (!tensor) return py_vk(PY_V_NUMBER);
+    if (!tensor) {
+        /* `step % 2 == 0`: a loop variable's comparison keeps its name (CG304) */
+        for (int i = 0; i < nv; i++)
+            if (vals[i].kind == PY_V_NUMBER && (vals[i].flags & PY_VF_LOOPVAR)) return vals[i];
+        return py_vk(PY_V_NUMBER);
+    }
     /* `x is None` compares identities, no tensor made */
     size_t len;
     const char *t = py_text(fr->mod, n, &len);
@@ -236,7 +417,7 @@ static py_val eval_boolean(py_ctx *ctx, py_frame *fr, TSNode n)
     py_val l = py_eval(ctx, fr, py_field(n, PY.f_left));
     py_emit_at(ctx, fr, PY_EV_COND, py_unparen(py_field(n, PY.f_left)), l);
     py_val r = py_eval(ctx, fr, py_field(n, PY.f_right));
-    return l.kind == r.kind ? r : py_vk(PY_V_UNKNOWN);
+    return py_join(ctx, l, r);
 }
 
 /* a if c else b */
@@ -246,7 +427,7 @@ static py_val eval_conditional(py_ctx *ctx, py_frame *fr, TSNode n)
     py_val a = py_eval(ctx, fr, py_named_child(n, 0));
     py_eval_cond(ctx, fr, py_named_child(n, 1));
     py_val b = py_eval(ctx, fr, py_named_child(n, 2));
-    return a.kind == b.kind ? a : py_vk(PY_V_UNKNOWN);
+    return py_join(ctx, a, b);
 }
 
 /* The bounds of slice c of a tensor (or a value that may be one) are sizes:
@@ -263,6 +444,77 @@ static void eval_slice(py_ctx *ctx, py_frame *fr, TSNode c, const py_val *o)
             py_emit_at(ctx, fr, PY_EV_SIZE_USE, b, bv);
         ctx->size_arg = old;
     }
+}
+
+/* A literal integer index (`t[0]`, `t[-1]`) in *i. */
+static int literal_index(py_frame *fr, TSNode n, long *i)
+{
+    n = py_unparen(n);
+    int neg = 0;
+    if (IS(n, unary_operator) && py_text_eq(fr->mod, py_field(n, PY.f_operator), "-")) {
+        neg = 1;
+        n = py_field(n, PY.f_argument);
+    }
+    if (!IS(n, integer)) return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    if (len == 0 || len > 6) return 0;
+    long v = 0;
+    for (size_t k = 0; k < len; k++) {
+        if (t[k] < '0' || t[k] > '9') return 0;
+        v = v * 10 + (t[k] - '0');
+    }
+    *i = neg ? -v : v;
+    return 1;
+}
+
+/* Same string literal, whatever its quotes: "a" and 'a'. */
+static int same_key(const char *k, const char *t, size_t len)
+{
+    size_t kl = strlen(k);
+    return kl == len && kl >= 2 && memcmp(k + 1, t + 1, kl - 2) == 0 && (k[0] == '"' || k[0] == '\'') &&
+           (t[0] == '"' || t[0] == '\'');
+}
+
+/* d["key"] on a dict whose keys are known: that item (unknown if absent). */
+static int dict_item(py_frame *fr, const py_val *o, TSNode idxn, py_val *out)
+{
+    if (o->kind != PY_V_DICT || !o->keys || !IS(py_unparen(idxn), string)) return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, py_unparen(idxn), &len);
+    *out = py_vk(PY_V_UNKNOWN);
+    for (int i = 0; i < o->nitems; i++)
+        if (o->keys[i] && same_key(o->keys[i], t, len)) *out = o->items[i];
+    return 1;
+}
+
+/* o[idx] for one alternative o (idxn null: a slice). */
+static py_val subscript_one(py_ctx *ctx, py_frame *fr, const py_val *o, TSNode idxn)
+{
+    if (o->kind == PY_V_TENSOR) return py_vtensor(o->dev);
+    if (o->kind == PY_V_NDARRAY) return py_vk(PY_V_NDARRAY);
+    if (o->kind == PY_V_MODLIST) return py_element_of(ctx, o, 1);
+    long i;
+    py_val item;
+    if (o->nitems && py_is_null(idxn)) return py_vk(o->kind);   /* a slice of a sequence */
+    if (dict_item(fr, o, idxn, &item)) return item;
+    if (o->nitems && o->kind != PY_V_DICT && literal_index(fr, idxn, &i)) {
+        if (i < 0) i += o->nitems;
+        return i >= 0 && i < o->nitems ? o->items[i] : py_vk(PY_V_UNKNOWN);
+    }
+    if (o->nitems) {
+        py_val el = *o;
+        el.alt = NULL;
+        return py_element_of(ctx, &el, 0);
+    }
+    return py_vk(PY_V_UNKNOWN);
+}
+
+static py_val subscript_value(py_ctx *ctx, py_frame *fr, const py_val *o, TSNode idxn)
+{
+    py_val out = subscript_one(ctx, fr, o, idxn);
+    for (const py_val *a = o->alt; a; a = a->alt) out = py_join(ctx, out, subscript_one(ctx, fr, a, idxn));
+    return out;
 }
 
 /* x[i] read (not a store target): PY_EV_SUBSCRIPT, for masks (CG202) */
@@ -297,22 +549,63 @@ static py_val eval_subscript(py_ctx *ctx, py_frame *fr, TSNode n)
         ev.argn[0] = idxn;
         py_emit(ctx, &ev);
     }
-    if (o.kind == PY_V_TENSOR) return py_vtensor(o.dev);
-    if (o.kind == PY_V_NDARRAY) return py_vk(PY_V_NDARRAY);
-    if (o.kind == PY_V_MODLIST) return py_element_of(&o, 1);
-    return py_vk(PY_V_UNKNOWN);
+    return subscript_value(ctx, fr, &o, idxn);
+}
+
+/* (a, b), [a, b], {k: a}: the elements' values, in order (a dict's values);
+ * none when a splat (`*xs`) makes their number unknown. */
+static py_val eval_sequence(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
+{
+    py_val items[32];
+    const char *keys[32];
+    int m = 0, exact = 1;
+    uint32_t k = py_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+        TSNode c = py_named_child(n, i);
+        const char *key = NULL;
+        if (IS(c, comment)) continue;
+        if (IS(c, pair)) {
+            TSNode kn = py_field(c, PY.f_key);
+            py_eval(ctx, fr, kn);
+            if (IS(kn, string)) key = py_text_dup(fr->mod, kn);
+            c = py_field(c, PY.f_value);
+        } else if (kind == PY_V_DICT) {
+            exact = 0;   /* **other */
+        }
+        py_val v = py_eval(ctx, fr, c);
+        if (IS(c, list_splat) || IS(c, dictionary_splat) || m == 32) {
+            exact = 0;
+            continue;
+        }
+        keys[m] = key;
+        items[m++] = v;
+    }
+    if (!exact) return py_vk(kind);
+    py_val out = py_seq(ctx, kind, items, m);
+    if (kind == PY_V_DICT && m) {
+        const char **kc = cg_arena_alloc(ctx->arena, (size_t)m * sizeof *kc);
+        memcpy(kc, keys, (size_t)m * sizeof *kc);
+        out.keys = kc;
+    }
+    return out;
 }
 
 /* [a, b]: a list of project instances is kept as their classes (for nn.ModuleList) */
 static py_val eval_list(py_ctx *ctx, py_frame *fr, TSNode n)
 {
-    uint32_t k = py_named_child_count(n);
-    py_val out = py_vk(PY_V_LIST);
-    for (uint32_t i = 0; i < k; i++) {
-        py_val v = py_eval(ctx, fr, py_named_child(n, i));
-        if (v.kind == PY_V_INSTANCE && out.nelems < 4) out.elems[out.nelems++] = v.cls;
+    py_val out = eval_sequence(ctx, fr, n, PY_V_LIST);
+    int inst = 0;
+    for (int i = 0; i < out.nitems; i++)
+        if (out.items[i].kind == PY_V_INSTANCE) {
+            inst = 1;
+            for (const py_val *a = &out.items[i]; a && out.nelems < 4; a = a->alt)
+                if (a->kind == PY_V_INSTANCE) out.elems[out.nelems++] = a->cls;
+        }
+    if (inst) {   /* [Block(), Block()]: for nn.ModuleList */
+        out.kind = PY_V_MODLIST;
+        out.items = NULL;
+        out.nitems = 0;
     }
-    if (out.nelems) out.kind = PY_V_MODLIST;   /* [Block(), Block()]: for nn.ModuleList */
     return out;
 }
 
@@ -332,11 +625,14 @@ static py_val eval_named(py_ctx *ctx, py_frame *fr, TSNode n)
     return v;
 }
 
-/* *x, **x, await x: the operand, for its events */
+/* *x, **x: the operand, marked spread (a call's arguments spread it);
+ * await x: the operand, for its events */
 static py_val eval_operand(py_ctx *ctx, py_frame *fr, TSNode n)
 {
-    if (py_named_child_count(n)) py_eval(ctx, fr, py_named_child(n, 0));
-    return py_vk(PY_V_UNKNOWN);
+    py_val v = py_named_child_count(n) ? py_eval(ctx, fr, py_named_child(n, 0)) : py_vk(PY_V_UNKNOWN);
+    if (IS(n, await_)) return py_vk(PY_V_UNKNOWN);
+    v.flags |= PY_VF_SPREAD;
+    return v;
 }
 
 static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
@@ -362,9 +658,9 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     if (s == PY.conditional_expression) return eval_conditional(ctx, fr, n);
     if (s == PY.subscript) return eval_subscript(ctx, fr, n);
     if (s == PY.list) return eval_list(ctx, fr, n);
-    if (s == PY.dictionary) return eval_children(ctx, fr, n, PY_V_DICT);
+    if (s == PY.dictionary) return eval_sequence(ctx, fr, n, PY_V_DICT);
     if (s == PY.set) return eval_children(ctx, fr, n, PY_V_SET);
-    if (s == PY.tuple || s == PY.expression_list) return eval_children(ctx, fr, n, PY_V_TUPLE);
+    if (s == PY.tuple || s == PY.expression_list) return eval_sequence(ctx, fr, n, PY_V_TUPLE);
     if (s == PY.list_comprehension) return eval_comprehension(ctx, fr, n, PY_V_LIST);
     if (s == PY.set_comprehension) return eval_comprehension(ctx, fr, n, PY_V_SET);
     if (s == PY.dictionary_comprehension) return eval_comprehension(ctx, fr, n, PY_V_DICT);

@@ -128,7 +128,25 @@ typedef struct attr_walk {
     const char *self;
     size_t selflen;
     int in_init;
+    TSNode path[402];   /* the nodes from the walk's root down to the current one (by depth) */
 } attr_walk;
+
+/* `if self.x is None: self.x = v` (a default filled in once, at set-up): the
+ * store at n of attribute a is no reassignment of a value already used. */
+static int default_if_none(const attr_walk *w, TSNode n, int depth, const char *a, size_t al)
+{
+    py_module *m = w->m;
+    if (!IS(n, assignment) || depth < 3) return 0;
+    TSNode st = w->path[depth - 1], blk = w->path[depth - 2], ifs = w->path[depth - 3];
+    if (!IS(st, expression_statement) || !IS(blk, block) || !IS(ifs, if_statement)) return 0;
+    TSNode c = py_unparen(py_field(ifs, PY.f_condition));
+    if (!IS(c, comparison_operator) || py_named_child_count(c) != 2 || !IS(py_named_child(c, 1), none)) return 0;
+    TSNode x = py_named_child(c, 0);
+    if (!IS(x, attribute)) return 0;
+    size_t xl, cl;
+    const char *xt = py_text(m, py_field(x, PY.f_attribute), &xl), *ct = py_text(m, c, &cl);
+    return xl == al && memcmp(xt, a, al) == 0 && !memmem(ct, cl, " is not ", 8);
+}
 
 /* Every `X.attr = ...` / `X.attr += ...` below n (not into nested defs/classes):
  * counts for the project and, for `self.attr`, the class's attribute table. */
@@ -154,7 +172,10 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
                 const char *o = py_text(w->m, obj, &ol);
                 is_self = ol == w->selflen && memcmp(o, w->self, ol) == 0;
             }
-            if (!(is_self && w->in_init) || IS(n, augmented_assignment))
+            /* a store on another object (`model.lr = x`): the project's count by name.
+             * Stores on self are the class's own (pa below), and an autograd
+             * Function's `ctx.x = ...` is a fresh object's */
+            if (!is_self && !(IS(obj, identifier) && py_text_eq(w->m, obj, "ctx")))
                 map_inc(project_counts, cg_arena_strndup(w->m->arena, a, al), al);
             if (is_self) {
                 py_attr *pa = cg_map_get(&w->cls->attrs, a, al);
@@ -164,7 +185,12 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
                     cg_map_put(&w->cls->attrs, pa->name, al, pa);
                 }
                 pa->assigns++;
-                if (!w->in_init || IS(n, augmented_assignment)) pa->assigns_outside_init++;
+                if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w, n, depth, a, al))
+                    pa->assigns_outside_init++;
+                if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
+                    pa->type = py_field(n, PY.f_type);
+                    pa->type_mod = w->m;
+                }
                 /* keep __init__'s value; else the first one seen */
                 if (IS(n, assignment) && nt == 1 &&
                     (py_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
@@ -176,10 +202,41 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
         }
     }
     uint32_t c = py_named_child_count(n);
+    w->path[depth] = n;
     for (uint32_t i = 0; i < c; i++) walk_attr_assigns(w, py_named_child(n, i), depth + 1, project_counts);
 }
 
 static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_counts, int depth);
+
+/* `x: T` and `x = v` in a class body (dataclass fields, class attributes):
+ * what self.x is when no method says (an annotation of x, its value). */
+static void index_class_body(py_module *m, py_class *c, TSNode body)
+{
+    uint32_t n = py_named_child_count(body);
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode st = py_named_child(body, i);
+        TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){0};
+        if (!IS(e, assignment)) continue;
+        TSNode left = py_field(e, PY.f_left), type = py_field(e, PY.f_type), right = py_field(e, PY.f_right);
+        if (!IS(left, identifier) || IS(right, assignment)) continue;
+        size_t len;
+        const char *t = py_text(m, left, &len);
+        py_attr *pa = cg_map_get(&c->attrs, t, len);
+        if (!pa) {
+            pa = cg_arena_alloc(m->arena, sizeof *pa);
+            pa->name = cg_arena_strndup(m->arena, t, len);
+            cg_map_put(&c->attrs, pa->name, len, pa);
+        }
+        if (!py_is_null(type) && py_is_null(pa->type)) {
+            pa->type = type;
+            pa->type_mod = m;
+        }
+        if (py_is_null(pa->value) && !py_is_null(right)) {
+            pa->value = right;   /* value_fn NULL: the class body, in type_mod */
+            pa->type_mod = m;
+        }
+    }
+}
 
 static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_counts, int depth, int top)
 {
@@ -207,9 +264,12 @@ static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_coun
         c->bases = py_field(def, PY.f_superclasses);
         cg_map_init(&c->methods);
         cg_map_init(&c->attrs);
+        c->next_in_module = m->all_classes;
+        m->all_classes = c;
         if (top) cg_map_put(&m->classes, name, nl, c);
         TSNode body = py_field(def, PY.f_body);
         if (!py_is_null(body)) index_defs(m, body, c, attr_counts, depth + 1);
+        if (!py_is_null(body)) index_class_body(m, c, body);
     }
 }
 
@@ -298,6 +358,22 @@ static void count_global_stmts(py_module *m, TSNode n, int depth)
     for (uint32_t i = 0; i < c; i++) count_global_stmts(m, py_named_child(n, i), depth + 1);
 }
 
+/* Does the file call set_default_device with a device that may be CUDA?  A
+ * literal "cpu" or "meta" is not; "cuda", torch.device("cuda", i) and names
+ * (a variable may well hold a GPU) are. */
+static int sets_default_cuda(const char *t, size_t n)
+{
+    static const char key[] = "set_default_device(";
+    const size_t kl = sizeof key - 1;
+    for (const char *p = t, *end = t + n; (p = memmem(p, (size_t)(end - p), key, kl)) != NULL;) {
+        p += kl;
+        const char *close = memchr(p, ')', (size_t)(end - p));
+        size_t al = close ? (size_t)(close - p) : 0;
+        if (al && !memmem(p, al, "cpu", 3) && !memmem(p, al, "meta", 4)) return 1;
+    }
+    return 0;
+}
+
 /* What the file says anywhere (PY_MT_*): searched once here so that no rule
  * searches source text. */
 static unsigned text_facts(const py_module *m)
@@ -311,6 +387,7 @@ static unsigned text_facts(const py_module *m)
     /* built here, not merely named (a mock.patch target string is not DDP) */
     if (memmem(t, n, "DistributedDataParallel(", 24) || memmem(t, n, "DDP(", 4)) f |= PY_MT_BUILDS_DDP;
     if (memmem(t, n, "NCCL_ASYNC_ERROR_HANDLING", 25)) f |= PY_MT_NCCL_ASYNC;
+    if (sets_default_cuda(t, n)) f |= PY_MT_DEFAULT_CUDA;
     return f;
 }
 
@@ -358,6 +435,11 @@ static void index_module(py_project *p, py_module *m)
 
 int py_module_ensure(py_project *p, py_module *m)
 {
+    const cg_py_focus *fo = p->opts->focus;
+    if (fo && fo->reach && p->scan_root && m->reached_from != p->scan_root) {
+        m->reached_from = p->scan_root;
+        fo->reach(fo->ctx, p->scan_root->file->path, m->file->path);
+    }
     pthread_mutex_lock(&m->lock);
     if (m->state == 0) {
         m->state = -1;
@@ -443,7 +525,22 @@ py_sym py_resolve_member(py_project *p, py_module *m, const char *name, size_t l
     py_class *c = cg_map_get(&m->classes, name, len);
     if (c) { s.kind = PY_SYM_CLASS; s.cls = c; return s; }
     py_import *imp = cg_map_get(&m->imports, name, len);
-    if (imp) return py_resolve_dotted(p, imp->target, m, 1);
+    if (imp) {
+        /* Imports are followed a bounded number of times in a row: `from . import
+         * _C` in a package whose _C is not Python resolves to itself, and two
+         * modules may import a name from each other (each step restarts the
+         * dotted walk's depth). */
+        static __thread int following;
+        if (following >= MAX_RESOLVE_DEPTH) {
+            s.kind = PY_SYM_EXTERNAL;
+            s.qual = imp->target;
+            return s;
+        }
+        following++;
+        py_sym r = py_resolve_dotted(p, imp->target, m, 1);
+        following--;
+        return r;
+    }
     if (cg_map_get(&m->global_assigns, name, len)) { s.kind = PY_SYM_GLOBAL; s.mod = m; return s; }
     /* a submodule of a package: `from app import layers` */
     if (m->is_init) {
@@ -570,4 +667,140 @@ int py_count_local_assigns(py_func *f, const char *name, size_t len)
         f->local_assigns_ready = 1;
     }
     return (int)(uintptr_t)cg_map_get(&f->local_assigns, name, len);
+}
+
+/* ---- where a function is called ----------------------------------------------------- */
+/* Two bits of the module's 4096-bit filter per name. */
+static void bloom_bits(const char *name, size_t len, unsigned *a, unsigned *b)
+{
+    uint64_t h = cg_hash_bytes(name, len);
+    *a = (unsigned)(h & 4095);
+    *b = (unsigned)((h >> 32) & 4095);
+}
+
+static int ident_char(char c)
+{
+    return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z') || (unsigned char)c >= 0x80;
+}
+
+static void bloom_add(uint64_t *words, unsigned nbits, const char *name, size_t len)
+{
+    unsigned a, b;
+    bloom_bits(name, len, &a, &b);
+    a &= nbits - 1;
+    b &= nbits - 1;
+    words[a >> 6] |= 1ull << (a & 63);
+    words[b >> 6] |= 1ull << (b & 63);
+}
+
+static int bloom_has(const uint64_t *words, unsigned nbits, const char *name, size_t len)
+{
+    unsigned a, b;
+    bloom_bits(name, len, &a, &b);
+    a &= nbits - 1;
+    b &= nbits - 1;
+    return (words[a >> 6] >> (a & 63) & 1) && (words[b >> 6] >> (b & 63) & 1);
+}
+
+/* Does the line at t[i] (its indentation skipped) begin an import? */
+static int import_line(const char *t, size_t n, size_t i)
+{
+    while (i < n && (t[i] == ' ' || t[i] == '\t')) i++;
+    return (n - i > 5 && memcmp(t + i, "from ", 5) == 0) || (n - i > 7 && memcmp(t + i, "import ", 7) == 0);
+}
+
+/* Bytes that continue an identifier (and non-ASCII, which may). */
+static const unsigned char ident_table[256] = {
+    ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+    ['_'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+    ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+    [128 ... 255] = 1,
+};
+
+void py_index_call_names(py_module *m, const char *t, size_t n)
+{
+    cg_py_names nm;
+    cg_py_names_of(t, n, &nm);
+    memcpy(m->call_names, nm.call, sizeof m->call_names);
+    memcpy(m->import_names, nm.import, sizeof m->import_names);
+}
+
+void cg_py_names_of(const char *t, size_t n, cg_py_names *out)
+{
+    memset(out, 0, sizeof *out);
+    const unsigned char *u = (const unsigned char *)t;
+    int in_import = import_line(t, n, 0), parens = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = u[i];
+        if (ident_table[c] != 1) {
+            i++;
+            if (c == '\n' && !parens) in_import = import_line(t, n, i);
+            else if (in_import && (c == '(' || c == ')')) parens += c == '(' ? 1 : -1;
+            /* a number's digits and letters (1e5, 0x1f) are no name */
+            if (ident_table[c] == 2) while (i < n && ident_table[u[i]]) i++;
+            continue;
+        }
+        size_t s = i;
+        while (i < n && ident_table[u[i]]) i++;
+        size_t e = i, j = i;
+        if (in_import) bloom_add(out->import, 2048, t + s, e - s);
+        while (j < n && (t[j] == ' ' || t[j] == '\t')) j++;
+        if (j < n && t[j] == '(') bloom_add(out->call, 4096, t + s, e - s);
+    }
+}
+
+int py_module_may_call(const py_module *m, const char *name)
+{
+    return bloom_has(m->call_names, 4096, name, strlen(name));
+}
+
+int py_module_may_import(const py_module *m, const char *name, size_t len)
+{
+    return bloom_has(m->import_names, 2048, name, len);
+}
+
+int py_module_call_nodes(py_module *m, const char *name, TSNode *out, int max)
+{
+    int k = 0;
+    if (m->state != 1 || !m->src.text) return 0;
+    /* the name in the text, followed by `(`: the identifier there, inside a call's callee */
+    const char *t = m->src.text, *end = t + m->src.len;
+    size_t nl = strlen(name);
+    for (const char *p = t; k < max && (p = memmem(p, (size_t)(end - p), name, nl)) != NULL; p += nl) {
+        const char *q = p + nl;
+        if ((p > t && ident_char(p[-1])) || (q < end && ident_char(*q))) continue;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (q >= end || *q != '(') continue;
+        uint32_t off = (uint32_t)(p - t);
+        TSNode id = py_descendant_for_byte_range(m->body->node, off, off + (uint32_t)nl);
+        if (!IS(id, identifier)) continue;
+        TSNode fn = py_parent(id);
+        if (IS(fn, attribute) && py_eq(py_field(fn, PY.f_attribute), id)) {
+            TSNode call = py_parent(fn);
+            if (IS(call, call) && py_eq(py_field(call, PY.f_function), fn)) out[k++] = call;
+        } else if (IS(fn, call) && py_eq(py_field(fn, PY.f_function), id)) {
+            out[k++] = fn;
+        }
+    }
+    return k;
+}
+
+py_func *py_enclosing_func(py_module *m, TSNode n)
+{
+    py_func *best = m->body;
+    uint32_t s = py_start_byte(n), e = py_end_byte(n), width = UINT32_MAX;
+    for (size_t i = 0; i < m->nall_funcs; i++) {
+        py_func *f = m->all_funcs[i];
+        uint32_t fs = py_start_byte(f->node), fe = py_end_byte(f->node);
+        if (fs <= s && e <= fe && fe - fs < width) {
+            best = f;
+            width = fe - fs;
+        }
+    }
+    return best;
 }

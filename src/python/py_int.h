@@ -46,11 +46,11 @@ typedef struct py_grammar {
         list_splat_pattern, dictionary_splat_pattern, comment, except_clause,
         finally_clause, raise_statement, pass_statement, decorator, type, wildcard_import,
         delete_statement, named_expression, await_, match_statement, nonlocal_statement,
-        future_import_statement, with_item_alias_unused;
+        future_import_statement, pair, generic_type, as_pattern, with_item_alias_unused;
     TSFieldId f_function, f_arguments, f_object, f_attribute, f_name, f_value, f_body,
         f_left, f_right, f_condition, f_consequence, f_alternative, f_parameters,
         f_superclasses, f_module_name, f_alias, f_subscript, f_argument, f_operator,
-        f_definition, f_type, f_expression, f_return_type;
+        f_definition, f_type, f_expression, f_return_type, f_key;
 } py_grammar;
 extern py_grammar PY;
 
@@ -78,6 +78,22 @@ static inline int py_has_error(TSNode n) { return !ts_node_is_null(n) && ts_node
 static inline int py_eq(TSNode a, TSNode b) { return ts_node_eq(a, b); }
 static inline TSNode py_descendant_for_byte_range(TSNode n, uint32_t s, uint32_t e)
 { return ts_node_is_null(n) ? n : ts_node_descendant_for_byte_range(n, s, e); }
+
+/* A walk over a subtree with a cursor: linear where indexing children is
+ * quadratic in their number.  py_cursor_new on a null node gives a cursor
+ * that has nothing to visit. */
+typedef struct py_cursor { TSTreeCursor c; int ok; } py_cursor;
+static inline py_cursor py_cursor_new(TSNode n)
+{
+    py_cursor k = { .ok = !ts_node_is_null(n) };
+    if (k.ok) k.c = ts_tree_cursor_new(n);
+    return k;
+}
+static inline void py_cursor_free(py_cursor *k) { if (k->ok) ts_tree_cursor_delete(&k->c); }
+static inline TSNode py_cursor_node(const py_cursor *k) { return k->ok ? ts_tree_cursor_current_node(&k->c) : (TSNode){0}; }
+static inline int py_cursor_first_child(py_cursor *k) { return k->ok && ts_tree_cursor_goto_first_child(&k->c); }
+static inline int py_cursor_next_sibling(py_cursor *k) { return k->ok && ts_tree_cursor_goto_next_sibling(&k->c); }
+static inline int py_cursor_parent(py_cursor *k) { return k->ok && ts_tree_cursor_goto_parent(&k->c); }
 
 /* A node of this grammar symbol (never true of a null node). */
 #define IS(node, sym) py_is_sym((node), PY.sym)
@@ -107,7 +123,9 @@ struct py_func {
 typedef struct py_attr {
     const char *name;
     TSNode value;           /* a right-hand side, preferring __init__'s */
-    py_func *value_fn;      /* the method it sits in */
+    py_func *value_fn;      /* the method it sits in (NULL: the class body) */
+    TSNode type;            /* an annotation (`x: T` in the class body, `self.x: T = ...`), */
+    py_module *type_mod;    /*   in this module */
     int assigns;            /* assignments to self.<name> in the class */
     int assigns_outside_init;
 } py_attr;
@@ -123,6 +141,7 @@ struct py_class {
     py_class *base[4];      /* project base classes, resolved lazily */
     int nbase;
     int is_nn_module;       /* some base is torch.nn.Module (directly or through a project base) */
+    py_class *next_in_module; /* every class of the module, nested and redefined ones too (freeing) */
 };
 
 /* What a module's text says anywhere, found once when it is indexed, for
@@ -132,6 +151,8 @@ enum {
     PY_MT_REGISTERS_GENERATOR = 1 << 1, /* register_generator_state(...) (CG602) */
     PY_MT_BUILDS_DDP = 1 << 2,          /* DistributedDataParallel(...) or DDP(...) built here (CG703) */
     PY_MT_NCCL_ASYNC = 1 << 3,          /* NCCL_ASYNC_ERROR_HANDLING set (CG703) */
+    PY_MT_DEFAULT_CUDA = 1 << 4,        /* torch.set_default_device(...) with a device that is not
+                                           written as the CPU or meta: factories may be on the GPU */
 };
 
 typedef struct py_import {
@@ -160,8 +181,12 @@ struct py_module {
     py_func *body;          /* the module body as a pseudo-function */
     py_func **all_funcs;    /* every def in the file, methods and nested too */
     size_t nall_funcs, capall_funcs;
+    py_class *all_classes;  /* every class in the file (chain through next_in_module) */
     unsigned text_facts;    /* PY_MT_*: what the file's text says anywhere */
+    uint64_t call_names[64];/* Bloom filters, set in phase 1, of the names the text calls */
+    uint64_t import_names[32]; /* (`name(`) and imports: where a function's call sites may be */
     py_module *next_same_name;
+    py_module *reached_from;  /* cg_py_focus.reach: the capture file last told of */
 };
 
 typedef struct py_project {
@@ -169,11 +194,11 @@ typedef struct py_project {
     size_t nmods;
     cg_map by_name;         /* dotted name -> py_module (chain through next_same_name) */
     cg_map attr_assigns;    /* attr name -> (void*)count of `X.attr = ...` outside __init__ */
-    int default_device_set; /* torch.set_default_device seen: factories may be on GPU */
     cg_report *report;
     const cg_py_opts *opts;
     cg_arena *arena;        /* project-lifetime allocations */
     struct py_cache_state *cache; /* the project index (py_cache.c), or NULL */
+    py_module *scan_root;   /* the capture file being walked (cg_py_focus.reach), or NULL */
 } py_project;
 
 /* ---- py_parse.c ------------------------------------------------------------ */
@@ -207,6 +232,18 @@ py_class *py_class_lookup_method_owner(py_project *p, py_class *c, const char *n
 py_attr *py_class_attr(py_project *p, py_class *c, const char *name);
 void py_class_resolve_bases(py_project *p, py_class *c);
 int py_count_local_assigns(py_func *f, const char *name, size_t len);
+
+/* The names module text t (n bytes) calls, into its Bloom filter. */
+void py_index_call_names(py_module *m, const char *t, size_t n);
+/* Might module m call `name`?  Might it import `name` (a module or one of
+ * its members)?  (No false negatives.) */
+int py_module_may_call(const py_module *m, const char *name);
+int py_module_may_import(const py_module *m, const char *name, size_t len);
+/* The call nodes of module m (loaded) whose callee is spelled `name`,
+ * `x.name` or `x.y.name`: up to max of them into out; returns how many. */
+int py_module_call_nodes(py_module *m, const char *name, TSNode *out, int max);
+/* The innermost function (or the module body) of m around node n. */
+py_func *py_enclosing_func(py_module *m, TSNode n);
 
 /* What a name bound at module level refers to. */
 typedef enum { PY_SYM_NONE, PY_SYM_FUNC, PY_SYM_CLASS, PY_SYM_MODULE, PY_SYM_EXTERNAL, PY_SYM_GLOBAL } py_sym_kind;

@@ -73,6 +73,7 @@ static void grammar_setup(void)
     S(delete_statement, "delete_statement"); S(named_expression, "named_expression");
     S(await_, "await"); S(match_statement, "match_statement");
     S(nonlocal_statement, "nonlocal_statement"); S(future_import_statement, "future_import_statement");
+    S(pair, "pair"); S(generic_type, "generic_type"); S(as_pattern, "as_pattern");
 #undef S
 #define F(f, n) PY.f = fld(l, n)
     F(f_function, "function"); F(f_arguments, "arguments"); F(f_object, "object");
@@ -83,6 +84,7 @@ static void grammar_setup(void)
     F(f_module_name, "module_name"); F(f_alias, "alias"); F(f_subscript, "subscript");
     F(f_argument, "argument"); F(f_operator, "operator"); F(f_definition, "definition");
     F(f_type, "type"); F(f_expression, "expression"); F(f_return_type, "return_type");
+    F(f_key, "key");
 #undef F
     if (!PY.call || !PY.with_statement || !PY.f_function) {
         snprintf(grammar_err, sizeof grammar_err,
@@ -133,9 +135,13 @@ static void mark_error_lines(TSNode n, unsigned char *lines, uint32_t nlines, in
  * length, so every offset and line stays true, and the tree keeps the starred
  * expression as a tuple element.  The rewritten tree is used only when it
  * parses without any error.  Returns it, or NULL. */
-static TSTree *parse_grammar_limits(const py_module *m, TSTree *tree)
+static TSTree *edited_copy(const TSTree *old, const char *otext, size_t olen, const char *text, size_t len);
+
+static TSTree *parse_grammar_limits(const py_module *m, TSTree *tree, const TSTree *old_fixed,
+                                    const char *old_text, size_t old_len, char **rewritten)
 {
     const cg_source *src = &m->src;
+    if (rewritten) *rewritten = NULL;
     if (!src->nlines || !memchr(src->text, '*', src->len)) return NULL;
     unsigned char *lines = calloc(src->nlines + 1, 1);
     char *copy = malloc(src->len + 1);
@@ -164,7 +170,10 @@ static TSTree *parse_grammar_limits(const py_module *m, TSTree *tree)
     TSParser *parser = ts_parser_new();
     ts_parser_set_language(parser, tree_sitter_python());
     ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
-    fixed = ts_parser_parse_string(parser, NULL, copy, (uint32_t)src->len);
+    /* the server's cache: the rewritten text of the last parse, edited */
+    TSTree *base = old_fixed && old_text ? edited_copy(old_fixed, old_text, old_len, copy, src->len) : NULL;
+    fixed = ts_parser_parse_string(parser, base, copy, (uint32_t)src->len);
+    if (base) ts_tree_delete(base);
     ts_parser_delete(parser);
     if (fixed && py_has_error(ts_tree_root_node(fixed))) {
         ts_tree_delete(fixed);
@@ -172,10 +181,168 @@ static TSTree *parse_grammar_limits(const py_module *m, TSTree *tree)
     }
 done:
     free(lines);
-    free(copy);
+    if (fixed && rewritten) *rewritten = copy;
+    else free(copy);
     return fixed;
 }
 
+/* ---- the tree cache (cglint server) ------------------------------------------
+ * Trees by path and content digest: a re-analysis of a project whose files
+ * did not change takes each reached module's tree from here instead of
+ * parsing it again.  tree-sitter trees are immutable; the cache keeps one
+ * and hands out copies (ts_tree_copy: a reference count). */
+typedef struct cache_entry {
+    char *path;
+    uint64_t digest;
+    TSTree *tree;            /* the tree the analysis uses */
+    TSTree *raw;             /* the parse of `text` (== tree unless parse_grammar_limits rewrote it) */
+    char *text;              /* the source: an edit of it is parsed incrementally from raw */
+    size_t len;
+    char *fixed_text;        /* the rewritten source `tree` is the parse of, or NULL */
+    size_t fixed_len;
+} cache_entry;
+struct cg_py_cache {
+    pthread_mutex_t lock;
+    cg_map by_path;          /* path -> cache_entry* */
+    cache_entry **all;
+    size_t n, cap;
+};
+
+cg_py_cache *cg_py_cache_new(void)
+{
+    cg_py_cache *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    pthread_mutex_init(&c->lock, NULL);
+    cg_map_init(&c->by_path);
+    return c;
+}
+
+void cg_py_cache_free(cg_py_cache *c)
+{
+    if (!c) return;
+    for (size_t i = 0; i < c->n; i++) {
+        ts_tree_delete(c->all[i]->tree);
+        if (c->all[i]->raw) ts_tree_delete(c->all[i]->raw);
+        free(c->all[i]->fixed_text);
+        free(c->all[i]->text);
+        free(c->all[i]->path);
+        free(c->all[i]);
+    }
+    free(c->all);
+    cg_map_free(&c->by_path);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+size_t cg_py_cache_size(const cg_py_cache *c)
+{
+    return c ? c->n : 0;
+}
+
+static TSPoint point_at(const char *t, size_t off)
+{
+    TSPoint pt = { 0, 0 };
+    const char *nl = NULL;
+    for (const char *q = t; (q = memchr(q, '\n', (size_t)(t + off - q))); q++) { pt.row++; nl = q; }
+    pt.column = (uint32_t)(nl ? (size_t)(t + off - nl - 1) : off);
+    return pt;
+}
+
+/* A copy of `old` (the parse of otext) edited to be the parse of `text`
+ * as far as it can: the one span between their common prefix and suffix
+ * changed.  ts_parser_parse with it re-parses only around that span. */
+static TSTree *edited_copy(const TSTree *old, const char *otext, size_t olen, const char *text, size_t len)
+{
+    size_t pre = 0, suf = 0;
+    while (pre < olen && pre < len && otext[pre] == text[pre]) pre++;
+    while (suf < olen - pre && suf < len - pre && otext[olen - 1 - suf] == text[len - 1 - suf]) suf++;
+    TSInputEdit ed = { .start_byte = (uint32_t)pre, .old_end_byte = (uint32_t)(olen - suf),
+                       .new_end_byte = (uint32_t)(len - suf), .start_point = point_at(text, pre),
+                       .old_end_point = point_at(otext, olen - suf), .new_end_point = point_at(text, len - suf) };
+    TSTree *t = ts_tree_copy(old);
+    ts_tree_edit(t, &ed);
+    return t;
+}
+
+/* What the cache has for `path`: the tree itself when the digest matches
+ * (*exact = 1); else, for incremental parses, the old raw tree edited to
+ * the new text and the old rewritten tree and text (copies), or NULLs. */
+typedef struct cached { TSTree *base, *fixed; char *fixed_text; size_t fixed_len; } cached;
+
+static TSTree *cache_get(cg_py_cache *c, const char *path, uint64_t digest, const char *text, size_t len,
+                         int *exact, cached *old)
+{
+    memset(old, 0, sizeof *old);
+    pthread_mutex_lock(&c->lock);
+    cache_entry *e = cg_map_get(&c->by_path, path, strlen(path));
+    TSTree *t = NULL;
+    *exact = 0;
+    if (e && e->digest == digest && e->len == len) {
+        t = ts_tree_copy(e->tree);
+        *exact = 1;
+    } else if (e && e->text && e->raw) {
+        t = edited_copy(e->raw, e->text, e->len, text, len);
+        if (e->fixed_text && (old->fixed_text = malloc(e->fixed_len + 1))) {
+            memcpy(old->fixed_text, e->fixed_text, e->fixed_len);
+            old->fixed_len = e->fixed_len;
+            old->fixed = ts_tree_copy(e->tree);
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    return t;
+}
+
+/* Keep `tree` (and `raw` and `fixed_text`, owned from here) for `path`. */
+static void cache_put(cg_py_cache *c, const char *path, uint64_t digest, const TSTree *tree, TSTree *raw,
+                      const char *text, size_t len, char *fixed_text)
+{
+    TSTree *copy = ts_tree_copy(tree);
+    char *keep = malloc(len + 1);
+    if (keep) memcpy(keep, text, len);
+    pthread_mutex_lock(&c->lock);
+    cache_entry *e = cg_map_get(&c->by_path, path, strlen(path));
+    if (e) {
+        ts_tree_delete(e->tree);
+        if (e->raw) ts_tree_delete(e->raw);
+        free(e->text);
+        free(e->fixed_text);
+    } else if ((e = calloc(1, sizeof *e)) && (e->path = strdup(path))) {
+        cache_entry **g = c->n == c->cap ? realloc(c->all, (c->cap ? c->cap * 2 : 256) * sizeof *g) : c->all;
+        if (!g) {
+            free(e->path);
+            free(e);
+            e = NULL;
+        } else {
+            if (c->n == c->cap) c->cap = c->cap ? c->cap * 2 : 256;
+            c->all = g;
+            c->all[c->n++] = e;
+            cg_map_put(&c->by_path, e->path, strlen(e->path), e);
+        }
+    } else {
+        free(e);
+        e = NULL;
+    }
+    if (!e) {
+        pthread_mutex_unlock(&c->lock);
+        ts_tree_delete(copy);
+        if (raw) ts_tree_delete(raw);
+        free(keep);
+        free(fixed_text);
+        return;
+    }
+    e->digest = digest;
+    e->tree = copy;
+    e->raw = keep ? raw : NULL;
+    if (!keep && raw) ts_tree_delete(raw);
+    e->text = keep;
+    e->len = keep ? len : 0;
+    e->fixed_text = fixed_text;
+    e->fixed_len = fixed_text ? len : 0;
+    pthread_mutex_unlock(&c->lock);
+}
+
+/* A plain parse of text (the lookahead of py_project.c parses ahead of
+ * need with it; parse_source takes that tree as its own first parse). */
 TSTree *py_parse_text(const char *text, size_t len)
 {
     TSParser *parser = ts_parser_new();
@@ -187,23 +354,65 @@ TSTree *py_parse_text(const char *text, size_t len)
     return tree;
 }
 
-int py_parse_module(py_project *p, py_module *m)
+/* Parse m's source: the tree, or NULL after reporting a timeout. */
+static TSTree *parse_source(py_project *p, py_module *m)
 {
-    /* a tree parsed ahead of need (py_project.c) is the same tree */
-    TSTree *tree = m->ahead ? m->ahead : py_parse_text(m->src.text, m->src.len);
+    cg_py_cache *cache = p->opts->cache;
+    uint64_t digest = cache ? cg_source_digest(&m->src) : 0;
+    int exact = 0;
+    cached old = { 0 };
+    TSTree *base = cache ? cache_get(cache, m->file->path, digest, m->src.text, m->src.len, &exact, &old) : NULL;
+    if (exact) {
+        if (m->ahead) ts_tree_delete(m->ahead);
+        m->ahead = NULL;
+        return base;
+    }
+    TSTree *tree;
+    if (m->ahead && !base) {
+        tree = m->ahead;   /* parsed ahead of need (py_project.c): the same parse */
+    } else {
+        if (m->ahead) ts_tree_delete(m->ahead);
+        TSParser *parser = ts_parser_new();
+        ts_parser_set_language(parser, tree_sitter_python());
+        /* A pathological file must not stall the run: 10 s of parsing at most. */
+        ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
+        tree = ts_parser_parse_string(parser, base, m->src.text, (uint32_t)m->src.len);
+        if (base) ts_tree_delete(base);
+        ts_parser_delete(parser);
+    }
     m->ahead = NULL;
     if (!tree) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0,
                          "parsing took longer than 10 s; skipped");
-        return -1;
+        if (old.fixed) ts_tree_delete(old.fixed);
+        free(old.fixed_text);
+        return NULL;
     }
-    TSNode root = ts_tree_root_node(tree);
-    TSTree *fixed = py_has_error(root) ? parse_grammar_limits(m, tree) : NULL;
+    char *rewritten = NULL;
+    TSTree *fixed = py_has_error(ts_tree_root_node(tree))
+                        ? parse_grammar_limits(m, tree, old.fixed, old.fixed_text, old.fixed_len, cache ? &rewritten : NULL)
+                        : NULL;
+    if (old.fixed) ts_tree_delete(old.fixed);
+    free(old.fixed_text);
+    if (cache) {
+        /* the raw parse is kept for the next incremental parse of this file */
+        cache_put(cache, m->file->path, digest, fixed ? fixed : tree, fixed ? tree : ts_tree_copy(tree),
+                  m->src.text, m->src.len, rewritten);
+        if (fixed) return fixed;
+        return tree;
+    }
     if (fixed) {
         ts_tree_delete(tree);
         tree = fixed;
-        root = ts_tree_root_node(tree);
     }
+    return tree;
+}
+
+int py_parse_module(py_project *p, py_module *m)
+{
+    TSTree *tree = parse_source(p, m);
+    if (!tree) return -1;
+    TSNode root = ts_tree_root_node(tree);
     if (py_has_error(root)) {
         TSNode e;
         first_error(root, &e, 0);

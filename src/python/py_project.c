@@ -22,7 +22,7 @@
 /* Does the text mention a capture API?  Generous enough that a miss is
  * unlikely (a false hit costs one parse, a miss loses findings), specific
  * enough that "cuda" and "computational graph" in one file are not a hit. */
-static int mentions_capture(const char *t, size_t n)
+int cg_py_mentions_capture(const char *t, size_t n)
 {
     static const char *const apis[] = { "capture_begin", "make_graphed_callables", "CUDAGraph",
         "cuda.graph", "reduce-overhead", "triton.cudagraphs", "CudaGraphManager",
@@ -38,7 +38,7 @@ static int mentions_capture(const char *t, size_t n)
 uint32_t py_text_facts(const char *t, size_t n)
 {
     uint32_t f = CG_FACT_KNOWN;
-    if (mentions_capture(t, n)) f |= PYF_MARKER;
+    if (cg_py_mentions_capture(t, n)) f |= PYF_MARKER;
     if (memmem(t, n, "set_default_device", 18)) f |= PYF_SDD;
     if (cg_suppress_maybe(t, n)) f |= PYF_DIRECTIVES;
     return f;
@@ -52,7 +52,21 @@ static void load_one(void *arg, size_t i)
     py_project *p = ph->p;
     __atomic_add_fetch(&p->report->progress_done, 1, __ATOMIC_RELAXED);
     py_module *m = &p->mods[i];
-    if (ph->level == 0 && py_cache_phase1(p, i)) return;
+    const cg_py_focus *fo = p->opts->focus;
+    if (ph->level == 0 && fo && fo->scan && !m->file->report && !fo->scan(fo->ctx, m->file->path)) {
+        /* context only: read if a call reaches it, or if it calls a function
+         * whose callers are wanted (its names, from the focus, else any) */
+        const cg_py_names *nm = fo->names ? fo->names(fo->ctx, m->file->path) : NULL;
+        if (nm) {
+            memcpy(m->call_names, nm->call, sizeof m->call_names);
+            memcpy(m->import_names, nm->import, sizeof m->import_names);
+        } else {
+            memset(m->call_names, 0xff, sizeof m->call_names);
+            memset(m->import_names, 0xff, sizeof m->import_names);
+        }
+        return;
+    }
+    if (ph->level == 0) py_cache_before_read(p, i);
     char err[512];
     if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
@@ -70,12 +84,9 @@ static void load_one(void *arg, size_t i)
         __atomic_add_fetch(&ph->done, 1, __ATOMIC_RELAXED);
         return;
     }
-    uint32_t facts = py_text_facts(m->src.text, m->src.len);
-    py_cache_loaded(p, i, facts);
-    m->file->directives = (facts & PYF_DIRECTIVES) ? 2 : 1;
-    m->has_marker = (facts & PYF_MARKER) != 0;
-    if (facts & PYF_SDD)
-        __atomic_store_n(&p->default_device_set, 1, __ATOMIC_RELAXED);
+    m->file->directives = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
+    py_index_call_names(m, m->src.text, m->src.len);
+    m->has_marker = cg_py_mentions_capture(m->src.text, m->src.len);
     if (m->has_marker) {
         py_module_ensure(p, m);
     } else {
@@ -375,12 +386,11 @@ static void project_free(py_project *p)
             /* class and function maps live in the module arena's objects */
             for (size_t k = 0; k < m->nall_funcs; k++)
                 if (m->all_funcs[k]->local_assigns_ready) cg_map_free(&m->all_funcs[k]->local_assigns);
-            for (size_t k = 0; k < m->classes.cap; k++)
-                if (m->classes.keys[k]) {
-                    py_class *c = m->classes.vals[k];
-                    cg_map_free(&c->methods);
-                    cg_map_free(&c->attrs);
-                }
+            /* every class: a nested or redefined one is not in m->classes */
+            for (py_class *c = m->all_classes; c; c = c->next_in_module) {
+                cg_map_free(&c->methods);
+                cg_map_free(&c->attrs);
+            }
             cg_map_free(&m->classes);
         }
         if (m->body && m->body->local_assigns_ready) cg_map_free(&m->body->local_assigns);
@@ -403,7 +413,8 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     py_project p;
     project_init(&p, files, n, opts, report);
     report->files_seen += p.nmods;
-    __atomic_add_fetch(&report->progress_total, p.nmods, __ATOMIC_RELAXED);
+    __atomic_store_n(&report->progress_done, 0, __ATOMIC_RELAXED);   /* it counted files found */
+    __atomic_store_n(&report->progress_total, p.nmods, __ATOMIC_RELAXED);
     __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
     if (py_cache_begin(&p)) {   /* the project index answered: nothing changed that matters */
         __atomic_store_n(&report->progress_done, report->progress_total, __ATOMIC_RELAXED);

@@ -87,21 +87,78 @@ static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int
     return 0;
 }
 
+static int ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+/* Does t (len bytes) hold `name` followed by `after` (e.g. ".replay("), with
+ * no identifier character (nor a dot: `self.g` is not `g`) right before it? */
+static int has_use(const char *t, size_t len, const char *name, size_t nl, const char *after)
+{
+    size_t al = strlen(after);
+    for (const char *p = t, *end = t + len; (p = memmem(p, (size_t)(end - p), name, nl)) != NULL; p++) {
+        if (p > t && (ident_char(p[-1]) || p[-1] == '.')) continue;
+        const char *q = p + nl;
+        if (cg_eq(after, "=")) {   /* an assignment `g = ...`, not `g == ...` */
+            while (q < end && *q == ' ') q++;
+            if (q < end && *q == '=' && !(q + 1 < end && q[1] == '=')) return 1;
+        } else if ((size_t)(end - q) >= al && memcmp(q, after, al) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Re-capturing every iteration (CG705): the capture sits in a loop body with
+ * no condition around it, and the same graph object `graph` is captured and
+ * replayed in that loop.  A graph built afresh in the loop body (or inline)
+ * is a new graph per iteration, for a new configuration: not this. */
+static int recaptured_in_loop(py_ctx *ctx, py_frame *fr, TSNode graph)
+{
+    if (ctx->loops == 0 || ctx->conds_in_loop != 0 || py_is_null(ctx->loop_node)) return 0;
+    graph = py_unparen(graph);
+    if (!IS(graph, identifier) && !IS(graph, attribute)) return 0;
+    size_t len, nl;
+    const char *t = py_text(fr->mod, ctx->loop_node, &len);
+    const char *name = py_text(fr->mod, graph, &nl);
+    if (!has_use(t, len, name, nl, ".replay(") || has_use(t, len, name, nl, "=")) return 0;
+    /* `for g in graphs:` captures another graph each iteration */
+    if (IS(ctx->loop_node, for_statement)) {
+        size_t ll;
+        const char *lt = py_text(fr->mod, py_field(ctx->loop_node, PY.f_left), &ll);
+        if (ll == nl && memcmp(lt, name, nl) == 0) return 0;
+    }
+    return 1;
+}
+
 /* What the function did before the capture (CG601, CG701, CG702, CG703,
- * CG705, CG708): into the region, before its PY_EV_REGION_BEGIN. */
-static void region_begin_context(py_ctx *ctx, py_frame *fr)
+ * CG705, CG708): into the region, before its PY_EV_REGION_BEGIN.  `graph`:
+ * the graph object captured, when the capture names one. */
+static void region_begin_context(py_ctx *ctx, py_frame *fr, TSNode graph)
 {
     py_region *r = ctx->region;
     r->warm = fr->warm || !fr->built_module;
-    /* re-capturing every iteration: the capture and a replay share a loop body
-     * with no condition around the capture (one graph per bucket replays later) */
-    r->in_loop = 0;
-    if (ctx->loops > 0 && ctx->conds_in_loop == 0 && !py_is_null(ctx->loop_node)) {
-        size_t len;
-        const char *t = py_text(fr->mod, ctx->loop_node, &len);
-        r->in_loop = memmem(t, len, ".replay(", 8) != NULL;
-    }
+    r->in_loop = recaptured_in_loop(ctx, fr, graph);
     r->pin_loader_loop = fr->pin_loader_loop;
+    memcpy(r->gens, fr->gens, sizeof r->gens);
+    r->ngens = fr->ngens;
+    r->gens_unknown = fr->gens_unknown;
+    /* nothing ran here, and the model comes from callers that ran nothing either */
+    if (r->warm && !fr->warm && fr->fn && fr->fn == ctx->scan_fn && py_callers_all_cold(ctx, fr->fn)) {
+        r->warm = 0;
+        r->cold_from_callers = 1;
+    }
+    memcpy(r->warmed, fr->warmed, sizeof r->warmed);
+    r->nwarmed = fr->nwarmed;
+    r->warmed_other = fr->warmed_other;
+    r->warm_ran = fr->warm;
+    r->capture_loop = ctx->loops > 0 ? ctx->loop_node : (TSNode){ 0 };
+    if (!py_is_null(r->capture_loop)) {
+        size_t ll;
+        const char *lt = py_text(fr->mod, r->capture_loop, &ll);
+        r->loop_replays = memmem(lt, ll, ".replay(", 8) != NULL;
+    }
+    r->cuda_thread = fr->cuda_thread;
+    r->cuda_thread_mod = fr->cuda_thread_mod;
+    r->cuda_thread_node = fr->cuda_thread_node;
     r->eager_backward = fr->eager_backward;
     r->eager_loc = fr->eager_loc;
     r->eager_line = fr->eager_line;
@@ -172,10 +229,15 @@ static int open_capture_begin(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode ca
         return 0;
     *out = py_vk(PY_V_NONE);
     if (ctx->active || ctx->quiet) return 1;
+    /* a method that wraps the API (`def capture_begin(self, ...)` in a
+     * CUDAGraph subclass calling super().capture_begin()) begins no capture
+     * of its own: its caller picks the stream (CG404) */
+    if (fr->fn && fr->fn->cls && (cg_eq(fr->fn->name, "capture_begin") || cg_eq(fr->fn->name, "capture_end")))
+        return 1;
     py_emit(ctx, ev);
     start_region(ctx, fr, call, "capture_begin", NULL);
     if (py_api_thread_local_mode(fr->mod, ev)) ctx->region->thread_local = 1;
-    region_begin_context(ctx, fr);
+    region_begin_context(ctx, fr, ev->recv_node);
     ctx->region->side_stream = begins_on_side_stream(fr);
     py_val v = py_vk(PY_V_UNKNOWN);
     v.stream = ctx->region->streams.capture;
@@ -195,23 +257,59 @@ static int close_capture_end(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode cal
     return 1;
 }
 
-/* torch.compile: mode="reduce-overhead" (or options={"triton.cudagraphs": True})
- * captures the compiled function with CUDA graphs */
+/* Do the keywords of a torch.compile call (or of a functools.partial of it)
+ * ask for CUDA graphs: mode="reduce-overhead", options={"triton.cudagraphs":
+ * True}, backend="cudagraphs"? */
+int py_compile_kw_cudagraphs(const py_event *ev)
+{
+    int mk = py_ev_kw(ev, "mode"), ok = py_ev_kw(ev, "options"), bk = py_ev_kw(ev, "backend");
+    size_t ml = 0, ol = 0, bl = 0;
+    const char *mt = mk >= 0 ? py_text(ev->mod, ev->kwn[mk], &ml) : "";
+    const char *ot = ok >= 0 ? py_text(ev->mod, ev->kwn[ok], &ol) : "";
+    const char *bt = bk >= 0 ? py_text(ev->mod, ev->kwn[bk], &bl) : "";
+    return memmem(mt, ml, "reduce-overhead", 15) || (memmem(ot, ol, "triton.cudagraphs", 17) && memmem(ot, ol, "True", 4)) ||
+           memmem(bt, bl, "\"cudagraphs\"", 12) || memmem(bt, bl, "'cudagraphs'", 12);
+}
+
+/* torch.compile: mode="reduce-overhead", options={"triton.cudagraphs": True}
+ * or backend="cudagraphs" captures the compiled function with CUDA graphs;
+ * so does a functools.partial of torch.compile with those keywords, called */
 static int open_compile(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
 {
     if (!ev->qual || !(cg_eq(ev->qual, "torch.compile") || cg_eq(ev->qual, "torch._dynamo.optimize"))) return 0;
     py_val target = ev->nargs > 0 ? ev->args[0] : py_vk(PY_V_UNKNOWN);
-    int mk = py_ev_kw(ev, "mode"), ok = py_ev_kw(ev, "options");
-    size_t ml = 0, ol = 0;
-    const char *mt = mk >= 0 ? py_text(fr->mod, ev->kwn[mk], &ml) : "";
-    const char *ot = ok >= 0 ? py_text(fr->mod, ev->kwn[ok], &ol) : "";
-    int cudagraphs = memmem(mt, ml, "reduce-overhead", 15) ||
-                     (memmem(ot, ol, "triton.cudagraphs", 17) && memmem(ot, ol, "True", 4));
+    int cudagraphs = py_compile_kw_cudagraphs(ev) || (ev->callee.flags & PY_VF_CUDAGRAPHS);
     if (cudagraphs && !ctx->active && !ctx->quiet && (target.kind == PY_V_FUNC || target.kind == PY_V_INSTANCE))
         capture_callable(ctx, fr, call, "reduce-overhead", &target);
     target.flags |= PY_VF_COMPILED;
+    if (cudagraphs) target.flags |= PY_VF_CUDAGRAPHS;
     *out = target;
     return 1;
+}
+
+/* A call of a function compiled to run as CUDA graphs, with CPU tensors for
+ * arguments: inductor skips CUDA graphs for it (CG902, at the argument).  A
+ * region of its own, at the call, for that one event; the call then goes on
+ * as any other (returns 0). */
+static int open_compiled_call(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
+{
+    (void)out;
+    if (!(ev->callee.flags & PY_VF_CUDAGRAPHS) || !(ev->callee.flags & PY_VF_COMPILED) || ctx->active || ctx->quiet)
+        return 0;
+    int cpu = 0;
+    for (int i = 0; i < ev->nargs; i++)
+        if (ev->args[i].kind == PY_V_TENSOR && ev->args[i].dev == PY_DEV_CPU) cpu = 1;
+    for (int i = 0; i < ev->nkw; i++)
+        if (ev->kw[i].kind == PY_V_TENSOR && ev->kw[i].dev == PY_DEV_CPU) cpu = 1;
+    if (!cpu) return 0;
+    py_region *saved_after = ctx->after;
+    int saved_phase = ctx->phase;
+    start_region(ctx, fr, call, "reduce-overhead", NULL);
+    py_emit(ctx, ev);
+    py_region_end(ctx);
+    ctx->after = saved_after;
+    ctx->phase = saved_phase;
+    return 0;
 }
 
 /* Megatron-LM's FullCudaGraphWrapper(fn, ...) captures fn */
@@ -280,7 +378,7 @@ static int open_graphed_callables(py_ctx *ctx, py_frame *fr, py_event *ev, TSNod
     const char *kind = cg_starts(q, "transformer_engine.") ? "te.make_graphed_callables" : "make_graphed_callables";
     for (int i = 0; i < n; i++) {
         start_region(ctx, fr, call, kind, NULL);
-        region_begin_context(ctx, fr);
+        region_begin_context(ctx, fr, (TSNode){0});
         if (i == 0) {
             /* constraints on the call itself (CG704) are checked once, in capture context */
             graphed_callables_facts(ctx, fr, ev);
@@ -298,7 +396,8 @@ static int open_graphed_callables(py_ctx *ctx, py_frame *fr, py_event *ev, TSNod
 
 typedef int (*py_opener)(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out);
 static const py_opener py_openers[] = {
-    open_capture_begin, close_capture_end, open_compile, open_full_cuda_graph_wrapper, open_graphed_callables,
+    open_capture_begin, close_capture_end, open_compile, open_compiled_call, open_full_cuda_graph_wrapper,
+    open_graphed_callables,
 };
 
 int py_region_open_call(py_ctx *ctx, py_frame *fr, py_event *ev, TSNode call, py_val *out)
@@ -314,7 +413,10 @@ static void with_graph(py_ctx *ctx, py_frame *fr, TSNode st, TSNode item, py_val
 {
     start_region(ctx, fr, st, "torch.cuda.graph", v.stream);
     if (v.flags & PY_VF_THREAD_LOCAL) ctx->region->thread_local = 1;
-    region_begin_context(ctx, fr);
+    /* the graph object: torch.cuda.graph(g, ...)'s first argument */
+    TSNode call = py_unparen(IS(item, with_item) ? py_field(item, PY.f_value) : item);
+    TSNode args = IS(call, call) ? py_field(call, PY.f_arguments) : (TSNode){0};
+    region_begin_context(ctx, fr, py_named_child(args, 0));
     ctx->region->side_stream = 1;   /* torch.cuda.graph picks its own side stream */
     w->began = 1;
     region_begin_event(ctx, fr, item, v);
@@ -344,6 +446,9 @@ static void with_stream(py_ctx *ctx, py_frame *fr, TSNode item, py_val v, py_wit
     fr->stream_ctx++;
     if (!v.stream) return;
     py_emit_at(ctx, fr, PY_EV_STREAM_CTX, item, v);
+    if (ctx->active && !ctx->quiet && ctx->region && !v.stream_default &&
+        !cg_streams_in_capture(&ctx->region->streams, v.stream) && ctx->region->nstray < 8)
+        ctx->region->stray[ctx->region->nstray++] = v.stream;
     /* work issued on a forked stream: where CG402 points if it is never joined */
     if (ctx->active && !ctx->quiet && ctx->region && !v.stream_default) {
         cg_loc loc = py_loc(fr->mod, item);
@@ -406,9 +511,52 @@ static void note_stream_call(py_ctx *ctx, const py_event *ev)
 
 /* Before a capture: warm-up runs (CG701, CG702, CG706) and backward or DDP
  * on the default stream (CG702). */
+/* Does function f's text do CUDA work another thread must not do during a
+ * global-mode capture (query an event, synchronize, pin memory)? */
+static TSNode does_cuda_work(const py_func *f)
+{
+    static const char *const work[] = { ".query()", "synchronize(", "pin_memory", ".cuda(", "torch.cuda.", NULL };
+    uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
+    const char *t = f->mod->src.text;
+    for (int i = 0; work[i]; i++) {
+        const char *p = memmem(t + s, e - s, work[i], strlen(work[i]));
+        if (!p) continue;
+        /* the statement there */
+        uint32_t off = (uint32_t)(p - t);
+        TSNode n = py_descendant_for_byte_range(f->body, off, off + 1);
+        while (!py_is_null(n) && !py_is_null(py_parent(n)) && !IS(py_parent(n), block)) n = py_parent(n);
+        if (IS(n, expression_statement) && py_named_child_count(n)) n = py_named_child(n, 0);
+        return n;
+    }
+    return (TSNode){ 0 };
+}
+
 static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
 {
+    /* threading.Thread(target=f) before the capture (CG708) */
+    if (!ev->method && cg_eq(ev->qual, "threading.Thread") && !fr->cuda_thread) {
+        int k = py_ev_kw(ev, "target");
+        const py_val *t = k >= 0 ? &ev->kw[k] : NULL;
+        for (; t && !fr->cuda_thread; t = t->alt) {
+            TSNode w = t->kind == PY_V_FUNC && !py_is_null(t->fn->body) ? does_cuda_work(t->fn) : (TSNode){ 0 };
+            if (py_is_null(w)) continue;
+            fr->cuda_thread = t->fn->name;
+            fr->cuda_thread_mod = t->fn->mod;
+            fr->cuda_thread_node = w;
+        }
+    }
     if (py_api_is_warmup_call(ev, callee)) fr->warm = 1;
+    if (ev->method && cg_eq(ev->method, "register_generator_state")) {
+        const py_val *g = ev->nargs > 0 ? &ev->args[0] : NULL;
+        if (g && (g->flags & PY_VF_CUDA_GEN) && !py_is_null(g->ctor) && fr->ngens < 4)
+            fr->gens[fr->ngens++] = g->ctor;
+        else
+            fr->gens_unknown = 1;
+    }
+    const void *id = py_compiled_identity(callee);
+    if (id && fr->nwarmed < 8) fr->warmed[fr->nwarmed++] = id;
+    else if (!id && (callee->kind == PY_V_FUNC || callee->kind == PY_V_INSTANCE || callee->kind == PY_V_MODLIST))
+        fr->warmed_other = 1;
     if (fr->stream_ctx || fr->eager_backward) return;
     if ((ev->method && cg_eq(ev->method, "backward")) || (ev->qual && cg_ends_with(ev->qual, "DistributedDataParallel"))) {
         fr->eager_backward = 1;
@@ -421,7 +569,8 @@ static void note_before_capture(py_ctx *ctx, py_frame *fr, const py_event *ev, c
 
 void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call)
 {
-    if (!ctx->active && !ctx->quiet) note_before_capture(ctx, fr, ev, callee, call);
+    /* also in a caller walked for what it passes: did it run the model first? (CG701) */
+    if (!ctx->active && (!ctx->quiet || ctx->watch_fn)) note_before_capture(ctx, fr, ev, callee, call);
     if (!ctx->active || !ctx->region || !ev->method) return;
     py_region *r = ctx->region;
     if (cg_eq(ev->method, "backward")) r->has_backward = 1;
@@ -431,14 +580,79 @@ void py_region_note_call(py_ctx *ctx, py_frame *fr, const py_event *ev, const py
     if (!ctx->quiet) note_stream_call(ctx, ev);
 }
 
+/* Is node n under `with torch.no_grad():` (or inference_mode), or in a
+ * function decorated so? */
+static int under_no_grad(py_module *m, TSNode n)
+{
+    for (int depth = 0; !py_is_null(n) && depth < 200; depth++, n = py_parent(n)) {
+        if (IS(n, with_statement) || IS(n, decorated_definition)) {
+            TSNode head = IS(n, with_statement) ? py_named_child(n, 0) : py_named_child(n, 0);
+            size_t len;
+            const char *t = py_text(m, head, &len);
+            if (memmem(t, len, "no_grad", 7) || memmem(t, len, "inference_mode", 14)) return 1;
+        }
+        if (IS(n, class_definition)) return 0;
+    }
+    return 0;
+}
+
+void py_region_note_grad_op(py_ctx *ctx, py_frame *fr, TSNode n, uint32_t in_flags, py_val *out)
+{
+    if (ctx->active || fr->stream_ctx || out->kind != PY_V_TENSOR) return;
+    if (!(in_flags & (PY_VF_REQUIRES_GRAD | PY_VF_EAGER_GRAD)) || under_no_grad(fr->mod, n)) return;
+    out->flags |= PY_VF_EAGER_GRAD;
+    out->ctor = n;
+    out->omod = fr->mod;
+}
+
+/* Is n `self.x` in a method of the class whose method holds the region? */
+static int same_self_attr(const py_ctx *ctx, const py_frame *fr, TSNode n, const py_region *r)
+{
+    if (!r || !r->fn || !r->fn->cls || !fr->fn || fr->fn->cls != r->fn->cls || !IS(n, attribute)) return 0;
+    TSNode obj = py_field(n, PY.f_object);
+    (void)ctx;
+    return IS(obj, identifier) && py_text_eq(fr->mod, obj, "self") && fr->self_name;
+}
+
 void py_region_note_input(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
 {
-    if (!ctx->active || ctx->quiet || !ctx->region || fr->fn != ctx->region->fn || v->kind != PY_V_TENSOR) return;
+    /* a tensor with an autograd node bound to the default stream, read by a
+     * capture (CG702 when it also runs backward) */
+    if (ctx->active && !ctx->quiet && ctx->region && (v->flags & PY_VF_EAGER_GRAD) && v->omod &&
+        !ctx->region->eager_backward) {
+        py_region *r = ctx->region;
+        r->eager_backward = r->eager_grad_op = 1;
+        r->eager_loc = py_loc(v->omod, v->ctor);
+        size_t ll;
+        const char *lt = cg_source_line(&v->omod->src, r->eager_loc.line, &ll);
+        r->eager_line = cg_arena_strndup(ctx->arena, lt, ll);
+    }
+    if (!ctx->active || ctx->quiet || !ctx->region || v->kind != PY_V_TENSOR) return;
+    /* its function's names and self attributes; self attributes read by the class's other methods */
+    if (fr->fn != ctx->region->fn && !same_self_attr(ctx, fr, n, ctx->region)) return;
     if (v->flags & PY_VF_OUTPUT) return;
     size_t len;
     const char *t = py_text(fr->mod, n, &len);
     if (!cg_map_get(&ctx->region->inputs, t, len))
-        cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)1);
+        cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)PY_IO_INPUT);
+}
+
+void py_region_note_output(py_ctx *ctx, py_frame *fr, TSNode n, const py_val *v)
+{
+    if (!ctx->active || ctx->quiet || !ctx->region || v->kind != PY_V_TENSOR) return;
+    if (!same_self_attr(ctx, fr, n, ctx->region)) return;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    cg_map_put(&ctx->region->inputs, cg_arena_strndup(ctx->arena, t, len), len, (void *)PY_IO_OUTPUT);
+}
+
+int py_region_attr_is_output(const py_ctx *ctx, const py_frame *fr, TSNode n)
+{
+    const py_region *r = ctx->phase == PY_PH_AFTER ? ctx->after : NULL;
+    if (!same_self_attr(ctx, fr, n, r)) return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, n, &len);
+    return cg_map_get(&r->inputs, t, len) == (void *)PY_IO_OUTPUT;
 }
 
 /* ---- guards ----------------------------------------------------------------------------- */
@@ -502,14 +716,16 @@ static void analyze_implicit_region(py_ctx *ctx, py_func *f, TSNode site, const 
     self.cls = f->cls;
     py_val targs[4] = { py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA), py_vtensor(PY_DEV_CUDA),
                         py_vtensor(PY_DEV_CUDA) };
-    py_call_function(ctx, &fr, site, f, f->cls ? &self : NULL, targs, 4, 1);
+    py_args a = py_args_pos(targs, 4);
+    py_call_function(ctx, &fr, site, f, f->cls ? &self : NULL, &a, 1);
     py_region_end(ctx);
     ctx->after = NULL;
     ctx->phase = PY_PH_OUTSIDE;
     py_frame_free(&fr);
 }
 
-/* @torch.compile(mode="reduce-overhead") (or options with triton.cudagraphs) defs */
+/* @torch.compile(mode="reduce-overhead") (or options with triton.cudagraphs,
+ * or backend="cudagraphs") defs */
 static void scan_compiled_defs(py_ctx *ctx, py_module *m)
 {
     for (size_t k = 0; k < m->nall_funcs; k++) {
@@ -523,7 +739,8 @@ static void scan_compiled_defs(py_ctx *ctx, py_module *m)
             size_t len;
             const char *t = py_text(m, d, &len);
             if (memmem(t, len, "compile", 7) &&
-                (memmem(t, len, "reduce-overhead", 15) || memmem(t, len, "triton.cudagraphs", 17)))
+                (memmem(t, len, "reduce-overhead", 15) || memmem(t, len, "triton.cudagraphs", 17) ||
+                 memmem(t, len, "\"cudagraphs\"", 12) || memmem(t, len, "'cudagraphs'", 12)))
                 analyze_implicit_region(ctx, f, d, "reduce-overhead");
         }
     }

@@ -16,7 +16,7 @@ const char *py_snip(const py_ctx *ctx, py_module *m, TSNode n)
 {
     size_t len;
     const char *t = py_text(m, n, &len);
-    return cg_snippet(ctx->arena, t, len, 60);
+    return cg_snippet_code(ctx->arena, t, len, 60, 1);
 }
 
 int py_ev_kw(const py_event *ev, const char *name)
@@ -45,13 +45,32 @@ static const py_region *reporting_region(const py_ctx *ctx)
     return NULL;
 }
 
+/* A constant written out: True, False, None, a number or a plain string
+ * (with a sign).  Replacing one changes only what the rule is about;
+ * replacing a name or an expression may undo what the author meant to vary
+ * (`cache_enabled=cache_enabled`), so that fix is unsafe, as ruff has it. */
+static int is_literal(TSNode v)
+{
+    v = py_unparen(v);
+    if (IS(v, unary_operator)) v = py_named_child(v, 0);
+    if (IS(v, string)) {
+        for (uint32_t i = 0; i < py_named_child_count(v); i++)
+            if (IS(py_named_child(v, i), interpolation)) return 0;   /* an f-string */
+        return 1;
+    }
+    return IS(v, true_) || IS(v, false_) || IS(v, none) || IS(v, integer) || IS(v, float_);
+}
+
 /* The edit that makes keyword `kw` of call node `call` (in m) equal
  * `value`: its value replaced, or `kw=value` added after the last argument
- * (inside empty parentheses).  -1 when there is nothing to do. */
+ * (inside empty parentheses).  *literal: 1 when the edit inserts the keyword
+ * or replaces a literal, 0 when it replaces a variable or an expression.
+ * -1 when there is nothing to do. */
 static int call_kw_edit(const py_ctx *ctx, py_module *m, TSNode call, const char *kw, const char *value,
-                        cg_edit *e)
+                        cg_edit *e, int *literal)
 {
     memset(e, 0, sizeof *e);
+    *literal = 1;
     call = py_unparen(call);
     if (py_is_null(call) || !IS(call, call)) return -1;
     TSNode args = py_field(call, PY.f_arguments);
@@ -70,6 +89,7 @@ static int call_kw_edit(const py_ctx *ctx, py_module *m, TSNode call, const char
             e->start = py_start_byte(v);
             e->end = py_end_byte(v);
             e->text = cg_arena_strdup(ctx->arena, value);
+            *literal = is_literal(v);
             found = 1;
         }
     }
@@ -138,18 +158,30 @@ void py_report(const py_ctx *ctx, const py_finding *f, const char *fmt, ...)
     if (f->loc) {
         out.loc = *f->loc;
         out.line_text = (char *)f->line;
+        /* Setup findings (CG701, CG703, CG705, CG708) sit on the capture
+         * site: their own line's text is the snippet and, for the baseline
+         * and SARIF, the fingerprint (with no text they all hashed alike). */
+        if (!out.line_text && r->mod && out.loc.path && r->mod->file &&
+            strcmp(out.loc.path, r->mod->file->path) == 0)
+            out.line_text = (char *)cg_source_line_text(&r->mod->src, out.loc.line);
     } else {
         out.loc = py_loc(f->mod, f->node);
         out.line_text = (char *)cg_source_line_text(&f->mod->src, out.loc.line);
     }
     /* the mechanical fix: an edit in the finding's own file */
     cg_edit edit;
+    int literal = 1;
     if (f->kw && f->kw_mod && out.loc.path && strcmp(out.loc.path, f->kw_mod->file->path) == 0 &&
-        call_kw_edit(ctx, f->kw_mod, f->kw_call, f->kw, f->kw_value, &edit) == 0) {
+        call_kw_edit(ctx, f->kw_mod, f->kw_call, f->kw, f->kw_value, &edit, &literal) == 0) {
         out.edits = &edit;
         out.nedits = 1;
-        out.fix_safe = f->kw_safe;
-        out.fix_title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", f->kw, f->kw_value);
+        out.fix_safe = f->kw_safe && literal;
+        if (literal)
+            out.fix_title = cg_arena_printf(ctx->arena, "Pass `%s=%s`.", f->kw, f->kw_value);
+        else
+            out.fix_title = cg_arena_printf(ctx->arena, "Pass `%s=%s` instead of `%s` (unsafe: it replaces a "
+                                            "variable, which may be meant to vary).", f->kw, f->kw_value,
+                                            edit.old_text);
     }
     char compiled_msg[1200];
     if (py_region_is_compiled(r) && !f->region_level) {

@@ -44,6 +44,11 @@ static int store_scope(py_frame *fr, TSNode base)
         py_val *local = cg_map_get(&fr->env, t, len);
         int is_self = is_self_name(fr, t, len);
         if (local && local->kind == PY_V_INSTANCE && !is_self) return 0;
+        /* a parameter holding the caller's container (`bump(self.counts)`): it outlives the call */
+        if (local && (local->kind == PY_V_LIST || local->kind == PY_V_DICT || local->kind == PY_V_SET) &&
+            (local->origin == PY_O_SELF_ATTR || local->origin == PY_O_GLOBAL) && fr->fn &&
+            py_is_param(fr->fn, t, len))
+            return 3;
         return is_self ? 2 : (!local || is_global_name(fr, t, len)) ? 1 : 0;
     }
     return 0;
@@ -78,6 +83,28 @@ static void store_event(py_ctx *ctx, py_frame *fr, TSNode target, py_val v, int 
     py_emit(ctx, &ev);
 }
 
+static int is_pattern(TSNode t)
+{
+    return IS(t, pattern_list) || IS(t, tuple_pattern) || IS(t, expression_list) || IS(t, tuple) || IS(t, list) ||
+           strcmp(py_type(t), "list_pattern") == 0;
+}
+
+/* The targets of pattern t (comments skipped) into out (16 at most), the
+ * index of a starred one in *star (-1: none); returns how many. */
+static int pattern_targets(TSNode t, TSNode *out, int *star)
+{
+    int n = 0;
+    *star = -1;
+    uint32_t k = py_named_child_count(t);
+    for (uint32_t i = 0; i < k && n < 16; i++) {
+        TSNode c = py_named_child(t, i);
+        if (IS(c, comment)) continue;
+        if (IS(c, list_splat_pattern) || IS(c, list_splat)) *star = n;
+        out[n++] = c;
+    }
+    return n;
+}
+
 void py_bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
 {
     if (py_is_null(t)) return;
@@ -86,22 +113,32 @@ void py_bind_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
         size_t len;
         const char *s = py_text(fr->mod, t, &len);
         py_bind(ctx, fr, s, len, v);
-    } else if (IS(t, pattern_list) || IS(t, tuple_pattern) || IS(t, expression_list) || IS(t, tuple) ||
-               IS(t, list)) {
-        /* a, b = t: rows of a tensor are tensors; elements of anything else unknown */
-        uint32_t k = py_named_child_count(t);
-        py_val e = v.kind == PY_V_TENSOR ? py_vtensor(v.dev) : py_vk(PY_V_UNKNOWN);
-        for (uint32_t i = 0; i < k; i++) py_bind_target(ctx, fr, py_named_child(t, i), e);
+    } else if (is_pattern(t)) {
+        /* a, b = f(): each target its element (rows of a tensor are tensors) */
+        TSNode ts[16];
+        int star, n = pattern_targets(t, ts, &star);
+        for (int i = 0; i < n; i++) py_bind_target(ctx, fr, ts[i], py_unpack(ctx, &v, i, n, star));
     } else if (IS(t, list_splat_pattern) || IS(t, list_splat)) {
-        if (py_named_child_count(t)) py_bind_target(ctx, fr, py_named_child(t, 0), py_vk(PY_V_LIST));
+        /* *rest: what py_unpack gave it (a list) */
+        if (py_named_child_count(t)) py_bind_target(ctx, fr, py_named_child(t, 0), v.kind == PY_V_LIST ? v : py_vk(PY_V_LIST));
     }
 }
 
-static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug, int many)
+static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug)
 {
+    t = py_unparen(t);
+    if (!aug && is_pattern(t)) {
+        /* (a, self.b), c = ...: each part its element */
+        TSNode ts[16];
+        int star, n = pattern_targets(t, ts, &star);
+        for (int i = 0; i < n; i++) store_target(ctx, fr, ts[i], py_unpack(ctx, &v, i, n, star), 0);
+        return;
+    }
     if (IS(t, attribute) || IS(t, subscript) || (IS(t, identifier) && aug)) store_event(ctx, fr, t, v, aug);
     else if (IS(t, identifier) && (ctx->active || ctx->phase == PY_PH_AFTER)) store_event(ctx, fr, t, v, 0);
-    if (!aug) py_bind_target(ctx, fr, t, many ? (v.kind == PY_V_TENSOR ? py_vtensor(v.dev) : py_vk(PY_V_UNKNOWN)) : v);
+    if (!aug) py_bind_target(ctx, fr, t, v);
+    if (!aug && ctx->watch_attr) py_note_attr_store(ctx, fr, t, v);
+    if (!aug && IS(t, attribute)) py_region_note_output(ctx, fr, t, &v);
 }
 
 /* `left = right`, `left += right`, `a = b = ... = right` (tree-sitter nests a
@@ -113,8 +150,10 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
     TSNode right = py_field(e, PY.f_right);
     while (!aug && IS(right, assignment)) right = py_field(right, PY.f_right);
     py_val v = py_is_null(right) ? py_vk(PY_V_UNKNOWN) : py_eval(ctx, fr, right);
+    /* `m: Net = make()`, `self.state: State | None = None`: the annotation says what an unknown is */
+    if (!aug) v = py_annotated(ctx, fr->mod, py_field(e, PY.f_type), v);
     /* a model built here, before any capture: it needs warm-up here too (CG701) */
-    if (!ctx->active && !ctx->quiet && !fr->warm &&
+    if (!ctx->active && (!ctx->quiet || ctx->watch_fn) && !fr->warm &&
         (v.kind == PY_V_INSTANCE || v.kind == PY_V_MODLIST ||
          (v.kind == PY_V_EXTOBJ && cg_starts(v.qual, "torch.nn.") && !(v.flags & PY_VF_OPTIMIZER))) &&
         IS(py_unparen(right), call))
@@ -124,14 +163,16 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
         if (aug) {
             /* x += y reads x too */
             py_val old = py_eval(ctx, fr, left);
-            if (old.kind == PY_V_TENSOR) { py_scalar_math(ctx, fr, right, &v); v = old; }
+            /* one of several values that is a tensor: `+=` on None would raise, so the tensor it is */
+            for (const py_val *o = &old; o; o = o->alt)
+                if (o->kind == PY_V_TENSOR) {
+                    py_scalar_math(ctx, fr, right, &v);
+                    v = *o;
+                    v.alt = NULL;
+                    break;
+                }
         }
-        if (IS(left, pattern_list) || IS(left, tuple_pattern)) {
-            uint32_t k = py_named_child_count(left);
-            for (uint32_t i = 0; i < k; i++) store_target(ctx, fr, py_named_child(left, i), v, aug, k > 1);
-        } else if (!py_is_null(left)) {
-            store_target(ctx, fr, left, v, aug, 0);
-        }
+        if (!py_is_null(left)) store_target(ctx, fr, left, v, aug);
         TSNode next = py_field(a, PY.f_right);
         if (aug || !IS(next, assignment)) break;
         a = next;
@@ -211,10 +252,78 @@ static void exec_if_alternatives(py_ctx *ctx, py_frame *fr, TSNode st, int g)
     }
 }
 
+/* Does block b (or a block nested in it) assign target text t (tl bytes)? */
+static int block_assigns(py_frame *fr, TSNode b, const char *t, size_t tl, int depth)
+{
+    uint32_t k = py_named_child_count(b);
+    for (uint32_t i = 0; i < k && depth < 4; i++) {
+        TSNode st = py_named_child(b, i);
+        TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){ 0 };
+        if (IS(e, assignment)) {
+            size_t ll;
+            const char *lt = py_text(fr->mod, py_field(e, PY.f_left), &ll);
+            if (ll == tl && memcmp(lt, t, tl) == 0) return 1;
+        }
+        uint32_t kk = py_named_child_count(st);
+        for (uint32_t j = 0; j < kk; j++)
+            if (IS(py_named_child(st, j), block) && block_assigns(fr, py_named_child(st, j), t, tl, depth + 1)) return 1;
+    }
+    return 0;
+}
+
+/* `if self.x is None: self.x = ...` (or `if not self.ready: ... self.ready =
+ * ...`): lazy set-up that the first call does.  A capture comes after a
+ * warm-up run (CG701 asks for one; make_graphed_callables does its own), so
+ * during capture the branch is not taken. */
+static int lazy_init(py_frame *fr, TSNode cond, TSNode cons)
+{
+    cond = py_unparen(cond);
+    TSNode x = { 0 };
+    if (IS(cond, not_operator)) {
+        x = py_unparen(py_field(cond, PY.f_argument));
+    } else if (IS(cond, comparison_operator) && py_named_child_count(cond) == 2 && IS(py_named_child(cond, 1), none)) {
+        size_t len;
+        const char *t = py_text(fr->mod, cond, &len);
+        if (!memmem(t, len, " is not ", 8) && memmem(t, len, " is ", 4)) x = py_named_child(cond, 0);
+    }
+    if (!IS(x, attribute)) return 0;
+    size_t xl;
+    const char *xt = py_text(fr->mod, x, &xl);
+    return block_assigns(fr, cons, xt, xl, 0);
+}
+
+/* `x is None` / `x is not None` in a capture, x's value known: +1 true, -1
+ * false, 0 can't tell.  (A value that is one of several known kinds is
+ * never None: py_join keeps None only when nothing is known.) */
+static int none_test(py_ctx *ctx, py_frame *fr, TSNode cond)
+{
+    cond = py_unparen(cond);
+    if (!IS(cond, comparison_operator) || py_named_child_count(cond) != 2 || !IS(py_named_child(cond, 1), none))
+        return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, cond, &len);
+    int is_not = memmem(t, len, " is not ", 8) != NULL;
+    if (!is_not && !memmem(t, len, " is ", 4)) return 0;
+    py_val v = py_eval_quiet(ctx, fr, py_named_child(cond, 0));
+    int none;
+    if (v.kind == PY_V_NONE && !v.alt) none = 1;
+    else if (v.kind == PY_V_UNKNOWN || v.kind == PY_V_NONE) return 0;
+    else none = 0;
+    return (none != is_not) ? 1 : -1;
+}
+
 static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
     TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
     int g = ctx->active ? py_guard_polarity(ctx, fr, cond) : 0;
+    if (ctx->active && g == 0 && lazy_init(fr, cond, cons)) g = -1;
+    int nt = ctx->active && g == 0 ? none_test(ctx, fr, cond) : 0;
+    if (nt == 1) {
+        /* the branch taken: its alternatives are not */
+        if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
+        return;
+    }
+    if (nt == -1) g = -1;
     if (g == 1) {
         /* runs only while capturing */
         if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
@@ -251,18 +360,44 @@ static void exec_loop_body(py_ctx *ctx, py_frame *fr, TSNode loop, TSNode body)
     ctx->conds_in_loop = saved_conds;
 }
 
+/* `for cls in (torch.optim.Adam, torch.optim.AdamW):` a loop over a literal
+ * tuple or list of library names: the body once per name, the target bound
+ * to each (the classes chosen in a loop).  Returns 0 for other loops. */
+static int exec_for_names(py_ctx *ctx, py_frame *fr, TSNode st, TSNode left)
+{
+    TSNode right = py_unparen(py_field(st, PY.f_right));
+    if (!(IS(right, tuple) || IS(right, list)) || !IS(left, identifier)) return 0;
+    uint32_t n = py_named_child_count(right);
+    py_val names[4];
+    if (n == 0 || n > 4) return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        names[i] = py_eval_quiet(ctx, fr, py_named_child(right, i));
+        if (names[i].kind != PY_V_EXT) return 0;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        py_bind_target(ctx, fr, left, names[i]);
+        exec_loop_body(ctx, fr, st, py_field(st, PY.f_body));
+    }
+    TSNode alt = py_field(st, PY.f_alternative);
+    if (!py_is_null(alt)) py_exec_block(ctx, fr, py_field(alt, PY.f_body));
+    return 1;
+}
+
 static void exec_for(py_ctx *ctx, py_frame *fr, TSNode st)
 {
-    py_val it = py_eval(ctx, fr, py_field(st, PY.f_right));
     TSNode left = py_field(st, PY.f_left);
+    if (exec_for_names(ctx, fr, st, left)) return;
+    py_val it = py_eval(ctx, fr, py_field(st, PY.f_right));
     int enumerated = (it.flags & PY_VF_ENUMERATE) && (IS(left, pattern_list) || IS(left, tuple_pattern)) &&
                      py_named_child_count(left) == 2;
     it.flags &= ~(uint32_t)PY_VF_ENUMERATE;
-    py_val el = py_element_of(&it, 1);
+    py_val el = py_element_of(ctx, &it, 1);
     if (enumerated) {
         py_bind_target(ctx, fr, py_named_child(left, 0), py_vk(PY_V_NUMBER));
         py_bind_target(ctx, fr, py_named_child(left, 1), el);
     } else {
+        /* a number the loop binds changes every iteration (CG304) */
+        if (el.kind == PY_V_NUMBER && IS(left, identifier)) el.flags |= PY_VF_LOOPVAR;
         py_bind_target(ctx, fr, left, el);
     }
     int saved_pin = fr->pin_loader_loop;
@@ -299,8 +434,16 @@ static void exec_try(py_ctx *ctx, py_frame *fr, TSNode st)
 static void exec_return(py_ctx *ctx, py_frame *fr, TSNode st)
 {
     py_val v = py_named_child_count(st) ? py_eval(ctx, fr, py_named_child(st, 0)) : py_vk(PY_V_NONE);
-    if (!fr->has_ret) fr->ret = v;
-    else if (fr->ret.kind != v.kind) fr->ret = py_vk(PY_V_UNKNOWN);
+    /* a method replaying another method's capture returns its output to callers that keep it */
+    if (ctx->phase == PY_PH_AFTER && ctx->after && ctx->after_method == fr->fn && (v.flags & PY_VF_OUTPUT) &&
+        v.kind == PY_V_TENSOR && py_callers_keep_result(ctx, fr->fn)) {
+        py_event ev;
+        py_event_init(&ev, PY_EV_STORE, fr->mod, py_named_child(st, 0));
+        ev.val = v;
+        ev.target_kind = 3;
+        py_emit(ctx, &ev);
+    }
+    fr->ret = fr->has_ret ? py_join(ctx, fr->ret, v) : v;
     fr->has_ret = 1;
 }
 
@@ -330,6 +473,7 @@ static void exec_def(py_ctx *ctx, py_frame *fr, TSNode st)
     if (!f) return;
     py_val v = py_vk(PY_V_FUNC);
     v.fn = f;
+    v.closure = py_closure_of(ctx, fr);
     size_t len;
     const char *t = py_text(fr->mod, py_field(def, PY.f_name), &len);
     py_bind(ctx, fr, t, len, v);

@@ -6,6 +6,7 @@
  * with -g. */
 #include "run.h"
 #include "core/file.h"
+#include "core/alloc.h"
 #include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -18,12 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) { fputs("cglint: out of memory\n", stderr); abort(); }
-    return q;
-}
+#define xrealloc cg_xrealloc
 
 #define PUSH(arr, n, item) do { (arr) = xrealloc((arr), ((n) + 1) * sizeof *(arr)); (arr)[(n)++] = (item); } while (0)
 

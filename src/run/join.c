@@ -455,7 +455,11 @@ void cg_join(cg_report *r, cg_events *ev)
         ev->regions[i].path = a;
     }
     size_t total_captures = 0;
-    for (size_t i = 0; i < ev->nregions; i++) total_captures += ev->regions[i].captures;
+    unsigned long unplaced = 0;   /* captures of native code without line information */
+    for (size_t i = 0; i < ev->nregions; i++) {
+        total_captures += ev->regions[i].captures;
+        if (!ev->regions[i].path || !ev->regions[i].path[0] || !ev->regions[i].line) unplaced += ev->regions[i].captures;
+    }
 
     /* 1. observations at the finding's own line */
     for (size_t i = 0; i < nf; i++) {
@@ -534,6 +538,29 @@ void cg_join(cg_report *r, cg_events *ev)
             break;
         }
     }
+    /* 2b. a rule about the capture itself (signal `region`: CG705's capture
+     * in a loop), reported at the capture's own site: that capture ran and
+     * the run saw none of the rule's signals in it. The site is where the
+     * capture begins, not a line inside it, so step 3 cannot see it run. */
+    for (size_t i = 0; i < nf; i++) {
+        cg_finding *f = &r->findings[i];
+        if (meta[i].done || !(signals_of(f->rule) & CG_SIG_REGION)) continue;
+        for (size_t k = 0; k < ev->nregions; k++) {
+            const cg_ev_region *g = &ev->regions[k];
+            int same = (f->has_capture && f->capture.line == g->line && strcmp(meta[i].cap_abs, g->path) == 0) ||
+                       (f->loc.line == g->line && strcmp(meta[i].abs, g->path) == 0);
+            if (!same || !g->captures) continue;
+            char *where = display_path(root, g->path);
+            set_verdict(f, CG_VERDICT_NOT_REPRODUCED,
+                        xasprintf("the capture at %s:%u ran %lu time%s and was replayed %lu time%s; the run saw "
+                                  "nothing of this rule in it", where, (unsigned)g->line,
+                                  g->captures, g->captures == 1 ? "" : "s",
+                                  g->replays, g->replays == 1 ? "" : "s"));
+            free(where);
+            meta[i].done = 1;
+            break;
+        }
+    }
     /* 3. lines that ran inside a capture */
     for (size_t i = 0; i < nf; i++) {
         cg_finding *f = &r->findings[i];
@@ -553,6 +580,11 @@ void cg_join(cg_report *r, cg_events *ev)
             set_verdict(f, CG_VERDICT_NOT_REPRODUCED,
                         xasprintf("its line ran %lu time%s inside a capture and the run saw nothing wrong", ran,
                                   ran == 1 ? "" : "s"));
+        else if (unplaced)
+            set_verdict(f, CG_VERDICT_NOT_EXERCISED,
+                        xasprintf("%lu capture%s ran at places cglint could not map to source lines (the "
+                                  "program has no line information: build it with -g or -lineinfo), so "
+                                  "whether this line ran in one is unknown", unplaced, unplaced == 1 ? "" : "s"));
         else
             set_verdict(f, CG_VERDICT_NOT_EXERCISED,
                         strdup(total_captures ? "its line never ran inside a capture"

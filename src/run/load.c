@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *err, size_t errlen, const char *fmt, ...)
@@ -67,6 +68,13 @@ static char *read_line(const char *root, const char *path, uint32_t line)
 
 static int load_json(json_t *doc, cg_report *r, char *err, size_t errlen)
 {
+    /* relative paths are relative to the report's root, when it names one */
+    const char *root = json_string_value(json_object_get(doc, "root"));
+    struct stat st;
+    if (root && root[0] == '/' && stat(root, &st) == 0 && S_ISDIR(st.st_mode)) {   /* not one of another machine */
+        free(r->root);
+        r->root = strdup(root);
+    }
     json_t *findings = json_object_get(doc, "findings");
     if (!json_is_array(findings)) return fail(err, errlen, "no \"findings\" array");
     size_t i;

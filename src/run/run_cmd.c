@@ -29,9 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef CGLINT_VERSION
-#define CGLINT_VERSION "0.0.0"
-#endif
+#include "cglint_version.h"   /* generated from CMake's project(VERSION) */
 
 static const char run_usage[] =
     "Usage: cglint run [OPTIONS] [PATH...] -- COMMAND [ARGS...]\n"
@@ -49,7 +47,8 @@ static const char run_usage[] =
     "      --select CODES      only these rules\n"
     "      --ignore CODES      not these rules\n"
     "Output:\n"
-    "  -f, --format FMT        text (default), json, sarif, github\n"
+    "  -f, --format FMT        text (default), json, sarif, github, html (one self-contained page),\n"
+    "                          concise, json-lines, junit, gitlab\n"
     "  -o, --output FILE       write the report to FILE instead of stderr\n"
     "      --color WHEN        auto, always, never\n"
     "  -q, --quiet             no summary lines\n"
@@ -62,11 +61,17 @@ static const char run_usage[] =
     "  -h, --help              this help\n"
     "\n"
     "Exit status: the program's own (128+N if signal N killed it); 127 COMMAND not\n"
-    "found; 2 cglint could not start it (bad options, a findings file that is not cglint's).\n";
+    "found; 2 cglint could not start it (bad options, a findings file that is not cglint's).\n"
+    "\n"
+    "Environment: CGLINT_RUNTIME_DIR  the runtime directory (holding python/cglint_runtime);\n"
+    "                                 default: ../share/cglint/runtime beside this binary,\n"
+    "                                 else the source tree it was built from\n"
+    "             CGLINT_CUPTI_LIB    the CUPTI library; default: ../lib/cglint beside this\n"
+    "                                 binary, else the build tree's; empty: none\n";
 
 static void die_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "cglint: error: ");
+    fprintf(stderr, "%s", cg_emit_error_prefix());
     fprintf(stderr, fmt, arg);
     fprintf(stderr, "\nRun 'cglint run --help' for usage.\n");
     exit(2);
@@ -87,24 +92,52 @@ static void exe_dir(char *out, size_t n)
     snprintf(out, n, "%s", dirname(buf));
 }
 
-/* runtime/ (with python/cglint_runtime), or NULL. */
-static char *find_runtime_dir(void)
+/* Where an installed cglint keeps its runtime, relative to the directory of
+ * the binary (CMake computes them from GNUInstallDirs: ../share/cglint/runtime
+ * and ../lib/cglint under one prefix). */
+#ifndef CGLINT_REL_RUNTIME
+#define CGLINT_REL_RUNTIME "../share/cglint/runtime"
+#endif
+#ifndef CGLINT_REL_LIBDIR
+#define CGLINT_REL_LIBDIR "../lib/cglint"
+#endif
+
+static int has_observer(const char *dir)
 {
+    char probe[PATH_MAX + 64];
+    snprintf(probe, sizeof probe, "%.3900s/python/cglint_runtime/observer.py", dir);
+    return exists(probe);
+}
+
+/* runtime/ (with python/cglint_runtime), or NULL.  CGLINT_RUNTIME_DIR, when
+ * set, decides alone; else the runtime beside the binary (installed:
+ * ../share/cglint/runtime, found through /proc/self/exe, so a relocated
+ * install or an unpacked .deb works), then the source tree it was built
+ * from (a binary run from, or copied out of, its build directory). */
+static char *find_runtime_dir(int *env_bad)
+{
+    const char *env = getenv("CGLINT_RUNTIME_DIR");
+    *env_bad = 0;
+    if (env && *env) {
+        if (has_observer(env)) {
+            char res[PATH_MAX];
+            return strdup(realpath(env, res) ? res : env);
+        }
+        *env_bad = 1;
+        return NULL;
+    }
     char cand[4][PATH_MAX];
     int nc = 0;
-    const char *env = getenv("CGLINT_RUNTIME_DIR");
-    if (env && *env) snprintf(cand[nc++], PATH_MAX, "%s", env);
+    char d[PATH_MAX];
+    exe_dir(d, sizeof d);
+    snprintf(cand[nc++], PATH_MAX, "%.3000s/%s", d, CGLINT_REL_RUNTIME);
+    snprintf(cand[nc++], PATH_MAX, "%.3000s/../share/cglint/runtime", d);
+    snprintf(cand[nc++], PATH_MAX, "%.3000s/runtime", d);
 #ifdef CGLINT_SOURCE_RUNTIME
     snprintf(cand[nc++], PATH_MAX, "%s", CGLINT_SOURCE_RUNTIME);
 #endif
-    char d[PATH_MAX];
-    exe_dir(d, sizeof d);
-    snprintf(cand[nc++], PATH_MAX, "%.3000s/../share/cglint/runtime", d);
-    snprintf(cand[nc++], PATH_MAX, "%.3000s/runtime", d);
     for (int i = 0; i < nc; i++) {
-        char probe[PATH_MAX + 64];
-        snprintf(probe, sizeof probe, "%.3900s/python/cglint_runtime/observer.py", cand[i]);
-        if (exists(probe)) {
+        if (has_observer(cand[i])) {
             char res[PATH_MAX];
             return strdup(realpath(cand[i], res) ? res : cand[i]);
         }
@@ -112,19 +145,25 @@ static char *find_runtime_dir(void)
     return NULL;
 }
 
+/* libcglint_cupti.so: CGLINT_CUPTI_LIB, else beside the binary (installed:
+ * ../lib/cglint), else where the build put it. */
 static char *find_cupti_lib(void)
 {
     const char *env = getenv("CGLINT_CUPTI_LIB");
     if (env) return *env && exists(env) ? strdup(env) : NULL;
+    char d[PATH_MAX], p[PATH_MAX + 64];
+    exe_dir(d, sizeof d);
+    const char *rel[] = { CGLINT_REL_LIBDIR, "../lib/cglint", "." };
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        snprintf(p, sizeof p, "%.3000s/%s/libcglint_cupti.so", d, rel[i]);
+        if (exists(p)) {
+            char res[PATH_MAX];
+            return strdup(realpath(p, res) ? res : p);
+        }
+    }
 #ifdef CGLINT_CUPTI_BUILD_PATH
     if (exists(CGLINT_CUPTI_BUILD_PATH)) return strdup(CGLINT_CUPTI_BUILD_PATH);
 #endif
-    char d[PATH_MAX], p[PATH_MAX + 64];
-    exe_dir(d, sizeof d);
-    snprintf(p, sizeof p, "%.3000s/libcglint_cupti.so", d);
-    if (exists(p)) return strdup(p);
-    snprintf(p, sizeof p, "%.3000s/../lib/cglint/libcglint_cupti.so", d);
-    if (exists(p)) return strdup(p);
     return NULL;
 }
 
@@ -259,7 +298,7 @@ static int write_report(const char *output, cg_format fmt, const cg_report *r, c
     if (mem && fclose(mem) != 0) rc = -1;
     char err[512];
     if (rc == 0 && cg_file_write(output, buf, len, 0666, 0, err, sizeof err) != 0) {
-        fprintf(stderr, "cglint: error: %s: cannot write the report: %s\n", output, err);
+        fprintf(stderr, "%s%s: cannot write the report: %s\n", cg_emit_error_prefix(), output, err);
         rc = -2;
     }
     free(buf);
@@ -306,7 +345,9 @@ int cg_run_main(int argc, char **argv)
         case O_STRICT: strict = 1; break;
         case 'f':
             fmt = cg_format_parse(optarg);
-            if (fmt < 0) die_usage("unknown format '%s' (expected text, json, sarif or github)", optarg);
+            if (fmt < 0)
+                die_usage("unknown format '%s' (expected text, json, sarif, github, html, concise, json-lines, junit "
+                          "or gitlab)", optarg);
             break;
         case 'o': output = optarg; break;
         case 'q': quiet = 1; break;
@@ -322,6 +363,7 @@ int cg_run_main(int argc, char **argv)
         case O_COLOR:
             color = strcmp(optarg, "always") == 0 ? 1 : strcmp(optarg, "never") == 0 ? 0 : -1;
             if (color < 0 && strcmp(optarg, "auto") != 0) die_usage("--color takes auto, always or never, not '%s'", optarg);
+            cg_emit_stderr_color(color);
             break;
         case ':': die_usage("option '%s' needs a value", argv[optind - 1]); break;
         default: die_usage("unknown option '%s'", argv[optind - 1]); break;
@@ -340,7 +382,7 @@ int cg_run_main(int argc, char **argv)
     if (findings) {
         char err[1024];
         if (cg_findings_load(findings, &report, err, sizeof err) != 0) {
-            fprintf(stderr, "cglint: error: %s\n", err);
+            fprintf(stderr, "%s%s\n", cg_emit_error_prefix(), err);
             cg_report_free(&report);
             return 2;
         }
@@ -351,8 +393,9 @@ int cg_run_main(int argc, char **argv)
 #else
         (void)paths;
         if (npaths) {
-            fprintf(stderr, "cglint: error: this cglint was built without the static analyzers "
-                            "(CGLINT_ANALYZERS=OFF): give the findings of an earlier run with --findings FILE\n");
+            fprintf(stderr, "%sthis cglint was built without the static analyzers "
+                            "(CGLINT_ANALYZERS=OFF): give the findings of an earlier run with --findings FILE\n",
+                    cg_emit_error_prefix());
             cg_report_free(&report);
             return 2;
         }
@@ -369,13 +412,13 @@ int cg_run_main(int argc, char **argv)
         const char *t = getenv("TMPDIR");
         snprintf(tmpdir, sizeof tmpdir, "%s/cglint-run.XXXXXX", t && *t ? t : "/tmp");
         if (!mkdtemp(tmpdir)) {
-            fprintf(stderr, "cglint: error: cannot make a directory for the events: %s\n", strerror(errno));
+            fprintf(stderr, "%scannot make a directory for the events: %s\n", cg_emit_error_prefix(), strerror(errno));
             cg_report_free(&report);
             return 2;
         }
         events = tmpdir;
     } else if (mkdir(events, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "cglint: error: cannot make the events directory %s: %s\n", events, strerror(errno));
+        fprintf(stderr, "%scannot make the events directory %s: %s\n", cg_emit_error_prefix(), events, strerror(errno));
         cg_report_free(&report);
         return 2;
     }
@@ -385,8 +428,13 @@ int cg_run_main(int argc, char **argv)
     snprintf(hints, sizeof hints, "%s/hints.json", evabs);
     write_hints(hints, &report);
 
-    char *runtime = find_runtime_dir();
-    if (!runtime)
+    int env_bad;
+    char *runtime = find_runtime_dir(&env_bad);
+    if (!runtime && env_bad)
+        cg_report_notice(&report, CG_WARN, NULL, 0, 0,
+                         "CGLINT_RUNTIME_DIR=%s holds no python/cglint_runtime/observer.py: "
+                         "Python programs are not observed", getenv("CGLINT_RUNTIME_DIR"));
+    else if (!runtime)
         cg_report_notice(&report, CG_WARN, NULL, 0, 0,
                          "the Python observer (runtime/python) was not found: set CGLINT_RUNTIME_DIR; "
                          "Python programs are not observed");
@@ -433,9 +481,9 @@ int cg_run_main(int argc, char **argv)
     int status = spawn(cmd, &exec_errno);
     if (status < 0) {
         if (exec_errno == ENOENT)
-            fprintf(stderr, "cglint: error: cannot run '%s': command not found\n", cmd[0]);
+            fprintf(stderr, "%scannot run '%s': command not found\n", cg_emit_error_prefix(), cmd[0]);
         else
-            fprintf(stderr, "cglint: error: cannot run '%s': %s\n", cmd[0], strerror(exec_errno ? exec_errno : errno));
+            fprintf(stderr, "%scannot run '%s': %s\n", cg_emit_error_prefix(), cmd[0], strerror(exec_errno ? exec_errno : errno));
         if (own_events) nftw(events, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
         free(runtime);
         free(cupti);
@@ -535,8 +583,7 @@ int cg_run_main(int argc, char **argv)
     for (size_t i = 0; i < report.nnotices; i++) {
         const cg_notice *n = &report.notices[i];
         if (n->level < CG_WARN && quiet) continue;
-        const char *lvl = n->level == CG_ERROR ? "error" : n->level == CG_WARN ? "warning" : "note";
-        fprintf(stderr, "cglint: %s: ", lvl);
+        fputs(cg_emit_level_prefix(n->level), stderr);
         if (n->path) {
             cg_emit_escaped(stderr, n->path);
             if (n->line) fprintf(stderr, ":%u", n->line);
@@ -553,7 +600,7 @@ int cg_run_main(int argc, char **argv)
     int wrc = write_report(output, (cg_format)fmt, &report, &eo);
     if (wrc != 0) {
         if (wrc == -1)   /* -2: write_report said why */
-            fprintf(stderr, "cglint: error: cannot write the report%s%s: %s\n", output ? " to " : "",
+            fprintf(stderr, "%scannot write the report%s%s: %s\n", cg_emit_error_prefix(), output ? " to " : "",
                     output ? output : "", strerror(errno ? errno : EIO));
         if (code == 0) code = 2;
     }

@@ -59,11 +59,11 @@ put("src/python/py_checks.c", "check_cg799", '''static void check_cg799(const py
               "`%s` calls the placeholder during capture", expr(ctx, ev));
 }
 ''')
-put("src/cuda/checks.c", "check_cg798", '''static void check_cg798(cu_ctx *ctx, const cu_event *ev)
+put("src/cuda/cu_checks.c", "check_cg798", '''static void check_cg798(const cu_ctx *ctx, const cu_event *ev)
 {
-    if (!eq(ev->name, "cg798_placeholder")) return;
+    if (!cg_eq(ev->name, "cg798_placeholder")) return;
     cu_report(ctx, ev, ev->node, CG_R_CG798, -1, NULL,
-              "`%s` calls the placeholder during capture", snip(ctx, ev->node));
+              "`%s` calls the placeholder during capture", cu_snip(ctx, ev->node));
 }
 ''')
 EOF
@@ -78,7 +78,7 @@ b, a = load(sys.argv[1]), load(sys.argv[2])
 print("\n".join(sorted(p[2:] for p in set(a) | set(b) if a.get(p) != b.get(p))))
 EOF
 )
-want=$(printf '%s\n' docs/rules.md rules/CG798.md rules/CG799.md src/cuda/checks.c src/python/py_checks.c \
+want=$(printf '%s\n' docs/rules.md rules/CG798.md rules/CG799.md src/cuda/cu_checks.c src/python/py_checks.c \
   tests/fixtures/cu/CG798/negative.cu tests/fixtures/cu/CG798/positive.cu \
   tests/fixtures/py/CG799/negative.py tests/fixtures/py/CG799/positive.py | sort)
 [ "$changed" = "$want" ] || fail "files changed: $(tr '\n' ' ' <<<"$changed"); expected: $(tr '\n' ' ' <<<"$want")"

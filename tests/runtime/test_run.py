@@ -8,6 +8,7 @@ cglint joins the events to the static findings of tests/runtime/programs.
 Each program marks with `# expect: RULE` what the static analysis finds;
 these tests check the verdict the run gives it, the evidence, and that the
 program's own stdout, stderr and exit status pass through."""
+import html
 import json
 import os
 import shutil
@@ -52,6 +53,78 @@ class RunTests(unittest.TestCase):
         hits = [f for f in doc["findings"] if f["rule"] == rule]
         self.assertEqual(len(hits), 1, "findings of %s: %r" % (rule, doc["findings"]))
         return hits[0]
+
+    # ---- the HTML report (issue 15 item 11) --------------------------------------
+    def test_html_report(self):
+        """One self-contained page: well-formed, every finding with its
+        verdict, each region with captures, replays and replay time, no
+        script and no URL; and, where Debian's chromium is installed, a
+        headless screenshot of it that is not blank."""
+        import html.parser
+        static = ["scalar.py", "host_io.py", "item.py", "recapture.py", "rebind.py"]
+        page = os.path.join(self.tmp, "report.html")
+        rc, so, se = self.run_cglint(["-q", "-f", "html", "-o", page] + static + ["--", sys.executable, "recapture.py"])
+        self.assertEqual(rc, 0, se)
+        rc, so, se, doc = self.run_json("recapture.py", static=static)
+        text = open(page, encoding="utf-8").read()
+
+        void = {"meta", "br", "rect", "img", "hr", "input", "link"}
+        class Check(html.parser.HTMLParser):
+            def __init__(self):
+                super().__init__()
+                self.stack, self.bad, self.tags = [], [], []
+            def handle_starttag(self, tag, attrs):
+                self.tags.append((tag, dict(attrs)))
+                if tag not in void:
+                    self.stack.append(tag)
+            def handle_startendtag(self, tag, attrs):
+                self.tags.append((tag, dict(attrs)))
+            def handle_endtag(self, tag):
+                if tag in void:
+                    return
+                if not self.stack or self.stack[-1] != tag:
+                    self.bad.append("</%s> closes <%s>" % (tag, self.stack[-1] if self.stack else "nothing"))
+                else:
+                    self.stack.pop()
+        c = Check()
+        c.feed(text)
+        c.close()
+        self.assertEqual(c.bad, [])
+        self.assertEqual(c.stack, [], "unclosed elements")
+        self.assertTrue(text.startswith("<!DOCTYPE html>"))
+        # self-contained
+        self.assertNotIn("<script", text)
+        self.assertNotRegex(text, r"(?i)https?://|//[a-z0-9.-]+\.[a-z]{2,}/")
+        for tag, attrs in c.tags:
+            for a in ("src", "href", "srcset", "data"):
+                self.assertNotIn(a, attrs, "<%s %s=...> loads something" % (tag, a))
+        # every finding, with its verdict and evidence
+        self.assertEqual(len(doc["findings"]), 5)
+        for f in doc["findings"]:
+            anchor = 'id="f-%s-%d-%d"' % (f["rule"], f["line"], f["column"])
+            self.assertIn(anchor, text)
+            block = text.split(anchor, 1)[1].split('<div class="finding"', 1)[0]
+            self.assertIn(f["verdict"].replace("_", " "), block)
+            self.assertIn(f["evidence"], html.unescape(block))
+        # the region: captures, replays, replay time, in an inline SVG chart
+        reg = doc["run"]["regions"][0]
+        self.assertIn("<code>recapture.py:%d</code>" % reg["line"], text)
+        self.assertIn("%.3f ms" % reg["mean_replay_ms"], text)
+        self.assertIn(">%d</text>" % reg["replays"], text)
+        self.assertEqual(text.count("<svg "), len(doc["run"]["regions"]) + 1)
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        if not chromium:
+            print("\nchromium is not installed (Debian package chromium): the screenshot of the HTML report is skipped")
+            return
+        png = os.path.join(self.tmp, "report.png")
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--window-size=1200,1500", "--screenshot=" + png, "file://" + page],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120, cwd=self.tmp)
+        self.assertTrue(os.path.exists(png), "chromium wrote no screenshot")
+        data = open(png, "rb").read()
+        self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+        # a rendered page, not a blank one: a blank 1200x1500 PNG compresses to a few KB
+        self.assertGreater(len(data), 20000)
 
     # ---- verdicts -------------------------------------------------------------
     def test_item_confirmed_with_root_error(self):
@@ -220,6 +293,59 @@ class RunTests(unittest.TestCase):
         self.assertEqual(f["verdict"], "confirmed")
         self.assertIn("captured 3 times at this site, replayed 12 times; 2 of the captures re-captured the same "
                       "graph object", f["evidence"])
+
+    def test_capture_in_a_loop_that_ran_without_recapture(self):
+        # CG705 as a static pass may report it at the capture's own line (a
+        # capture in a loop): the capture ran, nothing was re-captured while
+        # replayed, so the verdict is "not reproduced", never "not exercised"
+        findings = os.path.join(self.tmp, "static.json")
+        with open(findings, "w") as f:
+            json.dump({"schema_version": 1, "tool": {"name": "cglint", "version": "test"},
+                       "findings": [{"rule": "CG705", "path": "config_sweep.py", "line": 8, "column": 5,
+                                     "end_line": 8, "end_column": 32, "message": "capture in a loop"}]}, f)
+        out = os.path.join(self.tmp, "report.json")
+        rc, so, se = self.run_cglint(["--findings", findings, "-f", "json", "-o", out, "--",
+                                      sys.executable, "config_sweep.py"])
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        f = self.finding(doc, "CG705")
+        self.assertEqual(f["verdict"], "not_reproduced", f)
+        self.assertIn("the capture at config_sweep.py:8 ran 2 times and was replayed 6 times", f["evidence"])
+
+    def test_name_rebound_inside_the_capture_is_its_output(self):
+        # PyTorch's test_graph_capture_reset_recapture: `b = b + 1` inside the
+        # capture; `b` then holds the output, not a stale input (no CG504)
+        rc, so, se, doc = self.run_json("rebound_inside.py")
+        self.assertEqual(rc, 0, se)
+        self.assertEqual([f for f in doc["findings"] if f["rule"] == "CG504"], [])
+
+    def test_sweep_over_operators_is_not_recapture(self):
+        # PyTorch's graph tests sweep operators and optimizers over inputs of
+        # one shape: each capture is another graph (no CG705 at run time)
+        rc, so, se, doc = self.run_json("op_sweep.py")
+        self.assertEqual(rc, 0, se)
+        seen = [f for f in doc["findings"] if f["rule"] == "CG705" and f["verdict"] in ("confirmed", "found_at_runtime")]
+        self.assertEqual(seen, [])
+        self.assertEqual(doc["run"]["regions"][0]["captures"], 3)
+
+    def test_native_captures_without_line_information(self):
+        # cuda-samples built without -g: the captures ran, but at no known
+        # line; a finding there is "not exercised" with the reason, never
+        # "its line never ran inside a capture"
+        findings = os.path.join(self.tmp, "static.json")
+        with open(findings, "w") as f:
+            json.dump({"schema_version": 1, "tool": {"name": "cglint", "version": "test"},
+                       "findings": [{"rule": "CG705", "path": "sweep.cu", "line": 133, "column": 9,
+                                     "end_line": 133, "end_column": 30, "message": "capture in a loop"}]}, f)
+        out = os.path.join(self.tmp, "report.json")
+        rc, so, se = self.run_cglint(["--no-cupti", "--findings", findings, "-f", "json", "-o", out, "--",
+                                      sys.executable, "native_no_lines.py"])
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+        f = self.finding(doc, "CG705")
+        self.assertEqual(f["verdict"], "not_exercised", f)
+        self.assertIn("2 captures ran at places cglint could not map to source lines", f["evidence"])
+        self.assertIn("-g or -lineinfo", f["evidence"])
 
     def test_cpu_tensors_of_checkpoint_are_not_the_users(self):
         rc, so, se, doc = self.run_json("checkpoint_rng.py", static=["clean.py"])

@@ -77,12 +77,15 @@ static void test_toml_values(void **state)
 
 static void test_toml_errors(void **state)
 {
-    parse_bad("a = 1\nb = [1,\n", 2, "invalid TOML");
+    parse_bad("a = 1\nb = [1,\n", 2, "invalid TOML at column 8: expected a value: a \"string\", a number, true, false, an [array] or an {inline table}, found the end of the file");
     parse_bad("a = 1\na = 2\n", 2, "defined twice (first on line 1)");
     parse_bad("[x]\na = 1\n[x]\n", 3, "table [x] is defined twice");
     parse_bad("x = 1\n[x]\n", 2, "already defined as a value");
-    parse_bad("s = \"bad \\q escape\"\n", 1, "invalid TOML");
-    parse_bad("= 1\n", 1, "invalid TOML");
+    parse_bad("s = \"bad \\q escape\"\n", 1, "invalid TOML at column 10: expected an escape");
+    parse_bad("= 1\n", 1, "invalid TOML at column 1: expected a key, found '='");
+    parse_bad("[tool.cglint\n", 1, "invalid TOML at column 13: expected ']' to close the table header, found the end of the line");
+    parse_bad("a = [1 2]\n", 1, "invalid TOML at column 8: expected ',' or ']' after an array item, found '2'");
+    parse_bad("a = {b = 1\n", 1, "invalid TOML at column 11: expected ',' or '}' in an inline table");
 }
 
 /* Deep nesting is refused with a message, never by running out of stack. */
@@ -214,7 +217,7 @@ static void test_config_errors(void **state)
     cfg_bad("[tool.cglint]\nignore = ['CG1', 'E501']\n", "ignore: 'E501' is not a rule code or prefix");
     cfg_bad("[tool.cglint]\njobs = 0\n", "jobs: expected an integer from 1 to 1024, got 0");
     cfg_bad("[tool.cglint]\njobs = '4'\n", "jobs: expected an integer from 1 to 1024, got a string");
-    cfg_bad("[tool.cglint]\noutput-format = 'xml'\n", "output-format: expected \"text\", \"json\", \"sarif\" or \"github\", got \"xml\"");
+    cfg_bad("[tool.cglint]\noutput-format = 'xml'\n", "output-format: expected \"text\", \"concise\", \"json\", \"json-lines\", \"sarif\", \"github\", \"junit\", \"gitlab\" or \"html\", got \"xml\"");
     cfg_bad("[tool.cglint]\nrespect-gitignore = 'yes'\n", "respect-gitignore: expected true or false");
     cfg_bad("[tool.cglint]\nper-file-ignores = ['x']\n", "per-file-ignores: expected a table");
     cfg_bad("[tool.cglint.per-file-ignores]\n'a/*' = 'CG101'\n", "pyproject.toml:2: per-file-ignores: \"a/*\": expected an array");

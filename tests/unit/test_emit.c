@@ -490,8 +490,8 @@ static void test_json_golden(void **state)
     json_error_t err;
     json_t *doc = json_loads(s, 0, &err);
     if (!doc) fail_msg("JSON does not parse: %s at line %d", err.text, err.line);
-    static const char *const top[] = {"schema_version", "tool", "findings", "errors", "summary", "run", NULL};
-    check_keys(doc, top, "ioaaoO");
+    static const char *const top[] = {"schema_version", "tool", "root", "findings", "errors", "summary", "run", NULL};
+    check_keys(doc, top, "ioSaaoO");
     assert_true(json_is_null(json_object_get(doc, "run")));
     assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 1);
     static const char *const tool[] = {"name", "version", NULL};
@@ -689,6 +689,88 @@ static void test_github_escaping(void **state)
     cg_report_free(&r);
 }
 
+/* ---- concise, json-lines, junit, gitlab (issue 15 item 6) -------------------- */
+
+static void test_concise_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_CONCISE, &fx->report, 0, 0, 0);
+    check_golden("report-concise.txt", s);
+    /* one line a finding, then the summary */
+    size_t lines = 0;
+    for (const char *p = s; *p; p++) lines += *p == '\n';
+    assert_int_equal(lines, fx->report.nfindings + 1);
+    assert_null(strstr(s, "\n  |"));
+    free(s);
+}
+
+static void test_json_lines_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_JSON_LINES, &fx->report, 0, 0, 0);
+    check_golden("report.jsonl", s);
+    size_t lines = 0;
+    for (char *line = s, *nl; *line; line = nl + 1) {
+        nl = strchr(line, '\n');
+        assert_non_null(nl);
+        json_error_t e;
+        json_t *o = json_loadb(line, (size_t)(nl - line), 0, &e);
+        assert_non_null(o);
+        assert_non_null(json_object_get(o, "rule"));
+        json_decref(o);
+        lines++;
+    }
+    assert_int_equal(lines, fx->report.nfindings);
+    free(s);
+}
+
+static void test_junit_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_JUNIT, &fx->report, 0, 0, 0);
+    check_golden("report.junit.xml", s);
+    free(s);
+}
+
+static void test_gitlab_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_GITLAB, &fx->report, 0, 0, 0);
+    check_golden("report.gitlab.json", s);
+    json_error_t e;
+    json_t *a = json_loads(s, 0, &e);
+    assert_true(json_is_array(a));
+    assert_int_equal(json_array_size(a), fx->report.nfindings);
+    json_decref(a);
+    free(s);
+}
+
+/* ---- html (issue 15 item 11) ------------------------------------------------ */
+
+static void test_run_html_golden(void **state)
+{
+    fixture *fx = *state;
+    char *s = emit(CG_FMT_HTML, &fx->run, 0, 0, 0);
+    check_golden("report-run.html", s);
+    /* self-contained: no script, nothing loaded from anywhere */
+    assert_null(strstr(s, "<script"));
+    assert_null(strstr(s, "http://"));
+    assert_null(strstr(s, "https://"));
+    assert_null(strstr(s, " src="));
+    assert_null(strstr(s, "<link"));
+    /* every finding, with its verdict; every region with an inline chart */
+    for (size_t i = 0; i < fx->run.nfindings; i++) {
+        const cg_finding *f = &fx->run.findings[i];
+        char id[64];
+        snprintf(id, sizeof id, "id=\"f-%s-%u-%u\"", cg_rules[f->rule].id, f->loc.line, f->loc.col);
+        assert_non_null(strstr(s, id));
+    }
+    size_t svgs = 0;
+    for (const char *p = s; (p = strstr(p, "<svg ")); p++) svgs++;
+    assert_int_equal(svgs, fx->run.run->nregions + 1);   /* a chart per region and the verdict bar */
+    free(s);
+}
+
 /* ---- robustness ------------------------------------------------------------ */
 
 /* Sources are validated as UTF-8 on load, but a message cut mid-character
@@ -829,6 +911,11 @@ static void test_format_parse(void **state)
     assert_int_equal(cg_format_parse("json"), CG_FMT_JSON);
     assert_int_equal(cg_format_parse("sarif"), CG_FMT_SARIF);
     assert_int_equal(cg_format_parse("github"), CG_FMT_GITHUB);
+    assert_int_equal(cg_format_parse("concise"), CG_FMT_CONCISE);
+    assert_int_equal(cg_format_parse("json-lines"), CG_FMT_JSON_LINES);
+    assert_int_equal(cg_format_parse("junit"), CG_FMT_JUNIT);
+    assert_int_equal(cg_format_parse("gitlab"), CG_FMT_GITLAB);
+    assert_int_equal(cg_format_parse("html"), CG_FMT_HTML);
     assert_int_equal(cg_format_parse("xml"), -1);
     assert_int_equal(cg_format_parse(""), -1);
     assert_int_equal(cg_format_parse(NULL), -1);
@@ -838,7 +925,7 @@ static void test_format_parse(void **state)
 static void test_write_errors(void **state)
 {
     fixture *fx = *state;
-    for (int fmt = CG_FMT_TEXT; fmt <= CG_FMT_GITHUB; fmt++) {
+    for (int fmt = CG_FMT_TEXT; fmt < CG_FMT_COUNT; fmt++) {
         FILE *f = fopen("/dev/full", "w");
         if (!f) skip();
         setvbuf(f, NULL, _IONBF, 0);
@@ -862,6 +949,11 @@ int main(void)
         cmocka_unit_test(test_sarif_empty),
         cmocka_unit_test(test_github_golden),
         cmocka_unit_test(test_github_escaping),
+        cmocka_unit_test(test_concise_golden),
+        cmocka_unit_test(test_json_lines_golden),
+        cmocka_unit_test(test_junit_golden),
+        cmocka_unit_test(test_gitlab_golden),
+        cmocka_unit_test(test_run_html_golden),
         cmocka_unit_test(test_invalid_utf8),
         cmocka_unit_test(test_run_text_golden),
         cmocka_unit_test(test_run_json_golden),

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# precommit.sh - the pre-commit hook end to end, with Debian's pre-commit and
-# nothing from the network: a scratch git repository holds only this
-# repository's .pre-commit-hooks.yaml (language: system runs the cglint on
-# PATH), and `pre-commit try-repo` runs it in a scratch project.
+# precommit.sh - the pre-commit hook end to end, with Debian's pre-commit: a
+# scratch git repository holds this source tree (a clean clone of the hook
+# repository: .pre-commit-hooks.yaml, `language: script`,
+# scripts/pre-commit-hook) and `pre-commit try-repo` runs it in a scratch
+# project both ways: with cglint on PATH, and without, where the hook builds
+# cglint into its cache (kept in the build directory, precommit-hook-cache/,
+# so that later runs recompile only what changed) and uses that.  Without the
+# packages the build needs, the hook names them.
 #
 # Also, without pre-commit: cglint given single files reads their project for
 # context and reports on those files only.
@@ -40,15 +44,34 @@ if ! command -v pre-commit >/dev/null 2>&1 || ! command -v git >/dev/null 2>&1; 
     [ "$fail" -eq 0 ] || exit 1
     exit 77
 fi
+# the hook repository: this source tree as it is now (tracked and untracked,
+# not ignored files), committed into a scratch repository
 HOOKS=$TMP/hooks
 mkdir -p "$HOOKS"
-cp "$SRC/.pre-commit-hooks.yaml" "$HOOKS/"
-(cd "$HOOKS" && git init -q . && git add . && git -c user.name=t -c user.email=t@example.com commit -qm hooks)
+if ! git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
+    echo "$SRC is not a git checkout: skipped the end-to-end hook test ($pass passed so far)"
+    [ "$fail" -eq 0 ] || exit 1
+    exit 77
+fi
+(cd "$SRC" && git ls-files -z -co --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null) |
+    tar -C "$HOOKS" -xf -
+(cd "$HOOKS" && git init -q . && git add -A && git -c user.name=t -c user.email=t@example.com commit -qm hooks)
+hook_rev=$(git -C "$HOOKS" rev-parse HEAD)
 export PRE_COMMIT_HOME=$TMP/pre-commit-home
-export PATH=$(dirname "$CGLINT"):$PATH
+PATH_NO_CGLINT=""
+IFS=: read -ra dirs <<<"$PATH"
+for d in "${dirs[@]}"; do [ -x "$d/cglint" ] || PATH_NO_CGLINT=$PATH_NO_CGLINT${PATH_NO_CGLINT:+:}$d; done
+PATH_CGLINT=$(dirname "$CGLINT"):$PATH
 git add -A && git -c user.name=t -c user.email=t@example.com commit -qm project
 
-try() { run pre-commit try-repo "$HOOKS" cglint "$@"; }
+# on PATH: the hook runs that cglint and builds nothing
+try() { run env PATH="$PATH_CGLINT" pre-commit try-repo "$HOOKS" cglint "$@"; }
+# not on PATH: the hook builds cglint into its cache, once per hook revision
+CACHE=$(dirname "$CGLINT")/precommit-hook-cache
+export CGLINT_HOOK_CACHE=$CACHE
+rm -rf "${CACHE:?}/$hook_rev"
+try_build() { run env PATH="$PATH_NO_CGLINT" pre-commit try-repo "$HOOKS" cglint "$@"; }
+
 try --files helpers.py
 if grep -q "Could not\|network\|unable to access" <<<"$out$err"; then
     echo "pre-commit could not run offline: skipped ($out $err)"
@@ -56,11 +79,28 @@ if grep -q "Could not\|network\|unable to access" <<<"$out$err"; then
 fi
 expect "hook fails on a hazard in a changed file" 1 "cglint" "Failed" "helpers.py:2:12"
 refute "hook reports only the changed file" "train.py:10:9"
+refute "with cglint on PATH the hook builds nothing" "building it once"
+[ ! -e "$CACHE/$hook_rev" ] && ok "... and writes nothing to its cache" || nok "... and writes nothing to its cache"
+
+if env PATH="$PATH_NO_CGLINT" bash -c 'command -v cglint' >/dev/null; then
+    nok "a PATH without cglint" "still finds $(env PATH="$PATH_NO_CGLINT" bash -c 'command -v cglint')"
+fi
+t0=$(date +%s)
+try_build --files helpers.py
+t1=$(date +%s)
+expect "not on PATH: the hook builds cglint and fails on the hazard" 1 "building it once" "Failed" "helpers.py:2:12"
+refute "not on PATH: only the changed file is reported" "train.py:10:9"
+[ -x "$CACHE/$hook_rev/cglint" ] && ok "the built cglint is kept under the hook revision" ||
+    nok "the built cglint is kept under the hook revision" "no $CACHE/$hook_rev/cglint" "$(tail -20 "$CACHE/build.log" 2>/dev/null)"
+echo "# the hook's build took $((t1 - t0)) s (pre-commit included)"
 
 printf 'def read_loss(loss):\n    return loss.detach()\n' >helpers.py
 git add helpers.py
 try --files helpers.py
 expect "hook passes on clean code" 0 "Passed"
+try_build --files helpers.py --verbose
+expect "not on PATH: hook passes on clean code (cglint ran: No findings.)" 0 "Passed" "No findings."
+refute "not on PATH: the second run reuses the build" "building it once"
 
 try --all-files
 expect "hook with --all-files still finds the capture file's hazard" 1 "train.py:10:9" "Failed"
@@ -69,5 +109,17 @@ sed -i 's/        torch.cuda.synchronize()/        torch.cuda.synchronize()  # c
 git add train.py
 try --all-files
 expect "hook passes once the remaining hazard is suppressed" 0 "Passed"
+rm -rf "${CACHE:?}/$hook_rev"
+
+# without the packages the build needs: one message naming them, exit 2
+mkdir -p "$TMP/nocmake"
+for f in /usr/bin/* /bin/*; do
+    b=$(basename "$f")
+    case $b in cmake | npm | cglint) continue ;; esac
+    [ -e "$TMP/nocmake/$b" ] || ln -s "$f" "$TMP/nocmake/$b"
+done
+run env PATH="$TMP/nocmake" CGLINT_HOOK_CACHE="$TMP/empty-cache" "$HOOKS/scripts/pre-commit-hook" helpers.py
+expect "without cmake and npm the hook names the Debian packages" 2 \
+    "building it needs these Debian packages: cmake npm" "sudo apt-get install cmake npm"
 
 finish

@@ -129,6 +129,48 @@ def _abspath(fn):
         return fn
 
 
+def _getvar_fn():
+    if sys.version_info[:2] != (3, 12):
+        return None
+    try:
+        import ctypes
+        f = ctypes.pythonapi.PyFrame_GetVar
+        f.restype = ctypes.py_object
+        f.argtypes = (ctypes.py_object, ctypes.py_object)
+        return f
+    except Exception:
+        return None
+
+
+_getvar = _getvar_fn()
+_CO_OPTIMIZED = 0x1
+
+
+def _frame_locals(frame):
+    """A function frame's variables as a dict of our own.
+
+    On Python 3.12 and older, `frame.f_locals` of a function is a snapshot
+    that the frame keeps and that holds every local's value of that moment
+    until the next snapshot: after the program's `del g0, a, b` the graph and
+    its tensors stay alive, and memory is not freed (PyTorch's memory-stat
+    graph tests failed under the observer on the H100).  PyFrame_GetVar
+    (3.12) reads each variable without one.  3.13 has a live proxy
+    (PEP 667); module frames have their globals.  3.11 and older have neither;
+    there the tracer's own calls make the snapshot anyway."""
+    code = frame.f_code
+    if _getvar is None or not (code.co_flags & _CO_OPTIMIZED):
+        return frame.f_locals
+    out = {}
+    for name in code.co_varnames + code.co_cellvars + code.co_freevars:
+        try:
+            out[name] = _getvar(frame, name)
+        except NameError:
+            pass
+        except Exception:
+            pass
+    return out
+
+
 def _is_user(fn):
     u = _user_cache.get(fn)
     if u is None:
@@ -396,7 +438,7 @@ class _Graph:
 
 class _Capture:
     __slots__ = ("region", "graph", "info", "t0", "lines", "frame_code", "frame_globals", "module_level", "begin_ids",
-                 "visited", "tid", "mode", "tracer", "with_code", "shapes", "nops", "scalar_seen", "compiled")
+                 "visited", "tid", "mode", "tracer", "with_code", "shapes", "nops", "ops", "cfg", "scalar_seen", "compiled")
 
     def __init__(self, region, graph, info):
         self.region = region
@@ -415,6 +457,8 @@ class _Capture:
         self.with_code = None
         self.shapes = []         # tensor shapes of the first operators: the signature's inputs
         self.nops = 0
+        self.ops = 0             # a hash of every operator captured, in order: what the graph does
+        self.cfg = ()            # capture_begin's arguments, by kind (a pool given, the error mode)
         self.scalar_seen = set()
         self.compiled = region.kind == "torch.compile"
 
@@ -634,7 +678,7 @@ def _inspect_line(st, cap, frame, path, line):
         # the root object and how to find it again at a replay
         if flocals is None:
             try:
-                flocals = frame.f_locals
+                flocals = _frame_locals(frame)
             except Exception:
                 flocals = {}
         got = _root_of(frame, cap, head, parts, flocals)
@@ -697,7 +741,7 @@ def _match_scalar(st, cap, frame, value):
     path, line = frame.f_code.co_filename, frame.f_lineno
     info = cap.info
     try:
-        flocals = frame.f_locals
+        flocals = _frame_locals(frame)
     except Exception:
         flocals = {}
     found = False
@@ -720,7 +764,19 @@ def _match_scalar(st, cap, frame, value):
     return found
 
 
+_user_codes = set()   # code objects of user files seen starting or resuming during a capture
+
+
 def _start_lines(cap):
+    """Record the lines of user code that run during the capture.
+
+    Python >= 3.12: sys.monitoring, per code object.  PY_START/PY_RESUME
+    tell which code objects run (once each: the callback returns DISABLE, so
+    torch's own functions cost one call each for the life of the process,
+    not one per line, and nothing once they are known); LINE events are
+    switched on only for user code objects (set_local_events), and off again
+    when the capture ends, so eager code outside captures pays nothing.
+    Older Pythons: sys.settrace on this thread."""
     global _TOOL
     if sys.version_info >= (3, 12) and hasattr(sys, "monitoring"):
         mon = sys.monitoring
@@ -737,16 +793,40 @@ def _start_lines(cap):
                 _TOOL = -1
                 return
             disable = mon.DISABLE
+            line_ev = mon.events.LINE
+
+            def on_start(code, offset):
+                if _is_user(code.co_filename):
+                    _user_codes.add(code)
+                    try:
+                        mon.set_local_events(_TOOL, code, line_ev)
+                    except Exception:
+                        pass
+                return disable
 
             def on_line(code, line):
-                fn = code.co_filename
-                if not _is_user(fn):
-                    return disable
-                _on_capture_line(sys._getframe(1), fn, line)
+                _on_capture_line(sys._getframe(1), code.co_filename, line)
+            mon.register_callback(_TOOL, mon.events.PY_START, on_start)
+            mon.register_callback(_TOOL, mon.events.PY_RESUME, on_start)
             mon.register_callback(_TOOL, mon.events.LINE, on_line)
         if _TOOL < 0:
             return
-        mon.set_events(_TOOL, mon.events.LINE)
+        line_ev = mon.events.LINE
+        # user code known from earlier captures (its PY_START is disabled),
+        # and the frames already running (the one holding the `with`)
+        codes = set(_user_codes)
+        f = sys._getframe(1)
+        while f is not None:
+            if _is_user(f.f_code.co_filename):
+                codes.add(f.f_code)
+                _user_codes.add(f.f_code)
+            f = f.f_back
+        for code in codes:
+            try:
+                mon.set_local_events(_TOOL, code, line_ev)
+            except Exception:
+                pass
+        mon.set_events(_TOOL, mon.events.PY_START | mon.events.PY_RESUME)
         cap.tracer = "monitoring"
         return
     # settrace: this thread only; frames already running get f_trace by hand
@@ -777,8 +857,11 @@ def _start_lines(cap):
 
 def _stop_lines(cap):
     if cap.tracer == "monitoring":
+        mon = sys.monitoring
         try:
-            sys.monitoring.set_events(_TOOL, 0)
+            mon.set_events(_TOOL, 0)
+            for code in _user_codes:
+                mon.set_local_events(_TOOL, code, 0)
         except Exception:
             pass
     elif cap.tracer:
@@ -881,10 +964,11 @@ def _make_mode(st):
                             cuda = True
         return cpu, cuda
 
-    def scalars_and_shapes(cap, args, kwargs, caller):
+    def scalars_and_shapes(cap, name, args, kwargs, caller):
         nums = None
         sig = cap.nops < 8
         cap.nops += 1
+        cap.ops = hash((cap.ops, name))
         for seq in (args, (kwargs or {}).values()):
             for a in seq:
                 t = type(a)
@@ -926,9 +1010,9 @@ def _make_mode(st):
                 raise
             try:
                 cap = st.active[-1] if st.active else None
+                name = getattr(func, "__name__", None) or str(func)
                 if cap is not None and cap.tid == threading.get_ident():
-                    scalars_and_shapes(cap, args, kwargs, caller)
-                name = getattr(func, "__name__", str(func))
+                    scalars_and_shapes(cap, name, args, kwargs, caller)
                 base = name.split(".")[0]
                 if base in ("_pin_memory", "pin_memory"):
                     if _made_by_user(caller):
@@ -976,6 +1060,8 @@ def _capture_begin_wrapper(orig):
                     st.set_graph_info(self, info)
                 info.reset()
                 cap = _Capture(region, self, info)
+                cap.cfg = (tuple(type(a).__name__ for a in args),
+                           tuple(sorted((k, type(v).__name__ if k == "pool" else repr(v)) for k, v in kwargs.items())))
                 caller = sys._getframe(1)
                 if caller.f_code.co_name == "__enter__" and caller.f_back is not None:
                     caller = caller.f_back
@@ -986,7 +1072,7 @@ def _capture_begin_wrapper(orig):
                     cap.frame_globals = uf.f_globals
                     info.capture_code = uf.f_code
                     try:
-                        loc = uf.f_locals
+                        loc = _frame_locals(uf)
                         cap.module_level = loc is uf.f_globals
                         cap.begin_ids = {k: id(v) for k, v in loc.items()}
                     except Exception:
@@ -1032,6 +1118,7 @@ def _capture_end_wrapper(orig):
                     if tb is None or tb.tb_frame.f_code is not cap.with_code:
                         body = None   # an exception handled around the capture, not raised in it
                 _end_observation(cap)
+                _drop_outputs(cap, sys._getframe(1))
         except Exception as e:
             _warn("capture_end bookkeeping failed", e)
         try:
@@ -1044,6 +1131,21 @@ def _capture_end_wrapper(orig):
             _finish_capture(st, cap, body is None, body, None)
         return r
     return capture_end
+
+
+def _drop_outputs(cap, frame):
+    """A tensor name the capture read and then rebound (`b = b + 1` inside
+    it) holds the capture's output at its end: replays write that tensor and
+    reading it afterwards is right. Only names still bound at the end to the
+    tensor the capture read are its inputs, whose rebinding CG504 watches."""
+    info = cap.info
+    for key, (scope, head, parts, ptr, path, line, text) in list(info.tensors.items()):
+        try:
+            v = _scope_value(scope, head, parts, frame, info)
+            if v.data_ptr() != ptr:
+                del info.tensors[key]
+        except Exception:
+            pass
 
 
 def _end_observation(cap):
@@ -1082,7 +1184,10 @@ def _note_capture(st, cap):
     one make_graphed_callables call."""
     region, info = cap.region, cap.info
     same_graph = info.captures > 0 and info.replays > 0
-    sig = (hash(frozenset(cap.lines)), tuple(cap.shapes))
+    # the same code on the same shapes doing the same operators with the same
+    # capture options: a sweep over configurations (other operators, another
+    # optimizer, a pool shared or not) captures a different graph each time
+    sig = (hash(frozenset(cap.lines)), tuple(cap.shapes), cap.ops, cap.cfg)
     peers = region.sigs.setdefault(sig, [])
     same_shapes = any(g is not info and g.replays > 0 for g in peers)
     if info not in peers and len(peers) < 64:
@@ -1184,7 +1289,7 @@ def _scope_value(scope, head, parts, frame, info):
             f = _user_frame(f) if f is not None else None
         if f is None:
             raise _NoValue()
-        loc = f.f_locals
+        loc = _frame_locals(f)
         if head not in loc:
             raise _NoValue()
         root = loc[head]
@@ -1403,7 +1508,7 @@ def _compile_uses_cudagraphs(f):
     while g is not None and n < 80:
         if "/torch/_dynamo/" in g.f_code.co_filename:
             try:
-                loc = g.f_locals
+                loc = _frame_locals(g)
             except Exception:
                 loc = {}
             for name in ("compiler_fn", "backend", "self"):

@@ -3,8 +3,9 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 x = torch.randn(1024, device="cuda")
+g = torch.cuda.CUDAGraph()
 for step in range(4):
-    g = torch.cuda.CUDAGraph()
+    g.reset()
     with torch.cuda.graph(g):  # expect: CG705
         y = x * 2
     g.replay()

@@ -10,9 +10,14 @@ static_x = torch.zeros(64, 1024, device="cuda")
 g = torch.cuda.CUDAGraph()
 for step, (x, y) in enumerate(loader):
     static_x.copy_(x, non_blocking=True)
-    if step == 2:
+    # a capture of some length while the pin-memory thread is pinning the
+    # next batches (a capture of one operator can end before the thread's
+    # next pinning call, and then nothing goes wrong: a race)
+    if step == 1:
         with torch.cuda.graph(g):  # expect: CG708
-            out = static_x * 2
-    if step > 2:
+            out = static_x
+            for _ in range(512):
+                out = out * 2
+    if step > 1:
         g.replay()
 torch.cuda.synchronize()
