@@ -12,6 +12,7 @@
  *   6. hide what the baseline records. */
 #include "driver.h"
 #include "core/baseline.h"
+#include "core/cache.h"
 #include "core/gitignore.h"
 #include "core/hash.h"
 #include "core/path.h"
@@ -421,6 +422,44 @@ int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t 
     return 0;
 }
 
+/* The project index: --cache-dir, cache-dir or CGLINT_CACHE_DIR; else
+ * .cglint_cache in the project root of the first path (as .ruff_cache), or
+ * the current directory.  NULL when off (--no-cache, CGLINT_NO_CACHE=1) or
+ * unusable: a directory chosen by default that cannot be made (a read-only
+ * tree) is passed over quietly, a chosen one with a warning. */
+static cg_cache *open_cache(const cg_run_opts *o, const char *const *paths, cg_report *report)
+{
+    const char *nc = getenv("CGLINT_NO_CACHE");
+    if (o->no_cache || (nc && *nc && strcmp(nc, "0") != 0)) return NULL;
+    /* bytes that are not the files on disk (an editor's buffers, --stdin-filename,
+     * the language server's file list): the index, keyed by what is on disk,
+     * would answer for the wrong text */
+    if (o->files || cg_source_has_provider()) return NULL;
+    const char *dir = o->cache_dir;
+    const char *env = getenv("CGLINT_CACHE_DIR");
+    if (!dir && env && *env) dir = env;
+    char *made = NULL;
+    if (!dir) {
+        struct stat st;
+        char *abs = cg_path_abs(paths[0]);
+        char *start = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? strdup(abs) : cg_path_dirname(abs);
+        char *root = cg_project_root(start);
+        if (!root) root = cg_path_abs(".");
+        size_t l = strlen(root) + 16;
+        made = malloc(l);
+        snprintf(made, l, "%s/.cglint_cache", strcmp(root, "/") ? root : "");
+        free(abs);
+        free(start);
+        free(root);
+        dir = made;
+    }
+    char err[1024];
+    cg_cache *c = cg_cache_open(dir, err, sizeof err);
+    if (!c && !made) cg_report_notice(report, CG_WARN, NULL, 0, 0, "%s; running without the cache", err);
+    free(made);
+    return c;
+}
+
 int cg_run(const cg_run_opts *o, cg_report *report)
 {
     char cwd[PATH_MAX];
@@ -441,14 +480,16 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     }
 
     /* the front ends, one after the other, into one report */
+    cg_cache *cache = o->floor ? NULL : open_cache(o, o->npaths ? o->paths : dot, report);
     cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
-                      .focus = o->py_focus };
+                      .focus = o->py_focus, .index = cache };
     cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
                       .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
                       .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
                       .include_dirs = o->include_dirs, .ninclude_dirs = o->ninclude_dirs,
                       .defines = o->defines, .ndefines = o->ndefines, .std = o->std,
-                      .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1 };
+                      .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1,
+                      .cache = cache };
     /* A front end runs when a file it reports on is there: context files of
      * another language cannot be reached from this one's captures (named
      * Python files need no C++ context, and the reverse). */
@@ -466,6 +507,7 @@ int cg_run(const cg_run_opts *o, cg_report *report)
     }
     if (npy || !ncu) cg_py_analyze(files, n, &po, report);
     if (ncu) cg_cu_analyze(files, n, &co, report);
+    cg_cache_close(cache);
 
     cg_ruleset *rules = calloc(n ? n : 1, sizeof *rules);
     char err[1024];

@@ -43,6 +43,9 @@ typedef struct cg_run_opts {
     const char *const *defines;      /* -D / defines */
     size_t ndefines;
     const char *std;                 /* --std / std */
+    /* the project index (core/cache.h) */
+    int no_cache;           /* --no-cache: a cold run that writes nothing */
+    const char *cache_dir;  /* --cache-dir / cache-dir; NULL: .cglint_cache in the project root */
     /* A file list made by cg_run_files (`cglint server` keeps its
      * project's): analysed instead of walking `paths`, each entry's
      * `report` and `is_explicit` as given; NULL: walk. */

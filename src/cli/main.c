@@ -65,6 +65,10 @@ static const char usage_text[] =
     "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
     "      --stdin-filename PATH  read the file from stdin and report it as PATH (editors;\n"
     "                          its project around PATH is read from disk)\n"
+    "Cache:\n"
+    "      --no-cache          neither read nor write the project index (a cold run)\n"
+    "      --cache-dir DIR     keep the project index in DIR (default: .cglint_cache in the\n"
+    "                          project root; also cache-dir, CGLINT_CACHE_DIR)\n"
     "Fixes:\n"
     "      --fix               apply the mechanical fixes that are safe, then report what is left\n"
     "      --unsafe-fixes      with --fix or --diff, also the fixes that need a review\n"
@@ -396,7 +400,7 @@ int main(int argc, char **argv)
     enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
            O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
            O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES,
-           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD, O_STDIN_FILENAME, O_FAIL_ON };
+           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD, O_STDIN_FILENAME, O_FAIL_ON, O_NO_CACHE, O_CACHE_DIR };
     static const struct option longopts[] = {
         { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
         { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
@@ -423,12 +427,15 @@ int main(int argc, char **argv)
         { "std", required_argument, 0, O_STD },
         { "stdin-filename", required_argument, 0, O_STDIN_FILENAME },
         { "fail-on", required_argument, 0, O_FAIL_ON },
+        { "no-cache", no_argument, 0, O_NO_CACHE }, { "cache-dir", required_argument, 0, O_CACHE_DIR },
         { 0, 0, 0, 0 },
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
     int cuda_mode = 0, parse_all = 0, fail_on = -1, list = 0;
     const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL, *stdin_filename = NULL;
+    int no_cache = 0;
+    const char *cache_dir = NULL;
     /* -I and -D, then the configuration's include-dirs and defines (static:
      * they live as long as the run) */
     static const char *incs[256], *defs[256];
@@ -527,6 +534,11 @@ int main(int argc, char **argv)
             defs[ndefs++] = optarg;
             break;
         case O_STD: std = optarg; break;
+        case O_NO_CACHE: no_cache = 1; break;
+        case O_CACHE_DIR:
+            if (!*optarg) usage_error("%s", "--cache-dir needs a directory");
+            cache_dir = optarg;
+            break;
         case O_STDIN_FILENAME:
             if (!*optarg) usage_error("%s", "--stdin-filename needs a path");
             stdin_filename = optarg;
@@ -615,6 +627,7 @@ int main(int argc, char **argv)
         if (!cuda_path) cuda_path = top->cuda_path;
         if (!compile_commands) compile_commands = top->compile_commands;
         if (!std) std = top->std;
+        if (!cache_dir) cache_dir = top->cache_dir;
         for (size_t i = 0; i < top->include_dirs.n && nincs < sizeof incs / sizeof *incs; i++)
             incs[nincs++] = top->include_dirs.items[i];
         for (size_t i = 0; i < top->defines.n && ndefs < sizeof defs / sizeof *defs; i++)
@@ -643,6 +656,7 @@ int main(int argc, char **argv)
         .cuda_mode = cuda_mode, .cuda_path = cuda_path, .compile_commands = compile_commands,
         .cuda_parse_all = parse_all,
         .include_dirs = incs, .ninclude_dirs = nincs, .defines = defs, .ndefines = ndefs, .std = std,
+        .no_cache = no_cache, .cache_dir = cache_dir,
     };
     progress pr;
     int pr_on = progress_start(&pr, &report, quiet || show);

@@ -183,6 +183,15 @@ static int key_std(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
     return 0;
 }
 
+static int key_cache_dir(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
+{
+    const char *s = NULL;
+    if (want_string(x, k, v, l, &s) < 0) return -1;
+    if (!*s) return load_fail(x, l, "%s: expected a directory, got an empty string", k);
+    x->c->cache_dir = resolve_path(x, s);
+    return 0;
+}
+
 static int key_jobs(load_ctx *x, const char *k, const cg_toml *v, uint32_t l)
 {
     if (v->kind != CG_TOML_INTEGER)
@@ -290,6 +299,7 @@ static const struct { const char *name; key_fn fn; } config_keys[] = {
     { "defines", key_defines },
     { "std", key_std },
     { "jobs", key_jobs },
+    { "cache-dir", key_cache_dir },
     { "output-format", key_output_format },
     { "severity", key_severity },
     { "fail-on", key_fail_on },
@@ -299,7 +309,7 @@ static const struct { const char *name; key_fn fn; } config_keys[] = {
 const char *const cg_config_keys[] = {
     "select", "extend-select", "ignore", "per-file-ignores", "exclude", "extend-exclude",
     "respect-gitignore", "cuda-path", "compile-commands", "include-dirs", "defines", "std", "jobs",
-    "output-format", "severity", "fail-on", NULL,
+    "cache-dir", "output-format", "severity", "fail-on", NULL,
 };
 
 /* Levenshtein distance, for "did you mean". */

@@ -55,6 +55,7 @@ typedef struct cg_config {
     cg_strlist defines;        /* C/C++ -D NAME[=VALUE] */
     const char *std;           /* C/C++ language standard (c++17, gnu11...), or NULL */
     int jobs;                  /* 0: not set */
+    const char *cache_dir;     /* the project index's directory, absolute, or NULL */
     const char *output_format; /* a format name (emit.h); NULL: not set */
     int respect_gitignore;     /* -1: not set */
     cg_sev_override *severity; /* [severity] table, in file order (a later, longer code wins) */

@@ -269,6 +269,8 @@ void cg_source_set_provider(cg_source_provider_fn fn, void *ctx)
     provider_ctx = ctx;
 }
 
+int cg_source_has_provider(void) { return provider != NULL; }
+
 const char *cg_source_provided(const char *path, size_t *len)
 {
     return provider ? provider(provider_ctx, path, len) : NULL;

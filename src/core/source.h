@@ -66,6 +66,8 @@ typedef const char *(*cg_source_provider_fn)(void *ctx, const char *path, size_t
 void cg_source_set_provider(cg_source_provider_fn fn, void *ctx);
 /* The provider's bytes for `path`, or NULL when it has none (or none is set). */
 const char *cg_source_provided(const char *path, size_t *len);
+/* Is a provider set (a run over bytes that may not be the files on disk)? */
+int cg_source_has_provider(void);
 /* Take ownership of a buffer already in memory (tests); validates like load. */
 int cg_source_from_buffer(cg_source *out, const char *path, const char *buf,
                           size_t len, char *err, size_t errlen);

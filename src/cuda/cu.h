@@ -28,6 +28,7 @@ typedef struct cg_cu_opts {
     const char *const *defines; /* -D NAME[=VALUE] for every file */
     size_t ndefines;
     const char *std;            /* -std= for files whose flags name none, or NULL */
+    struct cg_cache *cache;     /* the project index (core/cache.h), or NULL: a cold run */
 } cg_cu_opts;
 
 /* Analyse the C, C++ and CUDA files among `files` (lang == CG_LANG_CU) as one

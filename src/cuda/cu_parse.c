@@ -24,6 +24,7 @@
  *   directory) so the user sees one line per file. */
 #include "cu_int.h"
 #include "cu_shim.h"
+#include "cu_cache.h"
 #include "core/file.h"
 #include "core/path.h"
 #include <clang-c/Index.h>
@@ -174,6 +175,7 @@ static int is_toolkit_include(const char *dir)
 static char *read_whole_file(const char *path)
 {
     char ferr[256];
+    cu_cache_note_path(path);
     FILE *f = cg_file_fopen(path, ferr, sizeof ferr);   /* a regular file: a FIFO would block */
     if (!f) return NULL;
     size_t n = 0, cap = 4096;
@@ -356,6 +358,7 @@ static int load_db(cu_project *p, const char *path, cg_map *out)
     /* a regular file only: a FIFO named compile_commands.json must not block */
     char rerr[JSON_ERROR_TEXT_LENGTH];
     size_t dblen;
+    cu_cache_note_path(path);
     char *dbtext = cg_file_read(path, 0, &dblen, rerr, sizeof rerr);
     if (!dbtext) memcpy(err.text, rerr, sizeof err.text), err.line = err.column = 0;
     json_t *root = dbtext ? json_loadb(dbtext, dblen, 0, &err) : NULL;
@@ -700,6 +703,7 @@ static const char *get_pch(cu_project *p, cu_file *f)
                     if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error) errors++;
                     clang_disposeDiagnostic(dg);
                 }
+                cu_cache_note_tu(tu);
                 if (!errors && clang_saveTranslationUnit(tu, slot->path, 0) == CXSaveError_None)
                     slot->state = 1;
             }
@@ -1269,6 +1273,7 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
     }
     double t1 = now_ms();
     if (level != 2) {
+        cu_cache_note_tu(tu);
         diagnose(p, f, tu);
         cu_lower_tu(p, f, tu);
     } else {

@@ -10,6 +10,7 @@
  * thread: merge the functions of all files by USR (the first definition in
  * path order wins) and walk the captures (cu_analyze.c). */
 #include "cu_eval.h"
+#include "cu_cache.h"
 #include "core/pool.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -355,6 +356,11 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
     project_init(&p, files, n, opts, report);
     if (!p.nfiles) { project_free(&p); return; }
     report->files_seen += p.nfiles;
+    cu_cache_state *memo = NULL;
+    if (cu_cache_begin(&p, opts->cache, &memo)) {   /* the project index answered */
+        project_free(&p);
+        return;
+    }
     /* the progress line: C/C++ files read, then parsed (phases 3 and 4) */
     __atomic_store_n(&report->progress_done, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&report->progress_total, p.nfiles, __ATOMIC_RELAXED);
@@ -370,6 +376,7 @@ void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_re
         __atomic_add_fetch(&report->files_analysed, analysed, __ATOMIC_RELAXED);
         analyze_on_big_stack(&p);
     }
+    cu_cache_end(&p, memo);
     cu_parse_teardown(&p);
     project_free(&p);
 }

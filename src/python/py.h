@@ -48,6 +48,7 @@ typedef struct cg_py_opts {
     size_t max_file_size;   /* bytes; 0: no limit */
     cg_py_cache *cache;     /* NULL: parse everything afresh */
     const cg_py_focus *focus; /* NULL: the whole project, every capture */
+    struct cg_cache *index; /* the project index (core/cache.h), or NULL: a cold run */
 } cg_py_opts;
 
 /* Check that the linked grammar is usable by the tree-sitter runtime.

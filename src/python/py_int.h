@@ -170,6 +170,8 @@ struct py_module {
     int has_marker;         /* text mentions a capture API */
     cg_source src;
     TSTree *tree;
+    TSTree *ahead;          /* parsed ahead of need by py_project.c's lookahead thread, not yet
+                               taken by py_parse_module (under lock) */
     cg_arena *arena;
     cg_map imports;         /* local name -> py_import */
     cg_map funcs;           /* top-level def name -> py_func */
@@ -195,11 +197,14 @@ typedef struct py_project {
     cg_report *report;
     const cg_py_opts *opts;
     cg_arena *arena;        /* project-lifetime allocations */
+    struct py_cache_state *cache; /* the project index (py_cache.c), or NULL */
     py_module *scan_root;   /* the capture file being walked (cg_py_focus.reach), or NULL */
 } py_project;
 
 /* ---- py_parse.c ------------------------------------------------------------ */
 int py_grammar_init(char *err, size_t errlen);
+/* tree-sitter's tree of a text (10 s at most), or NULL; reports nothing. */
+TSTree *py_parse_text(const char *text, size_t len);
 /* Parse m->src into m->tree.  Returns 0, or -1 after reporting a notice. */
 int py_parse_module(py_project *p, py_module *m);
 /* The bytes of node n in m's source (*len of them, not terminated): a

@@ -341,6 +341,19 @@ static void cache_put(cg_py_cache *c, const char *path, uint64_t digest, const T
     pthread_mutex_unlock(&c->lock);
 }
 
+/* A plain parse of text (the lookahead of py_project.c parses ahead of
+ * need with it; parse_source takes that tree as its own first parse). */
+TSTree *py_parse_text(const char *text, size_t len)
+{
+    TSParser *parser = ts_parser_new();
+    ts_parser_set_language(parser, tree_sitter_python());
+    /* A pathological file must not stall the run: 10 s of parsing at most. */
+    ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
+    TSTree *tree = ts_parser_parse_string(parser, NULL, text, (uint32_t)len);
+    ts_parser_delete(parser);
+    return tree;
+}
+
 /* Parse m's source: the tree, or NULL after reporting a timeout. */
 static TSTree *parse_source(py_project *p, py_module *m)
 {
@@ -349,14 +362,25 @@ static TSTree *parse_source(py_project *p, py_module *m)
     int exact = 0;
     cached old = { 0 };
     TSTree *base = cache ? cache_get(cache, m->file->path, digest, m->src.text, m->src.len, &exact, &old) : NULL;
-    if (exact) return base;
-    TSParser *parser = ts_parser_new();
-    ts_parser_set_language(parser, tree_sitter_python());
-    /* A pathological file must not stall the run: 10 s of parsing at most. */
-    ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
-    TSTree *tree = ts_parser_parse_string(parser, base, m->src.text, (uint32_t)m->src.len);
-    if (base) ts_tree_delete(base);
-    ts_parser_delete(parser);
+    if (exact) {
+        if (m->ahead) ts_tree_delete(m->ahead);
+        m->ahead = NULL;
+        return base;
+    }
+    TSTree *tree;
+    if (m->ahead && !base) {
+        tree = m->ahead;   /* parsed ahead of need (py_project.c): the same parse */
+    } else {
+        if (m->ahead) ts_tree_delete(m->ahead);
+        TSParser *parser = ts_parser_new();
+        ts_parser_set_language(parser, tree_sitter_python());
+        /* A pathological file must not stall the run: 10 s of parsing at most. */
+        ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
+        tree = ts_parser_parse_string(parser, base, m->src.text, (uint32_t)m->src.len);
+        if (base) ts_tree_delete(base);
+        ts_parser_delete(parser);
+    }
+    m->ahead = NULL;
     if (!tree) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0,
                          "parsing took longer than 10 s; skipped");

@@ -8,12 +8,15 @@
  * Whole-tree time therefore stays near the cost of reading when captures are
  * rare, which they are. */
 #include "py_int.h"
+#include "py_cache.h"
+#include "core/cache.h"
 #include "core/pool.h"
 #include "core/suppress.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Does the text mention a capture API?  Generous enough that a miss is
@@ -30,6 +33,15 @@ int cg_py_mentions_capture(const char *t, size_t n)
     if (memmem(t, n, "torch.cuda", 10) && (memmem(t, n, ".graph(", 7) || memmem(t, n, "import graph", 12)))
         return 1;
     return 0;
+}
+
+uint32_t py_text_facts(const char *t, size_t n)
+{
+    uint32_t f = CG_FACT_KNOWN;
+    if (cg_py_mentions_capture(t, n)) f |= PYF_MARKER;
+    if (memmem(t, n, "set_default_device", 18)) f |= PYF_SDD;
+    if (cg_suppress_maybe(t, n)) f |= PYF_DIRECTIVES;
+    return f;
 }
 
 typedef struct phase1 { py_project *p; int level; size_t done; } phase1;
@@ -54,6 +66,7 @@ static void load_one(void *arg, size_t i)
         }
         return;
     }
+    if (ph->level == 0) py_cache_before_read(p, i);
     char err[512];
     if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
@@ -130,6 +143,147 @@ static void prefetch_imports(py_project *p, int jobs)
     if (n) cg_pool_for(n, jobs, prefetch_one, &pf);
     cg_map_free(&queued);
     free(list);
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* ---- lookahead ------------------------------------------------------------------ */
+/* While the analysis follows calls on one thread and parses the modules they
+ * reach as it reaches them, a second thread parses ahead the modules that
+ * the modules indexed so far import, newest first.  It only runs tree-sitter
+ * (py_parse_text) into m->ahead, which nothing but py_parse_module reads:
+ * a module is still indexed, and its parse errors reported, when and only
+ * when the analysis reaches it, so the findings are those of a run without
+ * the lookahead (and of --jobs 1, which has none).  Its source budget bounds
+ * the memory that trees of modules never reached can take. */
+enum { LOOKAHEAD_BUDGET = 6 << 20 };
+
+typedef struct lookahead {
+    py_project *p;
+    pthread_t thread;
+    int stop;                 /* set by the analysis thread when it is done */
+    unsigned char *expanded;  /* per module: its imports were queued */
+    unsigned char *queued;
+    py_module **stack;
+    size_t n, cap, bytes, parsed;
+} lookahead;
+
+static void la_push(lookahead *la, py_module *d)
+{
+    size_t i = (size_t)(d - la->p->mods);
+    if (la->queued[i]) return;
+    if (la->n == la->cap) {
+        la->cap = la->cap ? la->cap * 2 : 64;
+        py_module **s = realloc(la->stack, la->cap * sizeof *s);
+        if (!s) { fputs("cglint: out of memory\n", stderr); abort(); }
+        la->stack = s;
+    }
+    la->queued[i] = 1;
+    la->stack[la->n++] = d;
+}
+
+/* the module an import names: "a.b" or, for `from a.b import C`, "a.b" of "a.b.C" */
+static py_module *import_target(py_project *p, const char *t, py_module *from)
+{
+    py_module *d = py_project_module(p, t, from);
+    const char *dot = d ? NULL : strrchr(t, '.');
+    if (dot) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(dot - t), t);
+        d = py_project_module(p, buf, from);
+    }
+    return d;
+}
+
+/* queue the imports of modules indexed since the last look */
+static void la_scan(lookahead *la)
+{
+    py_project *p = la->p;
+    for (size_t i = 0; i < p->nmods; i++) {
+        py_module *m = &p->mods[i];
+        if (la->expanded[i] || pthread_mutex_trylock(&m->lock) != 0) continue;
+        int ready = m->state == 1;
+        pthread_mutex_unlock(&m->lock);
+        if (!ready) continue;
+        la->expanded[i] = 1;
+        for (size_t k = 0; k < m->imports.cap; k++) {
+            if (!m->imports.keys[k]) continue;
+            py_module *d = import_target(p, ((py_import *)m->imports.vals[k])->target, m);
+            if (d && d != m) la_push(la, d);
+        }
+    }
+}
+
+static void la_parse(lookahead *la, py_module *d)
+{
+    pthread_mutex_lock(&d->lock);
+    if (d->state == 0 && !d->ahead) {
+        char err[256];
+        if (d->src.text || cg_source_load(&d->src, d->file->path, la->p->opts->max_file_size, err, sizeof err) == CG_SRC_OK) {
+            d->ahead = py_parse_text(d->src.text, d->src.len);
+            la->bytes += d->src.len;
+            la->parsed++;
+        }
+    }
+    pthread_mutex_unlock(&d->lock);
+}
+
+static void *la_main(void *arg)
+{
+    lookahead *la = arg;
+    while (!__atomic_load_n(&la->stop, __ATOMIC_ACQUIRE) && la->bytes < LOOKAHEAD_BUDGET) {
+        la_scan(la);
+        if (!la->n) {
+            struct timespec ts = { 0, 500000 };
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        la_parse(la, la->stack[--la->n]);
+    }
+    return NULL;
+}
+
+static int lookahead_start(lookahead *la, py_project *p, int jobs)
+{
+    memset(la, 0, sizeof *la);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    /* off unless CGLINT_LOOKAHEAD=1: on TransformerEngine it parsed 39 files of which 26 were
+     * never reached (+11 MB), and its gain could not be measured on the loaded 2-core
+     * machine it was written on (BENCHMARKS.md) */
+    const char *on = getenv("CGLINT_LOOKAHEAD");
+    if (!on || strcmp(on, "1") != 0 || jobs == 1 || (jobs <= 0 && cores < 2)) return 0;
+    la->p = p;
+    la->expanded = calloc(p->nmods ? p->nmods : 1, 1);
+    la->queued = calloc(p->nmods ? p->nmods : 1, 1);
+    if (!la->expanded || !la->queued || pthread_create(&la->thread, NULL, la_main, la) != 0) {
+        free(la->expanded);
+        free(la->queued);
+        la->p = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+static void lookahead_stop(lookahead *la)
+{
+    if (!la->p) return;
+    __atomic_store_n(&la->stop, 1, __ATOMIC_RELEASE);
+    pthread_join(la->thread, NULL);
+    /* CGLINT_TRACE_PARSE=1 also says what the lookahead parsed */
+    if (getenv("CGLINT_TRACE_PARSE")) {
+        size_t unused = 0;
+        for (size_t i = 0; i < la->p->nmods; i++) unused += la->p->mods[i].ahead != NULL;
+        fprintf(stderr, "cglint: lookahead parsed %zu files (%zu bytes), %zu of them not reached\n", la->parsed,
+                la->bytes, unused);
+    }
+    free(la->expanded);
+    free(la->queued);
+    free(la->stack);
 }
 
 /* ---- module names ------------------------------------------------------------ */
@@ -222,6 +376,7 @@ static void project_free(py_project *p)
     for (size_t i = 0; i < p->nmods; i++) {
         py_module *m = &p->mods[i];
         if (m->tree) ts_tree_delete(m->tree);
+        if (m->ahead) ts_tree_delete(m->ahead);
         cg_source_free(&m->src);
         if (m->state == 1) {
             cg_map_free(&m->imports);
@@ -261,11 +416,28 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     __atomic_store_n(&report->progress_done, 0, __ATOMIC_RELAXED);   /* it counted files found */
     __atomic_store_n(&report->progress_total, p.nmods, __ATOMIC_RELAXED);
     __atomic_store_n(&report->progress_phase, 1, __ATOMIC_RELAXED);
+    if (py_cache_begin(&p)) {   /* the project index answered: nothing changed that matters */
+        __atomic_store_n(&report->progress_done, report->progress_total, __ATOMIC_RELAXED);
+        project_free(&p);
+        return;
+    }
+    /* CGLINT_PY_TIMES=1: wall milliseconds of each phase, for tuning */
+    int times = getenv("CGLINT_PY_TIMES") != NULL;
+    double t0 = times ? now_ms() : 0;
     phase1 ph = { .p = &p, .level = 0 };
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    double t1 = times ? now_ms() : 0;
     prefetch_imports(&p, opts->jobs);
+    double t2 = times ? now_ms() : 0;
     __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
+    lookahead la;
+    lookahead_start(&la, &p, opts->jobs);
     py_analyze_project(&p);
+    lookahead_stop(&la);
+    if (times)
+        fprintf(stderr, "cglint: python phases: read+prefilter+parse marked %.1f ms, prefetch imports %.1f ms, "
+                "analysis %.1f ms\n", t1 - t0, t2 - t1, now_ms() - t2);
+    py_cache_end(&p);
     project_free(&p);
 }
 
