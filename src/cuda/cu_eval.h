@@ -264,6 +264,7 @@ void cu_region_caller_holds(cu_ctx *ctx, const cu_func *fn);
  * a condition tests an error code, whether code ends the program. */
 void cu_region_arms(const cu_ctx *ctx, const cu_val *cond, int *walk_then, int *walk_else);
 int cu_is_error_cond(const cu_node *n);
+int cu_is_relay(const cu_node *cond, const cu_node *then);
 int cu_ends_program(const cu_node *n);
 int cu_is_terminator(const cu_node *call);
 /* The ledger. */

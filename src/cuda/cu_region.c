@@ -272,6 +272,47 @@ static int error_cond_at(const cu_node *n, int depth)
 
 int cu_is_error_cond(const cu_node *n) { return error_cond_at(n, 0); }
 
+/* A constant operand: a literal, an enumerator, a constexpr (through casts). */
+static const cu_node *strip_casts(const cu_node *n)
+{
+    while (n && (n->kind == CU_N_CAST || (n->kind == CU_N_OTHER && n->nkids == 1))) n = n->kids[0];
+    return n;
+}
+
+static int is_const_operand(const cu_node *n)
+{
+    n = strip_casts(n);
+    return n && (n->kind == CU_N_INT || n->kind == CU_N_NULL ||
+                 ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER) && (n->flags & CU_F_IVAL)));
+}
+
+/* Does an arm end by returning from the function (its last statement)?
+ * 1: `return;`, 2: `return value;`. */
+static int ends_in_return(const cu_node *n, int depth)
+{
+    if (!n || depth > 16) return 0;
+    if (n->kind == CU_N_COMPOUND) return n->nkids ? ends_in_return(n->kids[n->nkids - 1], depth + 1) : 0;
+    return n->kind == CU_N_RETURN ? 1 + (n->nkids > 0) : 0;
+}
+
+/* An error relay: `if (st != kOk) { report...; return st; }`, with any
+ * status type (nccl-tests' NCCLCHECK, a project's RELAY macro): the
+ * condition compares a value with a constant for inequality and the arm
+ * returns (a value, when the constant is a bare literal: `if (n != 0) {
+ * printf(...); return; }` is ordinary code).  Written out in user code or in a macro's body alike. */
+int cu_is_relay(const cu_node *cond, const cu_node *then)
+{
+    cond = strip_casts(cond);
+    if (!cond || cond->kind != CU_N_BINARY || cond->op != CXBinaryOperator_NE || cond->nkids != 2) return 0;
+    int c0 = is_const_operand(cond->kids[0]), c1 = is_const_operand(cond->kids[1]);
+    if (c0 == c1) return 0;
+    const cu_node *k = strip_casts(cond->kids[c0 ? 0 : 1]);
+    int r = ends_in_return(then, 0);
+    /* against a named constant (kOk, ncclSuccess) any return relays; against
+     * a literal (`rc != 0`) only a return of a value does */
+    return r == 2 || (r == 1 && k->kind != CU_N_INT && k->kind != CU_N_NULL);
+}
+
 /* A call that ends the program: exit, abort, a noreturn function. */
 int cu_is_terminator(const cu_node *call)
 {

@@ -380,7 +380,7 @@ static void exec_if(cu_ctx *ctx, const cu_node *n)
 {
     cu_val c = cu_eval(ctx, n->kids[0]);
     if (ctx->fr->terminated) return;
-    int err = cu_is_error_cond(n->kids[0]);
+    int err = cu_is_error_cond(n->kids[0]) || (n->nkids > 1 && cu_is_relay(n->kids[0], n->kids[1]));
     int walk_then, walk_else;
     cu_region_arms(ctx, &c, &walk_then, &walk_else);
     /* s0: the state before; s1, s2: after each arm (an arm not walked leaves s0) */
