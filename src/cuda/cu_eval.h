@@ -45,6 +45,8 @@ typedef struct cu_capture {
     int cond_depth;           /* its if/loop nesting there */
     int path_base;            /* call-path entries before this are outside the capture */
     cu_func *begin_fn;        /* the function that began it (CG802: attributes set there after it are late) */
+    const cu_node *begin_cond; /* the if it was begun under in begin_fn, and its arm: the same */
+    int begin_arm;             /* condition there later takes the same arm (cu_region_same_cond) */
     const char *graph_usr;    /* the graph EndCapture wrote */
     /* where the capture begins and ends in each function of the call chain:
      * writes to a host variable between the two are part of the capture */
@@ -92,7 +94,12 @@ typedef struct cu_slot { cu_val v; int decl_region; } cu_slot;
 typedef struct cu_dtor { cu_func *fn; const cu_node *decl; int scope; } cu_dtor;
 /* A condition around the current statement: 'I' (if), 'L' (a loop: its
  * statement), 'S' (switch). */
-typedef struct cu_cond { char kind; const cu_node *loop; } cu_cond;
+typedef struct cu_cond {
+    char kind;
+    const cu_node *loop;
+    const cu_node *cond;      /* 'I': the if's condition, and the arm being walked (1 then, 0 else) */
+    int arm;
+} cu_cond;
 
 /* One function being walked.  Its arrays grow (malloc) and are freed when
  * it returns: the frame itself stays small, it is on the C stack of every
@@ -265,6 +272,9 @@ void cu_region_caller_holds(cu_ctx *ctx, const cu_func *fn);
 void cu_region_arms(const cu_ctx *ctx, const cu_val *cond, int *walk_then, int *walk_else);
 int cu_is_error_cond(const cu_node *n);
 int cu_is_relay(const cu_node *cond, const cu_node *then);
+/* An if in the function that began the open capture, on the condition it was
+ * begun under: the arm that the capture's path does not take is not walked. */
+void cu_region_same_cond(const cu_ctx *ctx, const cu_node *cond, int *walk_then, int *walk_else);
 int cu_ends_program(const cu_node *n);
 int cu_is_terminator(const cu_node *call);
 /* The ledger. */

@@ -258,6 +258,49 @@ void cu_region_arms(const cu_ctx *ctx, const cu_val *cond, int *walk_then, int *
     }
 }
 
+/* Two conditions that are the same expression (the same variables, fields,
+ * calls and constants). */
+static int same_expr(const cu_node *a, const cu_node *b, int depth)
+{
+    if (!a || !b) return a == b;
+    if (depth > 16 || a->kind != b->kind || a->op != b->op || a->nkids != b->nkids) return 0;
+    if (a->kind == CU_N_CALL) return 0;   /* a call may answer differently the second time */
+    if ((a->flags & CU_F_IVAL) != (b->flags & CU_F_IVAL) || ((a->flags & CU_F_IVAL) && a->ival != b->ival)) return 0;
+    if (a->kind == CU_N_INT && a->ival != b->ival) return 0;
+    if (a->usr || b->usr) { if (!a->usr || !b->usr || strcmp(a->usr, b->usr)) return 0; }
+    else if (a->name || b->name) { if (!a->name || !b->name || strcmp(a->name, b->name)) return 0; }
+    for (int i = 0; i < a->nkids; i++)
+        if (!same_expr(a->kids[i], b->kids[i], depth + 1)) return 0;
+    return 1;
+}
+
+/* A condition without its leading `!`s; *neg: how many, mod 2. */
+static const cu_node *strip_not(const cu_node *n, int *neg)
+{
+    *neg = 0;
+    for (;;) {
+        while (n && (n->kind == CU_N_CAST || (n->kind == CU_N_OTHER && n->nkids == 1))) n = n->kids[0];
+        if (!n || n->kind != CU_N_UNARY || n->op != CXUnaryOperator_LNot || n->nkids != 1) return n;
+        *neg ^= 1;
+        n = n->kids[0];
+    }
+}
+
+void cu_region_same_cond(const cu_ctx *ctx, const cu_node *cond, int *walk_then, int *walk_else)
+{
+    const cu_capture *r = ctx->st.cap;
+    if (!r || !r->begin_cond || !ctx->fr || ctx->fr->fn != r->begin_fn || cond == r->begin_cond) return;
+    int nb, nc;
+    const cu_node *b = strip_not(r->begin_cond, &nb), *c = strip_not(cond, &nc);
+    if (!b || !c || !same_expr(b, c, 0)) return;
+    /* the capture's path: the begin's condition (without its `!`s) had the
+     * value that took begin_arm; this if's then arm runs on that value when... */
+    int base_true = r->begin_arm ^ nb;        /* 1: begun when the bare condition is true */
+    int then_on_path = base_true ^ nc;
+    if (then_on_path) *walk_else = 0;
+    else *walk_then = 0;
+}
+
 /* A condition that tests an error code: err != cudaSuccess, if (err), ... */
 static int error_cond_at(const cu_node *n, int depth)
 {
@@ -404,6 +447,10 @@ static cu_capture *new_capture(cu_ctx *ctx, const cu_node *call, const cu_api *a
     r->cond_depth = fr ? fr->cond_depth : 0;
     r->path_base = ctx->path.n;
     r->begin_fn = fr ? fr->fn : NULL;
+    if (fr && fr->ncs && fr->cs[fr->ncs - 1].kind == 'I') {
+        r->begin_cond = fr->cs[fr->ncs - 1].cond;
+        r->begin_arm = fr->cs[fr->ncs - 1].arm;
+    }
     r->raii = fr && fr->fn && fr->fn->is_ctor;
     if (r->raii && fr->caller && fr->caller->at) {
         /* the capture site the user wrote is the object, not the constructor's call */
