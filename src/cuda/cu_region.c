@@ -402,9 +402,28 @@ static int uses_any_name(cu_ctx *ctx, const cu_node *n, const char *const *names
     return 0;
 }
 
+/* Like uses_any_name, but not inside loops nested in `n`: a graph launched
+ * in an inner loop is launched several times for each capture. */
+static int uses_name_once(cu_ctx *ctx, const cu_node *n, const char *const *names, int depth, int calls)
+{
+    if (!n || depth > 48) return 0;
+    if (depth > 0 && n->kind == CU_N_LOOP) return 0;
+    if ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER || n->kind == CU_N_CALL) && cg_one_of(n->name, names))
+        return 1;
+    if (n->kind == CU_N_CALL && calls > 0 && n->usr) {
+        cu_func *f = cu_func_of(ctx, n->usr);
+        if (f && f->body && uses_name_once(ctx, f->body, names, 1, calls - 1)) return 1;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (uses_name_once(ctx, n->kids[i], names, depth + 1, calls)) return 1;
+    return 0;
+}
+
 /* CG705's facts: the loop that re-begins the capture, whether it launches a
- * graph and whether it refreshes an executable graph with
- * cudaGraphExecUpdate (in it, or two calls down). */
+ * graph once per capture (not only in a loop of its own: a capture-cost
+ * benchmark launches each graph several times, then destroys it) and
+ * whether it refreshes an executable graph with cudaGraphExecUpdate (in it,
+ * or two calls down). */
 static void loop_facts(cu_ctx *ctx, cu_event *ev)
 {
     static const char *const launch[] = { "cudaGraphLaunch", "cuGraphLaunch", NULL };
@@ -412,7 +431,7 @@ static void loop_facts(cu_ctx *ctx, cu_event *ev)
                                           "cuGraphExecUpdate_v2", NULL };
     ev->loop = loop_unguarded(ctx);
     if (!ev->loop) return;
-    ev->loop_launches = uses_any_name(ctx, ev->loop, launch, 0, 2);
+    ev->loop_launches = uses_name_once(ctx, ev->loop, launch, 0, 2);
     ev->loop_updates = uses_any_name(ctx, ev->loop, update, 0, 2);
 }
 
@@ -614,6 +633,25 @@ static int changed_after(cu_ctx *ctx, const cu_capture *r, const cu_src *src, co
     return 0;
 }
 
+/* Does a function the capture runs in (or one it calls, two levels down)
+ * patch the instantiated graph's parameters (cudaGraphExecKernelNodeSetParams,
+ * cudaGraphExecUpdate and the like)?  Then a value the graph kept is
+ * refreshed by the program, not frozen. */
+static int refreshes_params(cu_ctx *ctx, const cu_capture *r)
+{
+    static const char *const refresh[] = { "cudaGraphExecKernelNodeSetParams", "cudaGraphExecNodeSetParams",
+        "cudaGraphExecUpdate", "cudaGraphKernelNodeSetParams", "cudaGraphNodeSetParams",
+        "cudaGraphExecMemcpyNodeSetParams", "cudaGraphExecMemsetNodeSetParams",
+        "cuGraphExecKernelNodeSetParams", "cuGraphExecKernelNodeSetParams_v2", "cuGraphExecNodeSetParams",
+        "cuGraphExecUpdate", "cuGraphExecUpdate_v2", "cuGraphKernelNodeSetParams",
+        "cuGraphKernelNodeSetParams_v2", NULL };
+    for (int i = 0; i < r->nbegin; i++)
+        if (r->begin_chain[i].fn && r->begin_chain[i].fn->body &&
+            uses_any_name(ctx, r->begin_chain[i].fn->body, refresh, 0, 2))
+            return 1;
+    return 0;
+}
+
 /* The values of capture r the graph keeps from variables a replay would not
  * see change (arena array, *n of them); the others of r are dropped, those
  * of other captures kept. */
@@ -621,9 +659,11 @@ static const cu_kept *decide_kept(cu_ctx *ctx, const cu_capture *r, int *n)
 {
     cu_kept *out = NULL;
     int nout = 0, left = 0;
+    int refreshed = refreshes_params(ctx, r);
     for (int i = 0; i < ctx->nkeep; i++) {
         const cu_keep *k = &ctx->keep[i];
         if (k->cap != r) { ctx->keep[left++] = *k; continue; }
+        if (refreshed) continue;
         const cu_node *w = NULL;
         const cu_src *src = NULL;
         if (k->src.usr && changed_after(ctx, r, &k->src, &w)) src = &k->src;
