@@ -47,6 +47,8 @@ typedef struct cu_capture {
     cu_func *begin_fn;        /* the function that began it (CG802: attributes set there after it are late) */
     const cu_node *begin_cond; /* the if it was begun under in begin_fn, and its arm: the same */
     int begin_arm;             /* condition there later takes the same arm (cu_region_same_cond) */
+    const cu_node *begin_loop; /* the loop it was begun in there: a later loop of the same bound runs
+                                  when that one ran (cu_region_same_loop) */
     const char *graph_usr;    /* the graph EndCapture wrote */
     /* where the capture begins and ends in each function of the call chain:
      * writes to a host variable between the two are part of the capture */
@@ -275,6 +277,10 @@ int cu_is_relay(const cu_node *cond, const cu_node *then);
 /* An if in the function that began the open capture, on the condition it was
  * begun under: the arm that the capture's path does not take is not walked. */
 void cu_region_same_cond(const cu_ctx *ctx, const cu_node *cond, int *walk_then, int *walk_else);
+/* A loop in the function that began the open capture, with the bound of
+ * the loop it was begun in (`for (i = 0; i < n; i++) Begin(s[i])`, then the
+ * same for End): it runs at least once on the capture's path. */
+int cu_region_same_loop(const cu_ctx *ctx, const cu_node *loop);
 int cu_ends_program(const cu_node *n);
 int cu_is_terminator(const cu_node *call);
 /* The ledger. */

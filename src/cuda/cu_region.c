@@ -301,6 +301,28 @@ void cu_region_same_cond(const cu_ctx *ctx, const cu_node *cond, int *walk_then,
     else *walk_then = 0;
 }
 
+/* The bound of a counting loop: `n` in `for (...; i < n; ...)` (also <=, !=). */
+static const cu_node *loop_bound(const cu_node *loop)
+{
+    if (!loop || loop->kind != CU_N_LOOP || loop->op == 1) return NULL;
+    for (int i = 0; i + 1 < loop->nkids; i++) {
+        const cu_node *c = loop->kids[i];
+        while (c && (c->kind == CU_N_CAST || (c->kind == CU_N_OTHER && c->nkids == 1))) c = c->kids[0];
+        if (c && c->kind == CU_N_BINARY && c->nkids == 2 &&
+            (c->op == CXBinaryOperator_LT || c->op == CXBinaryOperator_LE || c->op == CXBinaryOperator_NE))
+            return c->kids[1];
+    }
+    return NULL;
+}
+
+int cu_region_same_loop(const cu_ctx *ctx, const cu_node *loop)
+{
+    const cu_capture *r = ctx->st.cap;
+    if (!r || !r->begin_loop || r->begin_loop == loop || !ctx->fr || ctx->fr->fn != r->begin_fn) return 0;
+    const cu_node *a = loop_bound(r->begin_loop), *b = loop_bound(loop);
+    return a && b && same_expr(a, b, 0);
+}
+
 /* A condition that tests an error code: err != cudaSuccess, if (err), ... */
 static int error_cond_at(const cu_node *n, int depth)
 {
@@ -466,9 +488,18 @@ static cu_capture *new_capture(cu_ctx *ctx, const cu_node *call, const cu_api *a
     r->cond_depth = fr ? fr->cond_depth : 0;
     r->path_base = ctx->path.n;
     r->begin_fn = fr ? fr->fn : NULL;
-    if (fr && fr->ncs && fr->cs[fr->ncs - 1].kind == 'I') {
-        r->begin_cond = fr->cs[fr->ncs - 1].cond;
-        r->begin_arm = fr->cs[fr->ncs - 1].arm;
+    /* the innermost if around the begin (loops between it and the begin
+     * skipped), and the innermost loop when nothing else is in between */
+    for (int i = fr ? fr->ncs - 1 : -1; i >= 0; i--) {
+        if (fr->cs[i].kind == 'L') {
+            if (i == fr->ncs - 1) r->begin_loop = fr->cs[i].loop;
+            continue;
+        }
+        if (fr->cs[i].kind == 'I') {
+            r->begin_cond = fr->cs[i].cond;
+            r->begin_arm = fr->cs[i].arm;
+        }
+        break;
     }
     r->raii = fr && fr->fn && fr->fn->is_ctor;
     if (r->raii && fr->caller && fr->caller->at) {

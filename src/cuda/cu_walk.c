@@ -436,6 +436,8 @@ static void exec_loop(cu_ctx *ctx, const cu_node *n)
     for (int i = 0; i < n->nkids; i++)
         if (i != body_i) collect_loop_vars(fr, n->kids[i], 0);
     cu_state s0 = cu_state_copy(&ctx->st);
+    /* a loop with the bound of the one the open capture began in runs on the capture's path */
+    int runs = cu_region_same_loop(ctx, n);
     int my = ++fr->scope;
     if (n->op != 1) exec_header(ctx, n, 0, body_i);
     cond_push(fr, 'L', n);
@@ -451,6 +453,8 @@ static void exec_loop(cu_ctx *ctx, const cu_node *n)
         fr->terminated = 0;   /* the loop may run zero times */
         cu_state_free(&ctx->st);
         ctx->st = s0;
+    } else if (runs) {
+        cu_state_free(&s0);
     } else {
         ctx->st = cu_state_merge(ctx->st, s0);
     }
