@@ -237,6 +237,8 @@ __attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n,
         ev.stream_node = n->kids[3];
     }
     ev.role = cu_stream_role(ctx, &ev.stream);
+    if (ev.role == CU_ROLE_OTHER && ev.stream_node && cu_active(ctx))
+        ev.stream_from = cu_place_of_value(ctx, ev.stream_node, &ev.stream_via);
     ev.nargs = n->nkids - 4;
     ev.argn = (const cu_node *const *)n->kids + 4;
     ev.args = kv + 4;
@@ -358,6 +360,8 @@ static void fill_stream(cu_ctx *ctx, cu_event *ev, const cu_node *call, int idx,
         ev->stream = idx < nargs ? cu_v_as_stream(&args[idx], ptds) : CU_UNKNOWN;
     }
     ev->role = cu_stream_role(ctx, &ev->stream);
+    if (ev->role == CU_ROLE_OTHER && ev->stream_node && cu_active(ctx))
+        ev->stream_from = cu_place_of_value(ctx, ev->stream_node, &ev->stream_via);
 }
 
 /* An API call: begins or ends a capture, or is an event with effects. */

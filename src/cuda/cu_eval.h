@@ -81,6 +81,7 @@ typedef struct cu_state {
 typedef struct cu_keep {
     cu_keep_kind kind;
     cu_place where;
+    const char *via;
     cu_src src, src2;
     const cu_capture *cap;
 } cu_keep;
@@ -276,6 +277,10 @@ int cu_is_error_cond(const cu_node *n);
 int cu_is_relay(const cu_node *cond, const cu_node *then);
 /* An if in the function that began the open capture, on the condition it was
  * begun under: the arm that the capture's path does not take is not walked. */
+/* Where the user can fix a value: for a reference to a parameter, the
+ * argument the caller passed, as far up the capture's call path as it goes
+ * (*via: the helper it was passed to), else `n` here (*via NULL). */
+cu_place cu_place_of_value(cu_ctx *ctx, const cu_node *n, const char **via);
 void cu_region_same_cond(const cu_ctx *ctx, const cu_node *cond, int *walk_then, int *walk_else);
 /* A loop in the function that began the open capture, with the bound of
  * the loop it was begun in (`for (i = 0; i < n; i++) Begin(s[i])`, then the

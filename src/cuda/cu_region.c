@@ -58,6 +58,33 @@ static cu_place place_here(cu_ctx *ctx, const cu_node *at)
     return pl;
 }
 
+cu_place cu_place_of_value(cu_ctx *ctx, const cu_node *n, const char **via)
+{
+    cu_place pl = place_here(ctx, n);
+    *via = NULL;
+    const cu_frame *f = ctx->fr;
+    int np = pl.npath;
+    while (n && f && f->fn && f->caller && np > 0) {
+        const cu_node *r = n;
+        while (r && r->kind == CU_N_CAST && r->nkids == 1) r = r->kids[0];
+        if (!r || r->kind != CU_N_REF || r->storage != CU_S_PARAM || !r->usr) break;
+        int i = 0;
+        while (i < f->fn->nparams && !cg_eq(f->fn->params[i].usr, r->usr)) i++;
+        const cu_node *call = f->caller->at, *arg = NULL;
+        if (i == f->fn->nparams || !call) break;
+        if (call->kind == CU_N_CALL && 1 + i < call->nkids && !cg_eq(call->name, "operator()")) arg = call->kids[1 + i];
+        else if (call->kind == CU_N_CONSTRUCT && i < call->nkids) arg = call->kids[i];
+        if (!arg || arg->kind == CU_N_EMPTY || arg->loc.file < 0 || !arg->loc.line) break;
+        *via = f->fn->qualname;
+        n = arg;
+        f = f->caller;
+        np--;
+    }
+    pl.at = n;
+    pl.npath = np;
+    return pl;
+}
+
 /* ---- the ledger: the state branches copy and merge ------------------------------------------ */
 static void *dup_array(const void *v, int n, size_t elem)
 {
@@ -535,7 +562,7 @@ static void keep_value(cu_ctx *ctx, const cu_event *ev, cu_keep_kind kind, const
     ctx->keep = cu_grow(ctx->keep, &ctx->capkeep, ctx->nkeep, sizeof *ctx->keep);
     cu_keep *k = &ctx->keep[ctx->nkeep++];
     k->kind = kind;
-    k->where = place_here(ctx, at);
+    k->where = cu_place_of_value(ctx, at, &k->via);
     k->src = v->src;
     k->src2 = v->src2;
     k->cap = ctx->st.cap;
@@ -703,6 +730,7 @@ static const cu_kept *decide_kept(cu_ctx *ctx, const cu_capture *r, int *n)
         if (!out) out = cg_arena_alloc(ctx->arena, (size_t)ctx->nkeep * sizeof *out);
         out[nout].kind = k->kind;
         out[nout].where = k->where;
+        out[nout].via = k->via;
         out[nout].var = src->name;
         out[nout].write = w;
         nout++;
