@@ -426,6 +426,24 @@ __attribute__((noinline)) static int call_site(cu_ctx *ctx, const cu_node *n, cu
     return 0;
 }
 
+/* A CUDA API called through a variable that holds it (a function or
+ * template parameter: `query(obj)` in `poll(cudaStreamQuery, s)`): the API's
+ * call, placed where the user named the API (the argument of the call into
+ * the helper) when it came through parameters. */
+static void call_api_value(cu_ctx *ctx, const cu_node *n, const cu_node *obj, const char *api_name,
+                           const cu_val *args, int nargs)
+{
+    const char *via = NULL;
+    cu_place pl = cu_place_of_value(ctx, obj, &via);
+    cu_node *m = cg_arena_alloc(ctx->arena, sizeof *m);
+    *m = *n;
+    m->name = api_name;
+    m->usr = NULL;
+    m->flags &= (uint16_t)~CU_F_DEPENDENT;
+    if (via && pl.at) m->loc = pl.at->loc;
+    call_site(ctx, m, NULL, args, nargs);
+}
+
 cu_val cu_eval_call(cu_ctx *ctx, const cu_node *n)
 {
     cu_val objv = CU_UNKNOWN;
@@ -441,6 +459,7 @@ cu_val cu_eval_call(cu_ctx *ctx, const cu_node *n)
             if (fn) r = cu_call_function(ctx, fn, n, args, nargs);
             else if (objv.kind == CU_V_LAMBDA) r = call_lambda(ctx, &objv, n);
             else if (objv.kind == CU_V_FUNC && objv.fn) r = cu_call_function(ctx, objv.fn, n, args, nargs);
+            else if (objv.kind == CU_V_FUNC && objv.name) call_api_value(ctx, n, obj, objv.name, args, nargs);
             /* a callback passed to an unknown function (std::for_each, a thread pool...) is not followed */
         }
     }

@@ -90,6 +90,12 @@ __attribute__((noinline)) static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
             v.fn = fn;
             return v;
         }
+        if (n->name && cu_api_lookup(n->name)) {
+            /* a CUDA API passed as a value (retry(cudaStreamQuery, s)): called through a parameter */
+            v.kind = CU_V_FUNC;
+            v.name = n->name;
+            return v;
+        }
     }
     cu_slot *s = n->storage != CU_S_NONE ? cu_env_slot(ctx, n, 0) : NULL;
     if (s) {
