@@ -455,6 +455,9 @@ cu_val cu_eval_call(cu_ctx *ctx, const cu_node *n)
     cu_val r = CU_UNKNOWN;
     if (!ctx->fr->terminated) {
         cu_func *fn = (n->flags & CU_F_DEPENDENT) ? NULL : cu_func_of(ctx, n->usr);
+        /* a function clang could not declare (its header missing): by name, when the tree defines one */
+        if (!fn && (n->flags & CU_F_UNDECLARED) && (!obj || obj->kind == CU_N_EMPTY))
+            fn = cu_index_by_name(&ctx->ix, n->name, nargs);
         if (!call_site(ctx, n, fn, args, nargs)) {
             if (fn) r = cu_call_function(ctx, fn, n, args, nargs);
             else if (objv.kind == CU_V_LAMBDA) r = call_lambda(ctx, &objv, n);

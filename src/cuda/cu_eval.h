@@ -131,6 +131,7 @@ typedef struct cu_frame {
 } cu_frame;
 
 /* ---- the index (cu_index.c) ------------------------------------------------------------ */
+#define CU_AMBIGUOUS ((void *)1)
 typedef struct cu_write { const cu_node *at; cu_func *fn; const cu_node *loop; int is_decl; struct cu_write *next; } cu_write;
 typedef struct cu_attr { const cu_node *at; cu_func *fn; int64_t value; int known; struct cu_attr *next; } cu_attr;
 typedef struct cu_lookup { const cu_node *obj; struct cu_lookup *next; } cu_lookup;
@@ -147,9 +148,13 @@ typedef struct cu_index {
     cg_map writes;            /* variable usr -> cu_write* list */
     cg_map attrs;             /* kernel usr -> cu_attr* list (cudaFuncSetAttribute, dynamic shared memory) */
     cg_map autofree;          /* graph usr instantiated with AutoFreeOnLaunch */
+    cg_map by_name;           /* a free function's name -> cu_func* (CU_AMBIGUOUS: several):
+                                 calls to an undeclared function (its header missing) */
     int autofree_unknown;     /* ... or some graph we cannot name */
     cg_map cuda_work;         /* body -> first CUDA call in it (or a sentinel) */
 } cu_index;
+/* The one free function of the tree named `name` with nargs parameters, or NULL. */
+cu_func *cu_index_by_name(cu_index *ix, const char *name, int nargs);
 
 /* ---- the context ------------------------------------------------------------------------ */
 struct cu_ctx {
