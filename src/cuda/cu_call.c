@@ -441,6 +441,17 @@ static void call_api_value(cu_ctx *ctx, const cu_node *n, const cu_node *obj, co
     m->usr = NULL;
     m->flags &= (uint16_t)~CU_F_DEPENDENT;
     if (via && pl.at) m->loc = pl.at->loc;
+    /* a plain call of the API: no receiver (kids[0] held the variable called through) */
+    if (m->nkids > 0) {
+        cu_node **k = cg_arena_alloc(ctx->arena, (size_t)m->nkids * sizeof *k);
+        memcpy(k, n->kids, (size_t)m->nkids * sizeof *k);
+        cu_node *empty = cg_arena_alloc(ctx->arena, sizeof *empty);
+        memset(empty, 0, sizeof *empty);
+        empty->kind = CU_N_EMPTY;
+        empty->loc.file = -1;
+        k[0] = empty;
+        m->kids = k;
+    }
     call_site(ctx, m, NULL, args, nargs);
 }
 
