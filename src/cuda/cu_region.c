@@ -469,8 +469,8 @@ static int uses_name_once(cu_ctx *ctx, const cu_node *n, const char *const *name
 }
 
 /* CG705's facts: the loop that re-begins the capture, whether it launches a
- * graph once per capture (not only in a loop of its own: a capture-cost
- * benchmark launches each graph several times, then destroys it) and
+ * graph (a capture-cost benchmark, which times the loop and launches each
+ * graph only in a loop of its own, several times, does not count) and
  * whether it refreshes an executable graph with cudaGraphExecUpdate (in it,
  * or two calls down). */
 static void loop_facts(cu_ctx *ctx, cu_event *ev)
@@ -480,7 +480,12 @@ static void loop_facts(cu_ctx *ctx, cu_event *ev)
                                           "cuGraphExecUpdate_v2", NULL };
     ev->loop = loop_unguarded(ctx);
     if (!ev->loop) return;
-    ev->loop_launches = uses_name_once(ctx, ev->loop, launch, 0, 2);
+    static const char *const clock[] = { "now", "cudaEventElapsedTime", "cuEventElapsedTime", "clock_gettime",
+                                         "gettimeofday", "sdkStartTimer", "sdkStopTimer", NULL };
+    /* launched once per capture, or several times in an inner loop of a loop
+     * that does not time itself (a capture-cost benchmark reads a clock) */
+    ev->loop_launches = uses_name_once(ctx, ev->loop, launch, 0, 2) ||
+                        (uses_any_name(ctx, ev->loop, launch, 0, 2) && !uses_any_name(ctx, ev->loop, clock, 0, 2));
     ev->loop_updates = uses_any_name(ctx, ev->loop, update, 0, 2);
 }
 
