@@ -134,9 +134,11 @@ static void parse_directive(scan_ctx *s, uint32_t line, const char *marker, cons
     }
     if ((size_t)(lim - p) >= 6 && strncmp(p, "NOLINT", 6) == 0) {
         const char *q = p + 6;
-        int next = 0;
+        int next = 0, begin = 0, end = 0;
         if ((size_t)(lim - q) >= 8 && strncmp(q, "NEXTLINE", 8) == 0) { next = 1; q += 8; }
-        if (q >= lim || *q != '(') return;           /* bare NOLINT: clang-tidy's */
+        else if ((size_t)(lim - q) >= 5 && strncmp(q, "BEGIN", 5) == 0) { begin = 1; q += 5; }
+        else if ((size_t)(lim - q) >= 3 && strncmp(q, "END", 3) == 0) { end = 1; q += 3; }
+        if (q >= lim || *q != '(') return;           /* bare NOLINT(BEGIN/END): clang-tidy's */
         const char *close = memchr(q, ')', (size_t)(lim - q));
         if (!close) return;
         cg_directive d = {0};
@@ -144,11 +146,11 @@ static void parse_directive(scan_ctx *s, uint32_t line, const char *marker, cons
         if (!d.ncodes && !d.problem[0]) return;
         cg_directive *dd = scan_push(s);
         *dd = d;
-        dd->scope = next ? CG_SUP_NEXT_LINE : CG_SUP_LINE;
+        dd->scope = next ? CG_SUP_NEXT_LINE : begin ? CG_SUP_RANGE : end ? CG_SUP_RANGE_END : CG_SUP_LINE;
         dd->line = line;
         dd->byte_col = (uint32_t)(marker - ls);
         dd->byte_end = (uint32_t)(close + 1 - ls);
-        dd->form = next ? "NOLINTNEXTLINE" : "NOLINT";
+        dd->form = next ? "NOLINTNEXTLINE" : begin ? "NOLINTBEGIN" : end ? "NOLINTEND" : "NOLINT";
     }
 }
 
@@ -163,6 +165,44 @@ static void scan_comment(scan_ctx *s, uint32_t line, const char *start, const ch
             parse_directive(s, line, m, p + ml, end);
         }
     }
+}
+
+static int same_codes(const cg_directive *a, const cg_directive *b)
+{
+    if (a->ncodes != b->ncodes) return 0;
+    for (int k = 0; k < a->ncodes; k++)
+        if (a->codes[k] != b->codes[k]) return 0;
+    return 1;
+}
+
+/* Each NOLINTBEGIN(codes) ends at the next unmatched NOLINTEND with the same
+ * codes (clang-tidy's rule); a BEGIN or END left over is a problem and
+ * suppresses nothing. */
+static void pair_ranges(cg_directive *d, size_t n)
+{
+    unsigned char *matched = calloc(n ? n : 1, 1);
+    if (!matched) { fputs("cglint: out of memory\n", stderr); abort(); }
+    for (size_t i = 0; i < n; i++) {
+        if (d[i].scope != CG_SUP_RANGE || d[i].ncodes <= 0) continue;
+        size_t j = i + 1;
+        for (; j < n; j++)
+            if (d[j].scope == CG_SUP_RANGE_END && !matched[j] && same_codes(&d[i], &d[j])) break;
+        if (j < n) {
+            matched[j] = 1;
+            d[i].end_line = d[j].line;
+        } else {
+            snprintf(d[i].problem, sizeof d[i].problem,
+                     "`NOLINTBEGIN` has no matching `NOLINTEND` with the same codes after it, and suppresses nothing");
+            d[i].ncodes = -1;
+        }
+    }
+    for (size_t j = 0; j < n; j++)
+        if (d[j].scope == CG_SUP_RANGE_END && d[j].ncodes > 0 && !matched[j]) {
+            snprintf(d[j].problem, sizeof d[j].problem,
+                     "`NOLINTEND` has no `NOLINTBEGIN` with the same codes before it");
+            d[j].ncodes = -1;
+        }
+    free(matched);
 }
 
 size_t cg_suppress_scan(const char *text, size_t len, const char *comment, cg_directive **out)
@@ -217,6 +257,7 @@ size_t cg_suppress_scan(const char *text, size_t len, const char *comment, cg_di
         i++;
     }
     free(ls);
+    pair_ranges(s.d, s.n);
     *out = s.d;
     return s.n;
 }
@@ -236,6 +277,8 @@ static int dir_covers(const cg_directive *d, uint32_t line)
     case CG_SUP_LINE: return d->line == line;
     case CG_SUP_NEXT_LINE: return d->line + 1 == line;
     case CG_SUP_FILE: return 1;
+    case CG_SUP_RANGE: return d->line <= line && line <= d->end_line;
+    case CG_SUP_RANGE_END: return 0;
     }
     return 0;
 }
@@ -274,7 +317,8 @@ static void add_cg001(cg_report *r, const cg_source *src, const cg_file *f, cons
 
 static const char *scope_words(cg_sup_scope s)
 {
-    return s == CG_SUP_LINE ? "on this line" : s == CG_SUP_NEXT_LINE ? "on the next line" : "in this file";
+    return s == CG_SUP_LINE ? "on this line" : s == CG_SUP_NEXT_LINE ? "on the next line"
+         : s == CG_SUP_RANGE ? "before its NOLINTEND" : "in this file";
 }
 
 void cg_suppress_apply(cg_report *r, const cg_file *files, size_t n, const cg_ruleset *rules)
@@ -336,7 +380,7 @@ void cg_suppress_apply(cg_report *r, const cg_file *files, size_t n, const cg_ru
             if (d->problem[0] && !(d->unknown_code && d->ncodes > 0)) {
                 snprintf(msg, sizeof msg, "%s: %s",
                          d->unknown_code ? "unknown code in suppression" : "malformed suppression", d->problem);
-            } else {
+            } else if (d->scope != CG_SUP_RANGE_END) {   /* an END's codes are its BEGIN's */
                 char list[256] = "";
                 size_t o = 0;
                 int nunused = 0;

@@ -9,12 +9,17 @@
  *   x = t.item()  # noqa: CG101                        as ruff users write it
  *   cudaMemcpy(...);  // NOLINT(CG106)                 as clang-tidy users write it
  *   // NOLINTNEXTLINE(CG106)
+ *   // NOLINTBEGIN(CG106) ... // NOLINTEND(CG106)      the lines from BEGIN to END
+ *   # NOLINTBEGIN(CG101) ... # NOLINTEND(CG101)        (in Python comments too)
  *
  * A reason may follow `--`.  Only exact rule codes suppress; `noqa` and
  * `NOLINT` lists may mix in other tools' codes, which are passed over, and a
  * bare `# noqa` or `// NOLINT` (no codes) belongs to other tools and
  * suppresses nothing here: a blanket comment meant for flake8 must not hide
- * a capture hazard.
+ * a capture hazard.  The same holds for a bare NOLINTBEGIN / NOLINTEND (no
+ * codes): clang-tidy's, passed over.  A NOLINTBEGIN(codes) is ended by the
+ * next NOLINTEND with the same codes, as in clang-tidy; one without its END
+ * (or an END without its BEGIN) suppresses nothing and is a CG001.
  *
  * What is wrong with a suppression is itself a finding, CG001: a code that
  * suppressed nothing (when that rule is enabled for the file), a code that
@@ -29,7 +34,10 @@
 #include "report.h"
 #include "walk.h"
 
-typedef enum { CG_SUP_LINE, CG_SUP_NEXT_LINE, CG_SUP_FILE } cg_sup_scope;
+typedef enum { CG_SUP_LINE, CG_SUP_NEXT_LINE, CG_SUP_FILE,
+               CG_SUP_RANGE,       /* NOLINTBEGIN(...): line to end_line */
+               CG_SUP_RANGE_END    /* NOLINTEND(...): covers nothing itself */
+} cg_sup_scope;
 
 #define CG_SUP_MAX_CODES 16
 
@@ -38,6 +46,7 @@ typedef struct cg_directive {
     uint32_t line;          /* the comment's line */
     uint32_t byte_col;      /* 0-based byte offset of the directive in its line */
     uint32_t byte_end;      /* end of the directive (exclusive) */
+    uint32_t end_line;      /* CG_SUP_RANGE: the line of its NOLINTEND */
     int ncodes;             /* -1: malformed, suppresses nothing */
     int codes[CG_SUP_MAX_CODES];     /* rule indexes */
     int used[CG_SUP_MAX_CODES];

@@ -237,6 +237,8 @@ __attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n,
         ev.stream_node = n->kids[3];
     }
     ev.role = cu_stream_role(ctx, &ev.stream);
+    if (ev.role == CU_ROLE_OTHER && ev.stream_node && cu_active(ctx))
+        ev.stream_from = cu_place_of_value(ctx, ev.stream_node, &ev.stream_via);
     ev.nargs = n->nkids - 4;
     ev.argn = (const cu_node *const *)n->kids + 4;
     ev.args = kv + 4;
@@ -358,6 +360,8 @@ static void fill_stream(cu_ctx *ctx, cu_event *ev, const cu_node *call, int idx,
         ev->stream = idx < nargs ? cu_v_as_stream(&args[idx], ptds) : CU_UNKNOWN;
     }
     ev->role = cu_stream_role(ctx, &ev->stream);
+    if (ev->role == CU_ROLE_OTHER && ev->stream_node && cu_active(ctx))
+        ev->stream_from = cu_place_of_value(ctx, ev->stream_node, &ev->stream_via);
 }
 
 /* An API call: begins or ends a capture, or is an event with effects. */
@@ -422,6 +426,35 @@ __attribute__((noinline)) static int call_site(cu_ctx *ctx, const cu_node *n, cu
     return 0;
 }
 
+/* A CUDA API called through a variable that holds it (a function or
+ * template parameter: `query(obj)` in `poll(cudaStreamQuery, s)`): the API's
+ * call, placed where the user named the API (the argument of the call into
+ * the helper) when it came through parameters. */
+static void call_api_value(cu_ctx *ctx, const cu_node *n, const cu_node *obj, const char *api_name,
+                           const cu_val *args, int nargs)
+{
+    const char *via = NULL;
+    cu_place pl = cu_place_of_value(ctx, obj, &via);
+    cu_node *m = cg_arena_alloc(ctx->arena, sizeof *m);
+    *m = *n;
+    m->name = api_name;
+    m->usr = NULL;
+    m->flags &= (uint16_t)~CU_F_DEPENDENT;
+    if (via && pl.at) m->loc = pl.at->loc;
+    /* a plain call of the API: no receiver (kids[0] held the variable called through) */
+    if (m->nkids > 0) {
+        cu_node **k = cg_arena_alloc(ctx->arena, (size_t)m->nkids * sizeof *k);
+        memcpy(k, n->kids, (size_t)m->nkids * sizeof *k);
+        cu_node *empty = cg_arena_alloc(ctx->arena, sizeof *empty);
+        memset(empty, 0, sizeof *empty);
+        empty->kind = CU_N_EMPTY;
+        empty->loc.file = -1;
+        k[0] = empty;
+        m->kids = k;
+    }
+    call_site(ctx, m, NULL, args, nargs);
+}
+
 cu_val cu_eval_call(cu_ctx *ctx, const cu_node *n)
 {
     cu_val objv = CU_UNKNOWN;
@@ -433,10 +466,14 @@ cu_val cu_eval_call(cu_ctx *ctx, const cu_node *n)
     cu_val r = CU_UNKNOWN;
     if (!ctx->fr->terminated) {
         cu_func *fn = (n->flags & CU_F_DEPENDENT) ? NULL : cu_func_of(ctx, n->usr);
+        /* a function clang could not declare (its header missing): by name, when the tree defines one */
+        if (!fn && (n->flags & CU_F_UNDECLARED) && (!obj || obj->kind == CU_N_EMPTY))
+            fn = cu_index_by_name(&ctx->ix, n->name, nargs);
         if (!call_site(ctx, n, fn, args, nargs)) {
             if (fn) r = cu_call_function(ctx, fn, n, args, nargs);
             else if (objv.kind == CU_V_LAMBDA) r = call_lambda(ctx, &objv, n);
             else if (objv.kind == CU_V_FUNC && objv.fn) r = cu_call_function(ctx, objv.fn, n, args, nargs);
+            else if (objv.kind == CU_V_FUNC && objv.name) call_api_value(ctx, n, obj, objv.name, args, nargs);
             /* a callback passed to an unknown function (std::for_each, a thread pool...) is not followed */
         }
     }

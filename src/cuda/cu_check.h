@@ -108,7 +108,9 @@ typedef struct cu_alloc { const char *id; cu_place where; } cu_alloc;
 typedef enum { CU_KEEP_GRID, CU_KEEP_BLOCK, CU_KEEP_SMEM, CU_KEEP_SIZE, CU_KEEP_KERNEL_ARG } cu_keep_kind;
 typedef struct cu_kept {
     cu_keep_kind kind;
-    cu_place where;           /* the expression, and the path to it */
+    cu_place where;           /* the expression, and the path to it: for one that reached a helper
+                                 through its parameters, the argument at the call into it */
+    const char *via;          /* ... and that helper (NULL: read where it is used) */
     const char *var;          /* the host variable (NULL: no name) */
     const cu_node *write;     /* a write to it a replay would not see */
 } cu_kept;
@@ -150,6 +152,10 @@ typedef struct cu_event {
     const cu_node *stream_node;   /* NULL when omitted */
     cu_val stream;
     cu_role role;
+    /* a stream of role OTHER that reached this function through parameters:
+     * the argument the user wrote at the call into the helper, and the helper */
+    cu_place stream_from;
+    const char *stream_via;
     /* launches */
     const cu_node *grid_node, *block_node, *smem_node;
     cu_val grid, block, smem;

@@ -141,7 +141,13 @@ static void check_kept_values(const cu_ctx *ctx, const cu_event *ev)
         cg_loc wl = cu_node_loc(ctx, k->write);
         const char *in = k->write->loc.file != at->loc.file ? cu_strf(ctx, " of %s", wl.path) : "";
         const char *var = k->var ? k->var : "?";
-        if (k->kind == CU_KEEP_KERNEL_ARG)
+        if (k->kind == CU_KEEP_KERNEL_ARG && k->via)
+            cu_report_place(ctx, ev, &k->where, CG_R_CG306, -1, NULL,
+                            "`%s` is passed to `%s`, which passes it by value to a kernel; it comes from host "
+                            "variable `%s`, which is assigned again at line %u%s, outside the capture: the graph "
+                            "keeps the captured value, and replays never see the new one", cu_snip(ctx, at),
+                            k->via, var, wl.line, in);
+        else if (k->kind == CU_KEEP_KERNEL_ARG)
             cu_report_place(ctx, ev, &k->where, CG_R_CG306, -1, NULL,
                             "kernel argument `%s` is passed by value from host variable `%s`, which is assigned "
                             "again at line %u%s, outside the capture: the graph keeps the captured value, and "
@@ -263,6 +269,16 @@ static void check_foreign_stream(const cu_ctx *ctx, const cu_event *ev)
     if (!ev->has_stream || ev->role != CU_ROLE_OTHER) return;
     if (ev->kind != CU_EV_LAUNCH && !(ev->api && (ev->api->flags & CU_API_WORK) && !(ev->api->flags & CU_API_LAUNCH)))
         return;
+    if (ev->stream_via) {
+        /* reported where the user passed the stream, not in the shared helper */
+        cg_loc at = cu_node_loc(ctx, ev->node);
+        cu_report_place(ctx, ev, &ev->stream_from, CG_R_CG403, -1, NULL,
+                        "`%s` is passed to `%s`, which issues work on it (`%s` at %s:%u); it was never forked "
+                        "into the capture begun at %s: the work runs once, eagerly, and is not in the graph",
+                        cu_snip(ctx, ev->stream_from.at), ev->stream_via, cu_snip(ctx, ev->node), at.path,
+                        at.line, capture_where(ctx, ev));
+        return;
+    }
     cu_report(ctx, ev, ev->stream_node ? ev->stream_node : ev->node, CG_R_CG403, -1, NULL,
               "`%s` issues work on %s, which was never forked into the capture begun at %s: the work runs "
               "once, eagerly, and is not in the graph", cu_snip(ctx, ev->node), stream_desc(ctx, ev),

@@ -46,6 +46,10 @@ typedef struct cu_capture {
     int cond_depth;           /* its if/loop nesting there */
     int path_base;            /* call-path entries before this are outside the capture */
     cu_func *begin_fn;        /* the function that began it (CG802: attributes set there after it are late) */
+    const cu_node *begin_cond; /* the if it was begun under in begin_fn, and its arm: the same */
+    int begin_arm;             /* condition there later takes the same arm (cu_region_same_cond) */
+    const cu_node *begin_loop; /* the loop it was begun in there: a later loop of the same bound runs
+                                  when that one ran (cu_region_same_loop) */
     const char *graph_usr;    /* the graph EndCapture wrote */
     /* where the capture begins and ends in each function of the call chain:
      * writes to a host variable between the two are part of the capture */
@@ -78,6 +82,7 @@ typedef struct cu_state {
 typedef struct cu_keep {
     cu_keep_kind kind;
     cu_place where;
+    const char *via;
     cu_src src, src2;
     const cu_capture *cap;
 } cu_keep;
@@ -93,7 +98,12 @@ typedef struct cu_slot { cu_val v; int decl_region; } cu_slot;
 typedef struct cu_dtor { cu_func *fn; const cu_node *decl; int scope; } cu_dtor;
 /* A condition around the current statement: 'I' (if), 'L' (a loop: its
  * statement), 'S' (switch). */
-typedef struct cu_cond { char kind; const cu_node *loop; } cu_cond;
+typedef struct cu_cond {
+    char kind;
+    const cu_node *loop;
+    const cu_node *cond;      /* 'I': the if's condition, and the arm being walked (1 then, 0 else) */
+    int arm;
+} cu_cond;
 
 /* One function being walked.  Its arrays grow (malloc) and are freed when
  * it returns: the frame itself stays small, it is on the C stack of every
@@ -122,6 +132,7 @@ typedef struct cu_frame {
 } cu_frame;
 
 /* ---- the index (cu_index.c) ------------------------------------------------------------ */
+#define CU_AMBIGUOUS ((void *)1)
 typedef struct cu_write { const cu_node *at; cu_func *fn; const cu_node *loop; int is_decl; struct cu_write *next; } cu_write;
 typedef struct cu_attr { const cu_node *at; cu_func *fn; int64_t value; int known; struct cu_attr *next; } cu_attr;
 typedef struct cu_lookup { const cu_node *obj; struct cu_lookup *next; } cu_lookup;
@@ -138,9 +149,13 @@ typedef struct cu_index {
     cg_map writes;            /* variable usr -> cu_write* list */
     cg_map attrs;             /* kernel usr -> cu_attr* list (cudaFuncSetAttribute, dynamic shared memory) */
     cg_map autofree;          /* graph usr instantiated with AutoFreeOnLaunch */
+    cg_map by_name;           /* a free function's name -> cu_func* (CU_AMBIGUOUS: several):
+                                 calls to an undeclared function (its header missing) */
     int autofree_unknown;     /* ... or some graph we cannot name */
     cg_map cuda_work;         /* body -> first CUDA call in it (or a sentinel) */
 } cu_index;
+/* The one free function of the tree named `name` with nargs parameters, or NULL. */
+cu_func *cu_index_by_name(cu_index *ix, const char *name, int nargs);
 
 /* ---- the context ------------------------------------------------------------------------ */
 struct cu_ctx {
@@ -265,6 +280,18 @@ void cu_region_caller_holds(cu_ctx *ctx, const cu_func *fn);
  * a condition tests an error code, whether code ends the program. */
 void cu_region_arms(const cu_ctx *ctx, const cu_val *cond, int *walk_then, int *walk_else);
 int cu_is_error_cond(const cu_node *n);
+int cu_is_relay(const cu_node *cond, const cu_node *then);
+/* An if in the function that began the open capture, on the condition it was
+ * begun under: the arm that the capture's path does not take is not walked. */
+/* Where the user can fix a value: for a reference to a parameter, the
+ * argument the caller passed, as far up the capture's call path as it goes
+ * (*via: the helper it was passed to), else `n` here (*via NULL). */
+cu_place cu_place_of_value(cu_ctx *ctx, const cu_node *n, const char **via);
+void cu_region_same_cond(const cu_ctx *ctx, const cu_node *cond, int *walk_then, int *walk_else);
+/* A loop in the function that began the open capture, with the bound of
+ * the loop it was begun in (`for (i = 0; i < n; i++) Begin(s[i])`, then the
+ * same for End): it runs at least once on the capture's path. */
+int cu_region_same_loop(const cu_ctx *ctx, const cu_node *loop);
 int cu_ends_program(const cu_node *n);
 int cu_is_terminator(const cu_node *call);
 /* The ledger. */

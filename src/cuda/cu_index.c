@@ -256,6 +256,7 @@ void cu_index_build(cu_index *ix, cu_project *p, cg_arena *arena)
     cg_map_init(&ix->attrs);
     cg_map_init(&ix->autofree);
     cg_map_init(&ix->cuda_work);
+    cg_map_init(&ix->by_name);
     ix->all = all_functions(p, &ix->nall);
     size_t nf = ix->nall ? ix->nall : 1;
     qsort(ix->all, ix->nall, sizeof *ix->all, cmp_func);
@@ -266,6 +267,21 @@ void cu_index_build(cu_index *ix, cu_project *p, cg_arena *arena)
     ix->seen = cu_xcalloc(nf, 1);
     for (size_t i = 0; i < ix->nall; i++) scan_function(ix, i);
     propagate_bearing(ix);
+    for (size_t i = 0; i < ix->nall; i++) {
+        cu_func *f = ix->all[i];
+        if (!f->qualname || strstr(f->qualname, "::") || !f->body) continue;
+        size_t n = strlen(f->qualname);
+        cu_func *had = cg_map_get(&ix->by_name, f->qualname, n);
+        if (!had) cg_map_put(&ix->by_name, f->qualname, n, f);
+        else if (had != CU_AMBIGUOUS && !cg_eq(had->usr, f->usr)) cg_map_put(&ix->by_name, f->qualname, n, CU_AMBIGUOUS);
+    }
+}
+
+cu_func *cu_index_by_name(cu_index *ix, const char *name, int nargs)
+{
+    if (!name) return NULL;
+    cu_func *f = cg_map_get(&ix->by_name, name, strlen(name));
+    return f && f != CU_AMBIGUOUS && f->nparams == nargs ? f : NULL;
 }
 
 void cu_index_free(cu_index *ix)
@@ -279,6 +295,7 @@ void cu_index_free(cu_index *ix)
     cg_map_free(&ix->attrs);
     cg_map_free(&ix->autofree);
     cg_map_free(&ix->cuda_work);
+    cg_map_free(&ix->by_name);
 }
 
 static int reaches_dfs(cu_index *ix, cu_func *f, cu_func *w, int depth)

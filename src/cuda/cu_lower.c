@@ -469,6 +469,23 @@ static cu_node *lower_arg(lower *l, CXCursor c)
     return clang_Cursor_isNull(c) ? node(l, CU_N_EMPTY, clang_getNullCursor()) : node(l, CU_N_OTHER, c);
 }
 
+/* An omitted argument whose parameter is a stream with a default
+ * (`cudaStream_t stream = 0`, `= nullptr`, `= cudaStreamLegacy`): the
+ * default, lowered where it is written, so that the callee sees the legacy
+ * stream as it would an explicit 0.  NULL for any other parameter. */
+static cu_node *default_stream_arg(lower *l, CXCursor callee, unsigned i)
+{
+    CXCursor pm = clang_Cursor_getArgument(callee, i);
+    if (clang_Cursor_isNull(pm) || tclass_of(clang_getCursorType(pm), NULL) != CU_T_STREAM) return NULL;
+    kids k;
+    kids_get(&k, pm);
+    cu_node *d = NULL;
+    for (unsigned j = 0; j < k.n && !d; j++)
+        if (clang_isExpression(clang_getCursorKind(k.v[j]))) d = lower_expr(l, k.v[j]);
+    kids_free(&k);
+    return d;
+}
+
 __attribute__((noinline)) static cu_node *lower_call(lower *l, CXCursor c)
 {
     CXCursor ref = clang_getCursorReferenced(c);
@@ -551,6 +568,10 @@ __attribute__((noinline)) static cu_node *lower_call(lower *l, CXCursor c)
         for (int i = first_arg; i < nargs; i++) {
             CXCursor ac = clang_Cursor_getArgument(c, (unsigned)i);
             cu_node *a = lower_expr(l, ac);
+            if (a && a->kind == CU_N_EMPTY && i < nparams) {
+                cu_node *d = default_stream_arg(l, ref, (unsigned)i);
+                if (d) a = d;
+            }
             if (a && i < nparams) {
                 /* T& (not const T&): the callee may assign the variable */
                 CXType pt = clang_getCursorType(clang_Cursor_getArgument(ref, (unsigned)i));

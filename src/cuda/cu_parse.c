@@ -114,6 +114,21 @@ static int rm_cb(const char *path, const struct stat *st, int flag, struct FTW *
 static int is_cuda_family_header(const char *h) { return cu_header_origin(h) == CU_HDR_LIBRARY; }
 
 /* ---- the compile database ---------------------------------------------------- */
+/* Why a reader of our own and not libclang's clang_CompilationDatabase_fromDirectory
+ * (issue 13 asked for it; kept, from reading CXCompilationDatabase.h, not from a
+ * trial port):
+ *   - errors: the API's only answer is CXCompilationDatabase_CanNotLoadDatabase,
+ *     for a missing file, a file that is not JSON and a bad entry alike; load_db
+ *     says which in one line, and a bad entry costs that entry only;
+ *   - response files: an unreadable `@file`, a cycle or a too-deep chain is one
+ *     note naming it (filter_response_file); the API gives no diagnostic;
+ *   - it takes a directory and opens whatever is there: load_db opens regular
+ *     files only, so a FIFO named compile_commands.json cannot block the run;
+ *   - it may add arguments of its own (driver-mode and target inference), which
+ *     filter_flags would then have to undo for nvcc command lines.
+ * "arguments" vs "command" strings and directory-relative paths are handled as
+ * the API's JSONCompilationDatabase does; tests/cuda (headers.sh, bad_input.sh)
+ * and the compile_db fixture check them. */
 typedef struct db_entry { char *file; char **argv; int argc; char *dir; } db_entry;
 
 /* Split a shell command line (the "command" form): quotes and backslashes. */

@@ -58,6 +58,33 @@ static cu_place place_here(cu_ctx *ctx, const cu_node *at)
     return pl;
 }
 
+cu_place cu_place_of_value(cu_ctx *ctx, const cu_node *n, const char **via)
+{
+    cu_place pl = place_here(ctx, n);
+    *via = NULL;
+    const cu_frame *f = ctx->fr;
+    int np = pl.npath;
+    while (n && f && f->fn && f->caller && np > 0) {
+        const cu_node *r = n;
+        while (r && r->kind == CU_N_CAST && r->nkids == 1) r = r->kids[0];
+        if (!r || r->kind != CU_N_REF || r->storage != CU_S_PARAM || !r->usr) break;
+        int i = 0;
+        while (i < f->fn->nparams && !cg_eq(f->fn->params[i].usr, r->usr)) i++;
+        const cu_node *call = f->caller->at, *arg = NULL;
+        if (i == f->fn->nparams || !call) break;
+        if (call->kind == CU_N_CALL && 1 + i < call->nkids && !cg_eq(call->name, "operator()")) arg = call->kids[1 + i];
+        else if (call->kind == CU_N_CONSTRUCT && i < call->nkids) arg = call->kids[i];
+        if (!arg || arg->kind == CU_N_EMPTY || arg->loc.file < 0 || !arg->loc.line) break;
+        *via = f->fn->qualname;
+        n = arg;
+        f = f->caller;
+        np--;
+    }
+    pl.at = n;
+    pl.npath = np;
+    return pl;
+}
+
 /* ---- the ledger: the state branches copy and merge ------------------------------------------ */
 static void *dup_array(const void *v, int n, size_t elem)
 {
@@ -258,6 +285,71 @@ void cu_region_arms(const cu_ctx *ctx, const cu_val *cond, int *walk_then, int *
     }
 }
 
+/* Two conditions that are the same expression (the same variables, fields,
+ * calls and constants). */
+static int same_expr(const cu_node *a, const cu_node *b, int depth)
+{
+    if (!a || !b) return a == b;
+    if (depth > 16 || a->kind != b->kind || a->op != b->op || a->nkids != b->nkids) return 0;
+    if (a->kind == CU_N_CALL) return 0;   /* a call may answer differently the second time */
+    if ((a->flags & CU_F_IVAL) != (b->flags & CU_F_IVAL) || ((a->flags & CU_F_IVAL) && a->ival != b->ival)) return 0;
+    if (a->kind == CU_N_INT && a->ival != b->ival) return 0;
+    if (a->usr || b->usr) { if (!a->usr || !b->usr || strcmp(a->usr, b->usr)) return 0; }
+    else if (a->name || b->name) { if (!a->name || !b->name || strcmp(a->name, b->name)) return 0; }
+    for (int i = 0; i < a->nkids; i++)
+        if (!same_expr(a->kids[i], b->kids[i], depth + 1)) return 0;
+    return 1;
+}
+
+/* A condition without its leading `!`s; *neg: how many, mod 2. */
+static const cu_node *strip_not(const cu_node *n, int *neg)
+{
+    *neg = 0;
+    for (;;) {
+        while (n && (n->kind == CU_N_CAST || (n->kind == CU_N_OTHER && n->nkids == 1))) n = n->kids[0];
+        if (!n || n->kind != CU_N_UNARY || n->op != CXUnaryOperator_LNot || n->nkids != 1) return n;
+        *neg ^= 1;
+        n = n->kids[0];
+    }
+}
+
+void cu_region_same_cond(const cu_ctx *ctx, const cu_node *cond, int *walk_then, int *walk_else)
+{
+    const cu_capture *r = ctx->st.cap;
+    if (!r || !r->begin_cond || !ctx->fr || ctx->fr->fn != r->begin_fn || cond == r->begin_cond) return;
+    int nb, nc;
+    const cu_node *b = strip_not(r->begin_cond, &nb), *c = strip_not(cond, &nc);
+    if (!b || !c || !same_expr(b, c, 0)) return;
+    /* the capture's path: the begin's condition (without its `!`s) had the
+     * value that took begin_arm; this if's then arm runs on that value when... */
+    int base_true = r->begin_arm ^ nb;        /* 1: begun when the bare condition is true */
+    int then_on_path = base_true ^ nc;
+    if (then_on_path) *walk_else = 0;
+    else *walk_then = 0;
+}
+
+/* The bound of a counting loop: `n` in `for (...; i < n; ...)` (also <=, !=). */
+static const cu_node *loop_bound(const cu_node *loop)
+{
+    if (!loop || loop->kind != CU_N_LOOP || loop->op == 1) return NULL;
+    for (int i = 0; i + 1 < loop->nkids; i++) {
+        const cu_node *c = loop->kids[i];
+        while (c && (c->kind == CU_N_CAST || (c->kind == CU_N_OTHER && c->nkids == 1))) c = c->kids[0];
+        if (c && c->kind == CU_N_BINARY && c->nkids == 2 &&
+            (c->op == CXBinaryOperator_LT || c->op == CXBinaryOperator_LE || c->op == CXBinaryOperator_NE))
+            return c->kids[1];
+    }
+    return NULL;
+}
+
+int cu_region_same_loop(const cu_ctx *ctx, const cu_node *loop)
+{
+    const cu_capture *r = ctx->st.cap;
+    if (!r || !r->begin_loop || r->begin_loop == loop || !ctx->fr || ctx->fr->fn != r->begin_fn) return 0;
+    const cu_node *a = loop_bound(r->begin_loop), *b = loop_bound(loop);
+    return a && b && same_expr(a, b, 0);
+}
+
 /* A condition that tests an error code: err != cudaSuccess, if (err), ... */
 static int error_cond_at(const cu_node *n, int depth)
 {
@@ -271,6 +363,47 @@ static int error_cond_at(const cu_node *n, int depth)
 }
 
 int cu_is_error_cond(const cu_node *n) { return error_cond_at(n, 0); }
+
+/* A constant operand: a literal, an enumerator, a constexpr (through casts). */
+static const cu_node *strip_casts(const cu_node *n)
+{
+    while (n && (n->kind == CU_N_CAST || (n->kind == CU_N_OTHER && n->nkids == 1))) n = n->kids[0];
+    return n;
+}
+
+static int is_const_operand(const cu_node *n)
+{
+    n = strip_casts(n);
+    return n && (n->kind == CU_N_INT || n->kind == CU_N_NULL ||
+                 ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER) && (n->flags & CU_F_IVAL)));
+}
+
+/* Does an arm end by returning from the function (its last statement)?
+ * 1: `return;`, 2: `return value;`. */
+static int ends_in_return(const cu_node *n, int depth)
+{
+    if (!n || depth > 16) return 0;
+    if (n->kind == CU_N_COMPOUND) return n->nkids ? ends_in_return(n->kids[n->nkids - 1], depth + 1) : 0;
+    return n->kind == CU_N_RETURN ? 1 + (n->nkids > 0) : 0;
+}
+
+/* An error relay: `if (st != kOk) { report...; return st; }`, with any
+ * status type (nccl-tests' NCCLCHECK, a project's RELAY macro): the
+ * condition compares a value with a constant for inequality and the arm
+ * returns (a value, when the constant is a bare literal: `if (n != 0) {
+ * printf(...); return; }` is ordinary code).  Written out in user code or in a macro's body alike. */
+int cu_is_relay(const cu_node *cond, const cu_node *then)
+{
+    cond = strip_casts(cond);
+    if (!cond || cond->kind != CU_N_BINARY || cond->op != CXBinaryOperator_NE || cond->nkids != 2) return 0;
+    int c0 = is_const_operand(cond->kids[0]), c1 = is_const_operand(cond->kids[1]);
+    if (c0 == c1) return 0;
+    const cu_node *k = strip_casts(cond->kids[c0 ? 0 : 1]);
+    int r = ends_in_return(then, 0);
+    /* against a named constant (kOk, ncclSuccess) any return relays; against
+     * a literal (`rc != 0`) only a return of a value does */
+    return r == 2 || (r == 1 && k->kind != CU_N_INT && k->kind != CU_N_NULL);
+}
 
 /* A call that ends the program: exit, abort, a noreturn function. */
 int cu_is_terminator(const cu_node *call)
@@ -318,9 +451,28 @@ static int uses_any_name(cu_ctx *ctx, const cu_node *n, const char *const *names
     return 0;
 }
 
+/* Like uses_any_name, but not inside loops nested in `n`: a graph launched
+ * in an inner loop is launched several times for each capture. */
+static int uses_name_once(cu_ctx *ctx, const cu_node *n, const char *const *names, int depth, int calls)
+{
+    if (!n || depth > 48) return 0;
+    if (depth > 0 && n->kind == CU_N_LOOP) return 0;
+    if ((n->kind == CU_N_REF || n->kind == CU_N_MEMBER || n->kind == CU_N_CALL) && cg_one_of(n->name, names))
+        return 1;
+    if (n->kind == CU_N_CALL && calls > 0 && n->usr) {
+        cu_func *f = cu_func_of(ctx, n->usr);
+        if (f && f->body && uses_name_once(ctx, f->body, names, 1, calls - 1)) return 1;
+    }
+    for (int i = 0; i < n->nkids; i++)
+        if (uses_name_once(ctx, n->kids[i], names, depth + 1, calls)) return 1;
+    return 0;
+}
+
 /* CG705's facts: the loop that re-begins the capture, whether it launches a
- * graph and whether it refreshes an executable graph with
- * cudaGraphExecUpdate (in it, or two calls down). */
+ * graph (a capture-cost benchmark, which times the loop and launches each
+ * graph only in a loop of its own, several times, does not count) and
+ * whether it refreshes an executable graph with cudaGraphExecUpdate (in it,
+ * or two calls down). */
 static void loop_facts(cu_ctx *ctx, cu_event *ev)
 {
     static const char *const launch[] = { "cudaGraphLaunch", "cuGraphLaunch", NULL };
@@ -328,7 +480,12 @@ static void loop_facts(cu_ctx *ctx, cu_event *ev)
                                           "cuGraphExecUpdate_v2", NULL };
     ev->loop = loop_unguarded(ctx);
     if (!ev->loop) return;
-    ev->loop_launches = uses_any_name(ctx, ev->loop, launch, 0, 2);
+    static const char *const clock[] = { "now", "cudaEventElapsedTime", "cuEventElapsedTime", "clock_gettime",
+                                         "gettimeofday", "sdkStartTimer", "sdkStopTimer", NULL };
+    /* launched once per capture, or several times in an inner loop of a loop
+     * that does not time itself (a capture-cost benchmark reads a clock) */
+    ev->loop_launches = uses_name_once(ctx, ev->loop, launch, 0, 2) ||
+                        (uses_any_name(ctx, ev->loop, launch, 0, 2) && !uses_any_name(ctx, ev->loop, clock, 0, 2));
     ev->loop_updates = uses_any_name(ctx, ev->loop, update, 0, 2);
 }
 
@@ -363,6 +520,19 @@ static cu_capture *new_capture(cu_ctx *ctx, const cu_node *call, const cu_api *a
     r->cond_depth = fr ? fr->cond_depth : 0;
     r->path_base = ctx->path.n;
     r->begin_fn = fr ? fr->fn : NULL;
+    /* the innermost if around the begin (loops between it and the begin
+     * skipped), and the innermost loop when nothing else is in between */
+    for (int i = fr ? fr->ncs - 1 : -1; i >= 0; i--) {
+        if (fr->cs[i].kind == 'L') {
+            if (i == fr->ncs - 1) r->begin_loop = fr->cs[i].loop;
+            continue;
+        }
+        if (fr->cs[i].kind == 'I') {
+            r->begin_cond = fr->cs[i].cond;
+            r->begin_arm = fr->cs[i].arm;
+        }
+        break;
+    }
     r->raii = fr && fr->fn && fr->fn->is_ctor;
     if (r->raii && fr->caller && fr->caller->at) {
         /* the capture site the user wrote is the object, not the constructor's call */
@@ -397,7 +567,7 @@ static void keep_value(cu_ctx *ctx, const cu_event *ev, cu_keep_kind kind, const
     ctx->keep = cu_grow(ctx->keep, &ctx->capkeep, ctx->nkeep, sizeof *ctx->keep);
     cu_keep *k = &ctx->keep[ctx->nkeep++];
     k->kind = kind;
-    k->where = place_here(ctx, at);
+    k->where = cu_place_of_value(ctx, at, &k->via);
     k->src = v->src;
     k->src2 = v->src2;
     k->cap = ctx->st.cap;
@@ -526,6 +696,25 @@ static int changed_after(cu_ctx *ctx, const cu_capture *r, const cu_src *src, co
     return 0;
 }
 
+/* Does a function the capture runs in (or one it calls, two levels down)
+ * patch the instantiated graph's parameters (cudaGraphExecKernelNodeSetParams,
+ * cudaGraphExecUpdate and the like)?  Then a value the graph kept is
+ * refreshed by the program, not frozen. */
+static int refreshes_params(cu_ctx *ctx, const cu_capture *r)
+{
+    static const char *const refresh[] = { "cudaGraphExecKernelNodeSetParams", "cudaGraphExecNodeSetParams",
+        "cudaGraphExecUpdate", "cudaGraphKernelNodeSetParams", "cudaGraphNodeSetParams",
+        "cudaGraphExecMemcpyNodeSetParams", "cudaGraphExecMemsetNodeSetParams",
+        "cuGraphExecKernelNodeSetParams", "cuGraphExecKernelNodeSetParams_v2", "cuGraphExecNodeSetParams",
+        "cuGraphExecUpdate", "cuGraphExecUpdate_v2", "cuGraphKernelNodeSetParams",
+        "cuGraphKernelNodeSetParams_v2", NULL };
+    for (int i = 0; i < r->nbegin; i++)
+        if (r->begin_chain[i].fn && r->begin_chain[i].fn->body &&
+            uses_any_name(ctx, r->begin_chain[i].fn->body, refresh, 0, 2))
+            return 1;
+    return 0;
+}
+
 /* The values of capture r the graph keeps from variables a replay would not
  * see change (arena array, *n of them); the others of r are dropped, those
  * of other captures kept. */
@@ -533,9 +722,11 @@ static const cu_kept *decide_kept(cu_ctx *ctx, const cu_capture *r, int *n)
 {
     cu_kept *out = NULL;
     int nout = 0, left = 0;
+    int refreshed = refreshes_params(ctx, r);
     for (int i = 0; i < ctx->nkeep; i++) {
         const cu_keep *k = &ctx->keep[i];
         if (k->cap != r) { ctx->keep[left++] = *k; continue; }
+        if (refreshed) continue;
         const cu_node *w = NULL;
         const cu_src *src = NULL;
         if (k->src.usr && changed_after(ctx, r, &k->src, &w)) src = &k->src;
@@ -544,6 +735,7 @@ static const cu_kept *decide_kept(cu_ctx *ctx, const cu_capture *r, int *n)
         if (!out) out = cg_arena_alloc(ctx->arena, (size_t)ctx->nkeep * sizeof *out);
         out[nout].kind = k->kind;
         out[nout].where = k->where;
+        out[nout].via = k->via;
         out[nout].var = src->name;
         out[nout].write = w;
         nout++;

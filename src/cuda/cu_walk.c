@@ -90,6 +90,12 @@ __attribute__((noinline)) static cu_val eval_ref(cu_ctx *ctx, const cu_node *n)
             v.fn = fn;
             return v;
         }
+        if (n->name && cu_api_lookup(n->name)) {
+            /* a CUDA API passed as a value (retry(cudaStreamQuery, s)): called through a parameter */
+            v.kind = CU_V_FUNC;
+            v.name = n->name;
+            return v;
+        }
     }
     cu_slot *s = n->storage != CU_S_NONE ? cu_env_slot(ctx, n, 0) : NULL;
     if (s) {
@@ -332,6 +338,8 @@ static void cond_push(cu_frame *fr, char kind, const cu_node *loop)
     fr->cs = cu_grow(fr->cs, &fr->capcs, fr->ncs, sizeof *fr->cs);
     fr->cs[fr->ncs].kind = kind;
     fr->cs[fr->ncs].loop = loop;
+    fr->cs[fr->ncs].cond = NULL;
+    fr->cs[fr->ncs].arm = 0;
     fr->ncs++;
     fr->cond_depth++;
 }
@@ -344,10 +352,12 @@ static void cond_pop(cu_frame *fr)
 
 /* One arm of an if: 0 when it flows on, 1 when it breaks out, 2 when it
  * ends the function (return, throw, exit). */
-static int walk_branch(cu_ctx *ctx, const cu_node *n, int err)
+static int walk_branch(cu_ctx *ctx, const cu_node *n, int err, const cu_node *cond, int arm)
 {
     cu_frame *fr = ctx->fr;
     cond_push(fr, 'I', NULL);
+    fr->cs[fr->ncs - 1].cond = cond;
+    fr->cs[fr->ncs - 1].arm = arm;
     fr->error_path += err;
     cu_exec(ctx, n);
     int t = fr->terminated || fr->broken;
@@ -380,16 +390,17 @@ static void exec_if(cu_ctx *ctx, const cu_node *n)
 {
     cu_val c = cu_eval(ctx, n->kids[0]);
     if (ctx->fr->terminated) return;
-    int err = cu_is_error_cond(n->kids[0]);
+    int err = cu_is_error_cond(n->kids[0]) || (n->nkids > 1 && cu_is_relay(n->kids[0], n->kids[1]));
     int walk_then, walk_else;
     cu_region_arms(ctx, &c, &walk_then, &walk_else);
+    cu_region_same_cond(ctx, n->kids[0], &walk_then, &walk_else);
     /* s0: the state before; s1, s2: after each arm (an arm not walked leaves s0) */
     cu_state s0 = cu_state_copy(&ctx->st);
     int t1 = 1, t2 = 0;
-    if (walk_then) t1 = walk_branch(ctx, n->kids[1], err || cu_ends_program(n->kids[1]));
+    if (walk_then) t1 = walk_branch(ctx, n->kids[1], err || cu_ends_program(n->kids[1]), n->kids[0], 1);
     cu_state s1 = ctx->st;
     ctx->st = cu_state_copy(&s0);
-    if (n->nkids > 2) t2 = walk_else ? walk_branch(ctx, n->kids[2], cu_ends_program(n->kids[2])) : 1;
+    if (n->nkids > 2) t2 = walk_else ? walk_branch(ctx, n->kids[2], cu_ends_program(n->kids[2]), n->kids[0], 0) : 1;
     else if (!walk_else) t2 = 1;
     join_arms(ctx, s0, s1, t1, ctx->st, t2);
 }
@@ -431,6 +442,8 @@ static void exec_loop(cu_ctx *ctx, const cu_node *n)
     for (int i = 0; i < n->nkids; i++)
         if (i != body_i) collect_loop_vars(fr, n->kids[i], 0);
     cu_state s0 = cu_state_copy(&ctx->st);
+    /* a loop with the bound of the one the open capture began in runs on the capture's path */
+    int runs = cu_region_same_loop(ctx, n);
     int my = ++fr->scope;
     if (n->op != 1) exec_header(ctx, n, 0, body_i);
     cond_push(fr, 'L', n);
@@ -446,6 +459,8 @@ static void exec_loop(cu_ctx *ctx, const cu_node *n)
         fr->terminated = 0;   /* the loop may run zero times */
         cu_state_free(&ctx->st);
         ctx->st = s0;
+    } else if (runs) {
+        cu_state_free(&s0);
     } else {
         ctx->st = cu_state_merge(ctx->st, s0);
     }

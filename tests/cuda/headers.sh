@@ -6,7 +6,9 @@
 #    by path suffix in the tree (also when the directory's name starts with
 #    "cu": a project header is not a CUDA library header by its prefix);
 #  - a project header that is still missing is one warning naming -I, the
-#    file is analysed as far as it parses, the exit status is not 2;
+#    file is analysed as far as it parses, the exit status is not 2; a call
+#    to a function it would have declared is followed by name to the one
+#    definition of that name in the tree;
 #    a missing library header (cuBLAS, NCCL...) is a note;
 #  - -I, -D, --std and the configuration's include-dirs, defines, std,
 #    compile-commands are used;
@@ -79,6 +81,22 @@ grep -q '^cglint: warning: headers of this project not found: proj/sync.h (first
 grep -q '^cglint: note: CUDA library headers not found.*: nccl_net_v9.h' <<<"$err" ||
     fail "missing library header: not a note:"$'\n'"$err"
 grep -q 'cannot be parsed\|^cglint: error' <<<"$err" && fail "missing project header: reported as an error:"$'\n'"$err"
+
+# ---- a call clang could not declare is followed by name into the tree -------
+# (the header that declares drain is missing; a source of the tree defines it)
+mkdir -p "$TMP/byname/src"
+: >"$TMP/byname/.git"
+{ echo '#include <proj/sync.h>'; printf '%s\n' "$capture"; } >"$TMP/byname/src/user.cu"
+printf '#include <cuda_runtime.h>\nvoid drain(cudaStream_t s) { cudaStreamSynchronize(s); }\n' >"$TMP/byname/src/sync.cu"
+run "$TMP/byname" .
+check
+[ "$rc" -eq 1 ] && grep -q 'sync.cu:2:30: error: .*\[CG104\]' <<<"$out" ||
+    fail "undeclared call: not followed by name to its definition (exit $rc):"$'\n'"$out$err"
+# two definitions of that name: not guessed
+printf '#include <cuda_runtime.h>\nstatic void drain(cudaStream_t s) { cudaStreamQuery(s); }\n' >"$TMP/byname/src/other.cu"
+run "$TMP/byname" .
+check
+grep -q 'CG10[45]' <<<"$out" && fail "undeclared call: followed although two functions have its name:"$'\n'"$out"
 
 # ---- -I, -D, --std and their configuration keys ------------------------------
 mkdir -p "$TMP/flags/src" "$TMP/outside/inc/ext"
