@@ -206,6 +206,7 @@ typedef struct cu_project {
     cg_map hdr_by_name;     /* file name -> hdr_list of the tree's files (cu_includes.c) */
     int hdr_index_ready;
     int named_only;         /* files were named: the rest is context, parsed only for definitions */
+    int no_pch, times;      /* CGLINT_CU_NO_PCH, CGLINT_CU_TIMES (read once in project_init) */
     /* analysis */
     cg_map funcs;           /* usr -> cu_func (chained through next_same_usr) */
 } cu_project;

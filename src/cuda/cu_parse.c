@@ -683,9 +683,7 @@ static char *pch_key(cu_file *f)
 
 static const char *get_pch(cu_project *p, cu_file *f)
 {
-    static int off = -1;   /* CGLINT_CU_NO_PCH=1: measure without it */
-    if (off < 0) off = getenv("CGLINT_CU_NO_PCH") != NULL;
-    if (!p->toolkit || f->lang == 1 || off) return NULL;
+    if (!p->toolkit || f->lang == 1 || p->no_pch) return NULL;
     char *key = pch_key(f);
     cu_pch *slot = NULL;
     pthread_mutex_lock(&p->lock);
@@ -1295,13 +1293,10 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
         cu_mark_inclusions(p, tu);
     }
     clang_disposeTranslationUnit(tu);
-    /* CGLINT_CU_TIMES=1: per-file milliseconds (parse, the rest) for tuning */
-    static int times = -1;
-    if (times < 0) times = getenv("CGLINT_CU_TIMES") != NULL;
-    if (times) {
+    if (p->times) {
         fprintf(stderr, "cu-times %.1f %.1f stage=%d pch=%d %s", t1 - t0, now_ms() - t1, f->stage,
                 pch != NULL, f->path);
-        if (times > 0 && getenv("CGLINT_CU_TIMES")[0] == '2')
+        if (p->times == 2)
             for (int i = 0; i < argc; i++) fprintf(stderr, " %s", argv[i]);
         fputc('\n', stderr);
     }

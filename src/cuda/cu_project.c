@@ -42,6 +42,10 @@ static void project_init(cu_project *p, const cg_file *files, size_t n, const cg
     cg_map_init(&p->deep_reported);
     cg_map_init(&p->missing_cuda);
     cg_map_init(&p->missing_project);
+    /* switches read once, here, not from the parse threads */
+    p->no_pch = getenv("CGLINT_CU_NO_PCH") != NULL;   /* measure without the toolkit PCH */
+    const char *t = getenv("CGLINT_CU_TIMES");       /* per-file milliseconds; 2: and the flags */
+    p->times = t ? (t[0] == '2' ? 2 : 1) : 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) k += files[i].lang == CG_LANG_CU;
     p->files = calloc(k ? k : 1, sizeof *p->files);
