@@ -577,7 +577,8 @@ int main(int argc, char **argv)
 
     const char *const *paths = (const char *const *)(argv + optind);
     size_t npaths = (size_t)(argc - optind);
-    stdin_buffer in = { 0 };
+    /* process lifetime: the source provider reads it until the end of the run */
+    static stdin_buffer in;
     if (stdin_filename) {
         if (npaths)
             usage_error("%s", "--stdin-filename analyses the buffer on stdin: it cannot be combined with PATHs");

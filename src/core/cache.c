@@ -551,6 +551,13 @@ void cg_cache_encode_report(cg_buf *b, const cg_report *r, size_t f0, size_t n0,
     cg_buf_u64(b, files_seen);
     cg_buf_u64(b, files_analysed);
     cg_buf_u64(b, r->nfindings - f0);
+    /* a source line is written once and referred to after: the report shares
+     * one copy per line among its findings (16k findings on one 300 KB line
+     * made a 4.7 GB entry) */
+    cg_map lines;
+    cg_map_init(&lines);
+    char **keys = calloc(r->nfindings - f0 + 1, sizeof *keys);
+    size_t nlines = 0;
     for (size_t i = f0; i < r->nfindings; i++) {
         const cg_finding *f = &r->findings[i];
         cg_buf_u64(b, (uint64_t)f->rule);
@@ -558,7 +565,19 @@ void cg_cache_encode_report(cg_buf *b, const cg_report *r, size_t f0, size_t n0,
         put_loc(b, &f->loc);
         cg_buf_str(b, f->message);
         cg_buf_str(b, f->fix);
-        cg_buf_str(b, f->line_text);
+        char key[32];
+        int kl = snprintf(key, sizeof key, "%p", (const void *)f->line_text);
+        uintptr_t at = f->line_text && keys ? (uintptr_t)cg_map_get(&lines, key, (size_t)kl) : 0;
+        if (at) {
+            cg_buf_u64(b, at);                /* the at-th line written before */
+        } else {
+            cg_buf_u64(b, 0);
+            cg_buf_str(b, f->line_text);
+            if (f->line_text && keys && (keys[nlines] = strdup(key))) {
+                nlines++;
+                cg_map_put(&lines, keys[nlines - 1], (size_t)kl, (void *)(uintptr_t)nlines);
+            }
+        }
         cg_buf_u64(b, (uint64_t)f->has_capture);
         put_loc(b, &f->capture);
         cg_buf_str(b, f->capture_kind);
@@ -585,6 +604,9 @@ void cg_cache_encode_report(cg_buf *b, const cg_report *r, size_t f0, size_t n0,
         cg_buf_u64(b, (uint64_t)f->verdict);
         cg_buf_str(b, f->evidence);
     }
+    cg_map_free(&lines);
+    for (size_t i = 0; i < nlines; i++) free(keys[i]);
+    free(keys);
     cg_buf_u64(b, r->nnotices - n0);
     for (size_t i = n0; i < r->nnotices; i++) {
         const cg_notice *no = &r->notices[i];
@@ -601,7 +623,6 @@ static void free_decoded(cg_finding *f)
     free((char *)f->loc.path);
     free(f->message);
     free(f->fix);
-    free(f->line_text);
     free((char *)f->capture.path);
     free(f->capture_kind);
     for (size_t k = 0; k < f->npath; k++) { free(f->path[k].function); free((char *)f->path[k].loc.path); }
@@ -618,6 +639,8 @@ static int decode(cg_rd *rd, cg_report *r, int add)
 {
     size_t seen = (size_t)cg_rd_u64(rd), analysed = (size_t)cg_rd_u64(rd);
     uint64_t nf = cg_rd_u64(rd);
+    char **lines = NULL;    /* the source lines written so far (line_text refers to them) */
+    size_t nlines = 0;
     for (uint64_t i = 0; i < nf && !rd->bad; i++) {
         cg_finding f;
         memset(&f, 0, sizeof f);
@@ -626,7 +649,19 @@ static int decode(cg_rd *rd, cg_report *r, int add)
         get_loc(rd, &f.loc);
         f.message = cg_rd_str(rd);
         f.fix = cg_rd_str(rd);
-        f.line_text = cg_rd_str(rd);
+        uint64_t at = cg_rd_u64(rd);
+        if (at == 0) {
+            f.line_text = cg_rd_str(rd);
+            if (f.line_text) {
+                char **g = realloc(lines, (nlines + 1) * sizeof *g);
+                if (g) { lines = g; lines[nlines++] = f.line_text; }
+                else { free(f.line_text); f.line_text = NULL; rd->bad = 1; }
+            }
+        } else if (at <= nlines) {
+            f.line_text = lines[at - 1];
+        } else {
+            rd->bad = 1;
+        }
         f.has_capture = (int)cg_rd_u64(rd);
         get_loc(rd, &f.capture);
         f.capture_kind = cg_rd_str(rd);
@@ -666,6 +701,8 @@ static int decode(cg_rd *rd, cg_report *r, int add)
         if (add && !rd->bad) cg_report_add(r, &f);
         free_decoded(&f);
     }
+    for (size_t i = 0; i < nlines; i++) free(lines[i]);
+    free(lines);
     uint64_t nn = rd->bad ? 0 : cg_rd_u64(rd);
     for (uint64_t i = 0; i < nn && !rd->bad; i++) {
         cg_level level = (cg_level)cg_rd_u64(rd);

@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include "core/arena.h"
+#include "core/cache.h"
 #include "core/hash.h"
 #include "core/report.h"
 #include "core/rules.h"
@@ -1086,6 +1087,57 @@ static cg_finding mk(const char *rule, const char *path, uint32_t line, uint32_t
     return f;
 }
 
+/* The project index writes a source line once for all the findings on it
+ * (16k findings on one 300 KB line once made a 4.7 GB memo entry), and reads
+ * back what it wrote. */
+static void test_cache_report_shares_lines(void **state)
+{
+    (void)state;
+    cg_report r;
+    cg_report_init(&r, NULL);
+    size_t ll = 100000;
+    char *line = malloc(ll + 1);
+    assert_non_null(line);
+    memset(line, 'x', ll);
+    line[ll] = 0;
+    for (uint32_t i = 0; i < 100; i++) {
+        cg_finding f = mk("CG101", "a.py", 1, i + 1, i + 2);
+        f.message = (char *)"m";
+        f.line_text = line;
+        cg_report_add(&r, &f);
+    }
+    assert_int_equal(r.nfindings, 100);
+    cg_buf b = { 0 };
+    cg_cache_encode_report(&b, &r, 0, 0, 0, 0);
+    assert_false(b.bad);
+    assert_true(b.n < 2 * ll);
+    cg_report back;
+    cg_report_init(&back, NULL);
+    cg_rd rd = { .p = b.p, .n = b.n };
+    assert_int_equal(cg_cache_decode_report(&rd, &back), 0);
+    assert_int_equal(back.nfindings, 100);
+    assert_string_equal(back.findings[99].line_text, line);
+    assert_int_equal(back.findings[99].loc.col, 100);
+    /* a reference to a line never written is a bad entry, not a crash */
+    cg_buf bad = { 0 };
+    cg_buf_u64(&bad, 0);
+    cg_buf_u64(&bad, 0);
+    cg_buf_u64(&bad, 1);
+    cg_buf_u64(&bad, 0);
+    cg_buf_u64(&bad, 2);
+    cg_report none;
+    cg_report_init(&none, NULL);
+    cg_rd rd2 = { .p = bad.p, .n = bad.n };
+    assert_int_equal(cg_cache_decode_report(&rd2, &none), -1);
+    assert_int_equal(none.nfindings, 0);
+    free(bad.p);
+    cg_report_free(&none);
+    free(b.p);
+    free(line);
+    cg_report_free(&back);
+    cg_report_free(&r);
+}
+
 static void test_report_add_dedupe(void **state)
 {
     (void)state;
@@ -1245,6 +1297,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_walk_dedupe, tmp_setup, tmp_teardown),
         cmocka_unit_test_setup_teardown(walk_dedupe_same_file_spelled_differently, tmp_setup, tmp_teardown),
         cmocka_unit_test(test_report_add_dedupe),
+        cmocka_unit_test(test_cache_report_shares_lines),
         cmocka_unit_test(test_report_add_selection),
         cmocka_unit_test(test_report_sort),
     };
