@@ -7,8 +7,7 @@
  *   - for every other module: its bytes too, by digest: the analysis looks
  *     for the callers of the functions a capture reaches in the text of
  *     every module (their arguments flow into the capture), so any edit
- *     may change the findings.  (The memo format still reads entries that
- *     keep only an unparsed module's facts; none are written.)
+ *     may change the findings.
  * The analysis is deterministic in these inputs (the same modules are
  * parsed in the same order), so an entry that checks out is what a cold run
  * would report, byte for byte.
@@ -32,11 +31,8 @@ typedef struct py_cache_state {
     char **abs;
     struct stat *st;
     unsigned char *have_st;
-    uint32_t *facts;        /* PYF_* | CG_FACT_KNOWN, or 0 */
     size_t f0, n0, analysed0;
     /* verification of a memo entry */
-    const uint64_t *kind;
-    const uint32_t *want_facts;
     const cg_digest *want_digest;
     int mismatch;
 } py_cache_state;
@@ -44,7 +40,7 @@ typedef struct py_cache_state {
 static void digest_key(py_project *p, py_cache_state *s)
 {
     cg_keyhash k;
-    cg_keyhash_init(&k, "py-memo-2");
+    cg_keyhash_init(&k, "py-memo-3");
     cg_keyhash_digest(&k, cg_cache_identity());
     cg_keyhash_u64(&k, p->opts->max_file_size);
     cg_keyhash_u64(&k, p->nmods);
@@ -57,25 +53,6 @@ static void digest_key(py_project *p, py_cache_state *s)
         cg_keyhash_u64(&k, (uint64_t)m->is_init);
     }
     s->key = k.d;
-}
-
-/* The facts of module i's bytes as they are now (through the index). */
-static uint32_t current_facts(py_project *p, py_cache_state *s, size_t i)
-{
-    cg_cache_entry e;
-    if (!s->have_st[i]) return 0;
-    if (cg_cache_lookup(s->c, s->abs[i], &s->st[i], &e) && (e.facts & CG_FACT_KNOWN)) return e.facts;
-    cg_source src;
-    char err[256];
-    uint32_t f;
-    if (cg_source_load(&src, p->mods[i].file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
-        f = CG_FACT_KNOWN | PYF_FAILED;
-    } else {
-        f = py_text_facts(src.text, src.len);
-        cg_source_free(&src);
-    }
-    cg_cache_record(s->c, s->abs[i], &s->st[i], NULL, f);
-    return f;
 }
 
 /* The digest of module i's raw bytes, if its stat is still the one taken
@@ -104,16 +81,8 @@ static void verify_one(void *arg, size_t i)
     py_cache_state *s = p->cache;
     if (__atomic_load_n(&s->mismatch, __ATOMIC_RELAXED)) return;
     stat_one(p, s, i);
-    int ok;
-    if (s->kind[i] == 0) {
-        uint32_t f = current_facts(p, s, i);
-        s->facts[i] = f;
-        ok = f == s->want_facts[i];
-    } else {
-        cg_digest d;
-        ok = current_digest(s, i, &d) == 0 && cg_digest_eq(d, s->want_digest[i]);
-    }
-    if (!ok) __atomic_store_n(&s->mismatch, 1, __ATOMIC_RELAXED);
+    cg_digest d;
+    if (current_digest(s, i, &d) != 0 || !cg_digest_eq(d, s->want_digest[i])) __atomic_store_n(&s->mismatch, 1, __ATOMIC_RELAXED);
 }
 
 static void state_free(py_cache_state *s, size_t n)
@@ -123,7 +92,6 @@ static void state_free(py_cache_state *s, size_t n)
     free(s->abs);
     free(s->st);
     free(s->have_st);
-    free(s->facts);
     free(s);
 }
 
@@ -136,9 +104,8 @@ int py_cache_begin(py_project *p)
         s->abs = calloc(n, sizeof *s->abs);
         s->st = calloc(n, sizeof *s->st);
         s->have_st = calloc(n, 1);
-        s->facts = calloc(n, sizeof *s->facts);
     }
-    if (!s || !s->abs || !s->st || !s->have_st || !s->facts) { state_free(s, 0); return 0; }
+    if (!s || !s->abs || !s->st || !s->have_st) { state_free(s, 0); return 0; }
     s->c = p->opts->index;
     p->cache = s;
     s->f0 = p->report->nfindings;
@@ -155,31 +122,22 @@ int py_cache_begin(py_project *p)
     cg_rd rd = { .p = blob, .n = len };
     int hit = 0;
     uint64_t nm = cg_rd_u64(&rd);
-    uint64_t *kind = calloc(n, sizeof *kind);
-    uint32_t *want_facts = calloc(n, sizeof *want_facts);
     cg_digest *want_digest = calloc(n, sizeof *want_digest);
     unsigned char *dirs = calloc(n, 1);
-    if (nm == p->nmods && kind && want_facts && want_digest && dirs) {
+    if (nm == p->nmods && want_digest && dirs) {
         for (size_t i = 0; i < p->nmods && !rd.bad; i++) {
-            kind[i] = cg_rd_u64(&rd);
-            if (kind[i] == 0) want_facts[i] = (uint32_t)cg_rd_u64(&rd);
-            else cg_rd_bytes(&rd, &want_digest[i], sizeof want_digest[i]);
+            cg_rd_bytes(&rd, &want_digest[i], sizeof want_digest[i]);
             dirs[i] = (unsigned char)cg_rd_u64(&rd);
         }
         if (!rd.bad) {
-            s->kind = kind;
-            s->want_facts = want_facts;
             s->want_digest = want_digest;
             cg_pool_for(p->nmods, p->opts->jobs, verify_one, p);
-            s->kind = NULL;
             if (!s->mismatch && cg_cache_decode_report(&rd, p->report) == 0) {
                 for (size_t i = 0; i < p->nmods; i++) p->mods[i].file->directives = dirs[i];
                 hit = 1;
             }
         }
     }
-    free(kind);
-    free(want_facts);
     free(want_digest);
     free(dirs);
     free(blob);
@@ -211,9 +169,7 @@ void py_cache_end(py_project *p)
          * function are searched in every file's text (value flow) */
         cg_digest d;
         ok = current_digest(s, i, &d) == 0;
-        cg_buf_u64(&b, 1);
         cg_buf_bytes(&b, &d, sizeof d);
-        (void)m;
         cg_buf_u64(&b, (uint64_t)m->file->directives);
     }
     if (ok) {

@@ -6,16 +6,6 @@
 
 struct py_project;
 
-/* Facts phase 1 takes from a file's bytes (stored in the index). */
-enum {
-    PYF_MARKER = 1,      /* mentions a capture API: parsed at once */
-    PYF_SDD = 2,         /* mentions set_default_device */
-    PYF_DIRECTIVES = 4,  /* may hold suppression comments */
-    PYF_FAILED = 8,      /* could not be read or validated */
-};
-/* PYF_* | CG_FACT_KNOWN for a loaded text (py_project.c). */
-uint32_t py_text_facts(const char *text, size_t len);
-
 /* Before phase 1: 1 when the memo answered (findings and notices added,
  * directives set): the run is done.  0: analyse. */
 int py_cache_begin(struct py_project *p);

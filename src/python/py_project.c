@@ -35,15 +35,6 @@ int cg_py_mentions_capture(const char *t, size_t n)
     return 0;
 }
 
-uint32_t py_text_facts(const char *t, size_t n)
-{
-    uint32_t f = CG_FACT_KNOWN;
-    if (cg_py_mentions_capture(t, n)) f |= PYF_MARKER;
-    if (memmem(t, n, "set_default_device", 18)) f |= PYF_SDD;
-    if (cg_suppress_maybe(t, n)) f |= PYF_DIRECTIVES;
-    return f;
-}
-
 typedef struct phase1 { py_project *p; int level; size_t done; } phase1;
 
 static void load_one(void *arg, size_t i)
