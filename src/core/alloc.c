@@ -10,6 +10,9 @@
 static long fail_at;               /* CGLINT_FAIL_ALLOC, read once */
 static atomic_long count;
 static atomic_int dying;
+static atomic_int error_fd = STDERR_FILENO;
+
+void cg_alloc_error_fd(int fd) { atomic_store(&error_fd, fd < 0 ? STDERR_FILENO : fd); }
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void read_env(void)
@@ -28,7 +31,7 @@ static _Noreturn void out_of_memory(size_t n)
 {
     if (atomic_exchange(&dying, 1))
         for (;;) pause();           /* another thread is already saying it and exiting */
-    fprintf(stderr, "cglint: error: out of memory (allocating %zu bytes)\n", n);
+    dprintf(atomic_load(&error_fd), "cglint: error: out of memory (allocating %zu bytes)\n", n);
     exit(2);
 }
 

@@ -18,4 +18,8 @@ void *cg_xcalloc(size_t n, size_t size);
 void *cg_xrealloc(void *p, size_t n);
 /* NULL stays NULL. */
 char *cg_xstrdup(const char *s);
+/* Where the out-of-memory line goes: the C/C++ front end sends stderr to a
+ * file while libclang parses (its crash reports are replaced by ours) and
+ * points this at the real stderr meanwhile; -1 restores STDERR_FILENO. */
+void cg_alloc_error_fd(int fd);
 #endif

@@ -1,5 +1,6 @@
 /* baseline.c - see baseline.h. */
 #include "baseline.h"
+#include "alloc.h"
 #include "file.h"
 #include "hash.h"
 #include "path.h"
@@ -27,8 +28,7 @@ typedef struct fp {
 static void line_hash(const char *rule, const char *line, char out[17])
 {
     size_t rl = strlen(rule), n = line ? strlen(line) : 0, k = rl;
-    char *buf = malloc(rl + n + 1);
-    if (!buf) { fputs("cglint: out of memory\n", stderr); abort(); }
+    char *buf = cg_xmalloc(rl + n + 1);
     memcpy(buf, rule, rl);
     for (size_t i = 0; i < n; i++)
         if (!strchr(" \t\r\n\f\v", line[i])) buf[k++] = line[i];

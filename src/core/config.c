@@ -6,6 +6,7 @@
  * error stops the load, so a user fixes one thing at a time, with the exact
  * place to look. */
 #include "config.h"
+#include "alloc.h"
 #include "arena.h"
 #include "hash.h"
 #include "path.h"
@@ -365,8 +366,7 @@ static int load_table(load_ctx *x, const cg_toml *t)
 
 static cg_config *config_new(const char *path)
 {
-    cg_config *c = calloc(1, sizeof *c);
-    if (!c) { fputs("cglint: out of memory\n", stderr); abort(); }
+    cg_config *c = cg_xcalloc(1, sizeof *c);
     c->arena = cg_arena_new();
     c->path = cg_arena_strdup(c->arena, path);
     char *abs = cg_path_abs(path);

@@ -6,6 +6,7 @@
  * merged into one hunk.  That is exactly what `diff -u` would print for
  * such local changes, and `patch -p1` / `git apply` take it. */
 #include "fix.h"
+#include "alloc.h"
 #include "file.h"
 #include "source.h"
 #include <errno.h>
@@ -37,8 +38,7 @@ static char *apply_edits(const char *text, size_t len, const take *t, size_t n, 
 {
     size_t total = len;
     for (size_t i = 0; i < n; i++) total += strlen(t[i].e->text);
-    char *out = malloc(total + 1), *o = out;
-    if (!out) { fputs("cglint: out of memory\n", stderr); abort(); }
+    char *out = cg_xmalloc(total + 1), *o = out;
     size_t pos = 0;
     for (size_t i = 0; i < n; i++) {
         memcpy(o, text + pos, t[i].e->start - pos);

@@ -1,17 +1,11 @@
 /* path.c - see path.h. */
 #include "path.h"
+#include "alloc.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static void *path_xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) { fputs("cglint: out of memory\n", stderr); abort(); }
-    return p;
-}
 
 char *cg_path_abs(const char *path)
 {
@@ -19,9 +13,9 @@ char *cg_path_abs(const char *path)
     const char *base = "";
     if (path[0] != '/') base = getcwd(cwd, sizeof cwd) ? cwd : "/";
     size_t n = strlen(base) + strlen(path) + 3;
-    char *joined = path_xmalloc(n);
+    char *joined = cg_xmalloc(n);
     snprintf(joined, n, "%s/%s", base, path);
-    char *out = path_xmalloc(n);
+    char *out = cg_xmalloc(n);
     size_t o = 0;
     const char *p = joined;
     while (*p) {
@@ -50,7 +44,7 @@ char *cg_path_dirname(const char *abs)
 {
     const char *s = strrchr(abs, '/');
     size_t n = s && s != abs ? (size_t)(s - abs) : 1;
-    char *d = path_xmalloc(n + 1);
+    char *d = cg_xmalloc(n + 1);
     memcpy(d, abs, n);
     d[n] = 0;
     return d;
@@ -80,7 +74,7 @@ char *cg_path_relative(const char *abs, const char *base)
         levels++;
     }
     size_t n = (size_t)levels * 3 + strlen(u) + 1;
-    char *out = path_xmalloc(n);
+    char *out = cg_xmalloc(n);
     out[0] = 0;
     for (int i = 0; i < levels; i++) strcat(out, i + 1 < levels || strcmp(u, ".") ? "../" : "..");
     if (strcmp(u, ".") != 0) strcat(out, u);

@@ -1,5 +1,6 @@
 /* streams.c - see streams.h. */
 #include "streams.h"
+#include "alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,8 +9,7 @@
 static void *grow(void *p, size_t *cap, size_t size)
 {
     *cap = *cap ? 2 * *cap : 8;
-    void *q = realloc(p, *cap * size);
-    if (!q) { fputs("cglint: out of memory\n", stderr); abort(); }
+    void *q = cg_xrealloc(p, *cap * size);
     return q;
 }
 

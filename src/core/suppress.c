@@ -6,6 +6,7 @@
  * skipped.  Within a comment, each `#` (or `//`) may start a directive, so
  * `# noqa: E501  # cglint: ignore[CG101]` holds two. */
 #include "suppress.h"
+#include "alloc.h"
 #include "hash.h"
 #include "source.h"
 #include <ctype.h>
@@ -25,8 +26,7 @@ static cg_directive *scan_push(scan_ctx *s)
 {
     if (s->n == s->cap) {
         s->cap = s->cap ? s->cap * 2 : 8;
-        s->d = realloc(s->d, s->cap * sizeof *s->d);
-        if (!s->d) { fputs("cglint: out of memory\n", stderr); abort(); }
+        s->d = cg_xrealloc(s->d, s->cap * sizeof *s->d);
     }
     cg_directive *d = &s->d[s->n++];
     memset(d, 0, sizeof *d);
@@ -180,8 +180,7 @@ static int same_codes(const cg_directive *a, const cg_directive *b)
  * suppresses nothing. */
 static void pair_ranges(cg_directive *d, size_t n)
 {
-    unsigned char *matched = calloc(n ? n : 1, 1);
-    if (!matched) { fputs("cglint: out of memory\n", stderr); abort(); }
+    unsigned char *matched = cg_xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < n; i++) {
         if (d[i].scope != CG_SUP_RANGE || d[i].ncodes <= 0) continue;
         size_t j = i + 1;
@@ -211,8 +210,7 @@ size_t cg_suppress_scan(const char *text, size_t len, const char *comment, cg_di
     /* line starts */
     size_t nl = 1;
     for (size_t i = 0; i < len; i++) nl += text[i] == '\n';
-    uint32_t *ls = malloc(nl * sizeof *ls);
-    if (!ls) { fputs("cglint: out of memory\n", stderr); abort(); }
+    uint32_t *ls = cg_xmalloc(nl * sizeof *ls);
     size_t k = 0;
     ls[k++] = 0;
     for (size_t i = 0; i < len; i++) if (text[i] == '\n') ls[k++] = (uint32_t)(i + 1);

@@ -1,5 +1,6 @@
 /* walk.c - file discovery (see walk.h). */
 #include "walk.h"
+#include "alloc.h"
 #include "hash.h"
 #include <pthread.h>
 #ifdef CGLINT_HAVE_LIBGIT2
@@ -167,8 +168,7 @@ static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit)
 {
     if (w->n == w->cap) {
         w->cap = w->cap ? w->cap * 2 : 256;
-        w->files = realloc(w->files, w->cap * sizeof *w->files);
-        if (!w->files) { fputs("cglint: out of memory\n", stderr); abort(); }
+        w->files = cg_xrealloc(w->files, w->cap * sizeof *w->files);
     }
     w->files[w->n].path = strdup(path);
     w->files[w->n].lang = lang;
@@ -224,8 +224,7 @@ static int seen_dir(walker *w, const struct stat *st)
         if (w->seen[i].dev == st->st_dev && w->seen[i].ino == st->st_ino) return 1;
     if (w->nseen == w->capseen) {
         w->capseen = w->capseen ? w->capseen * 2 : 64;
-        w->seen = realloc(w->seen, w->capseen * sizeof *w->seen);
-        if (!w->seen) { fputs("cglint: out of memory\n", stderr); abort(); }
+        w->seen = cg_xrealloc(w->seen, w->capseen * sizeof *w->seen);
     }
     w->seen[w->nseen].dev = st->st_dev;
     w->seen[w->nseen].ino = st->st_ino;
@@ -248,8 +247,7 @@ static void walk_dir(walker *w, const char *dir, int depth)
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 32;
-            names = realloc(names, cap * sizeof *names);
-            if (!names) { fputs("cglint: out of memory\n", stderr); abort(); }
+            names = cg_xrealloc(names, cap * sizeof *names);
         }
         names[n++] = strdup(e->d_name);
     }
@@ -342,9 +340,8 @@ int cg_walk(const char *const *paths, size_t npaths, const cg_walk_opts *opts,
     /* sort and drop duplicates: the same file named twice, also under two
      * spellings (`a.py ./a.py`, a link to it): same device and inode */
     if (w.n > 1) qsort(w.files, w.n, sizeof *w.files, cmp_file);
-    file_ident *ids = calloc(w.n ? w.n : 1, sizeof *ids);
-    unsigned char *drop = calloc(w.n ? w.n : 1, 1);
-    if (!ids || !drop) { fputs("cglint: out of memory\n", stderr); abort(); }
+    file_ident *ids = cg_xcalloc(w.n ? w.n : 1, sizeof *ids);
+    unsigned char *drop = cg_xcalloc(w.n ? w.n : 1, 1);
     size_t nid = 0;
     for (size_t i = 0; i < w.n; i++) {
         struct stat st;

@@ -17,15 +17,10 @@ void *cu_grow(void *v, int *cap, int n, size_t elem)
 {
     if (n < *cap) return v;
     int nc = *cap ? *cap * 2 : 8;
-    void *nv = realloc(v, (size_t)nc * elem);
-    if (!nv) { fputs("cglint: out of memory\n", stderr); abort(); }
+    void *nv = cg_xrealloc(v, (size_t)nc * elem);
     *cap = nc;
     return nv;
 }
-
-void *cu_xmalloc(size_t n) { return cg_xmalloc(n); }
-
-void *cu_xcalloc(size_t n, size_t size) { return cg_xcalloc(n, size); }
 
 /* CGLINT_CU_DUMP=1: print the lowered functions (for developing the front end). */
 static void dump_node(const cu_node *n, int depth)

@@ -249,7 +249,7 @@ __attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n,
 
 cu_val cu_eval_launch(cu_ctx *ctx, const cu_node *n)
 {
-    cu_val *kv = cu_xmalloc((size_t)n->nkids * sizeof *kv);
+    cu_val *kv = cg_xmalloc((size_t)n->nkids * sizeof *kv);
     for (int i = 0; i < n->nkids; i++) kv[i] = cu_eval(ctx, n->kids[i]);
     if (n->nkids >= 4) launch_site(ctx, n, kv);
     free(kv);
@@ -461,7 +461,7 @@ cu_val cu_eval_call(cu_ctx *ctx, const cu_node *n)
     const cu_node *obj = n->nkids ? n->kids[0] : NULL;
     if (obj && obj->kind != CU_N_EMPTY) objv = cu_eval(ctx, obj);
     int nargs = n->nkids > 1 ? n->nkids - 1 : 0;
-    cu_val *args = nargs ? cu_xmalloc((size_t)nargs * sizeof *args) : NULL;
+    cu_val *args = nargs ? cg_xmalloc((size_t)nargs * sizeof *args) : NULL;
     for (int i = 0; i < nargs; i++) args[i] = cu_eval(ctx, n->kids[i + 1]);
     cu_val r = CU_UNKNOWN;
     if (!ctx->fr->terminated) {
@@ -489,7 +489,7 @@ static int is_std_thread(const cu_node *n)
 cu_val cu_eval_construct(cu_ctx *ctx, const cu_node *n)
 {
     int nargs = n->nkids;
-    cu_val *args = nargs ? cu_xmalloc((size_t)nargs * sizeof *args) : NULL;
+    cu_val *args = nargs ? cg_xmalloc((size_t)nargs * sizeof *args) : NULL;
     for (int i = 0; i < nargs; i++) args[i] = n->kids[i]->kind == CU_N_EMPTY ? CU_UNKNOWN : cu_eval(ctx, n->kids[i]);
     cu_val r = CU_UNKNOWN;
     if (n->tclass == CU_T_DIM3) {

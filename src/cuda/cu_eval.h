@@ -188,8 +188,6 @@ static inline int cu_ptds(const cu_ctx *ctx) { return ctx->fr && ctx->fr->fn ? c
  * (realloc: the caller owns it; cu_analyze.c). */
 void *cu_grow(void *v, int *cap, int n, size_t elem);
 /* malloc and calloc that never fail (the caller frees). */
-void *cu_xmalloc(size_t n);
-void *cu_xcalloc(size_t n, size_t size);
 
 /* ---- cu_value.c: abstract values --------------------------------------------------------- */
 #define CU_UNKNOWN ((cu_val){ .kind = CU_V_UNKNOWN })

@@ -17,6 +17,7 @@
  * one note per run; anything else is taken to be the project's own, a
  * warning naming the options that fix it. */
 #include "cu_int.h"
+#include "core/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,8 +146,7 @@ static void enqueue(guess *g, cu_file *f)
     cg_map_put(&g->seen, f->path, strlen(f->path), (void *)1);
     if (g->nq == g->capq) {
         g->capq = g->capq ? 2 * g->capq : 64;
-        cu_file **q = realloc(g->queue, g->capq * sizeof *q);
-        if (!q) { fputs("cglint: out of memory\n", stderr); abort(); }
+        cu_file **q = cg_xrealloc(g->queue, g->capq * sizeof *q);
         g->queue = q;
     }
     g->queue[g->nq++] = f;
@@ -159,8 +159,7 @@ static void add_dir(guess *g, const char *dir, size_t len)
     cg_map_put(&g->dirset, d, len, (void *)1);
     if (g->ndirs == g->capdirs) {
         g->capdirs = g->capdirs ? 2 * g->capdirs : 16;
-        char **v = realloc(g->dirs, g->capdirs * sizeof *v);
-        if (!v) { fputs("cglint: out of memory\n", stderr); abort(); }
+        char **v = cg_xrealloc(g->dirs, g->capdirs * sizeof *v);
         g->dirs = v;
     }
     g->dirs[g->ndirs++] = d;

@@ -221,7 +221,7 @@ static cu_func **all_functions(const cu_project *p, size_t *n)
     size_t nf = 0;
     for (size_t i = 0; i < p->funcs.cap; i++)
         for (cu_func *f = p->funcs.keys[i] ? p->funcs.vals[i] : NULL; f; f = f->next_same_usr) nf++;
-    cu_func **all = cu_xcalloc(nf, sizeof *all);
+    cu_func **all = cg_xcalloc(nf, sizeof *all);
     size_t k = 0;
     for (size_t i = 0; i < p->funcs.cap; i++)
         for (cu_func *f = p->funcs.keys[i] ? p->funcs.vals[i] : NULL; f; f = f->next_same_usr) all[k++] = f;
@@ -261,10 +261,10 @@ void cu_index_build(cu_index *ix, cu_project *p, cg_arena *arena)
     size_t nf = ix->nall ? ix->nall : 1;
     qsort(ix->all, ix->nall, sizeof *ix->all, cmp_func);
     for (size_t i = 0; i < ix->nall; i++) ix->all[i]->idx = (int)i;
-    ix->callees = cu_xcalloc(nf, sizeof *ix->callees);
-    ix->ncallees = cu_xcalloc(nf, sizeof *ix->ncallees);
-    ix->lookups = cu_xcalloc(nf, sizeof *ix->lookups);
-    ix->seen = cu_xcalloc(nf, 1);
+    ix->callees = cg_xcalloc(nf, sizeof *ix->callees);
+    ix->ncallees = cg_xcalloc(nf, sizeof *ix->ncallees);
+    ix->lookups = cg_xcalloc(nf, sizeof *ix->lookups);
+    ix->seen = cg_xcalloc(nf, 1);
     for (size_t i = 0; i < ix->nall; i++) scan_function(ix, i);
     propagate_bearing(ix);
     for (size_t i = 0; i < ix->nall; i++) {
@@ -509,8 +509,8 @@ void cu_collect_names(cu_project *p, cg_map *names, cg_arena *arena)
     cu_func **all = all_functions(p, &nf);
     if (!nf) { free(all); return; }
     for (size_t i = 0; i < nf; i++) all[i]->idx = (int)i;
-    int *first = cu_xcalloc(nf + 1, sizeof *first);
-    unsigned char *bear = cu_xcalloc(nf, 1), *reach = cu_xcalloc(nf, 1);
+    int *first = cg_xcalloc(nf + 1, sizeof *first);
+    unsigned char *bear = cg_xcalloc(nf, 1), *reach = cg_xcalloc(nf, 1);
     names_scan ns = { .p = p, .names = names, .a = arena };
     /* the call graph of what is parsed so far */
     for (size_t i = 0; i < nf; i++) {

@@ -18,6 +18,7 @@
  *     is an UnexposedExpr whose first child refers to an OverloadedDeclRef;
  *   - an operator() call lists the object as its first argument. */
 #include "cu_int.h"
+#include "core/alloc.h"
 #include <clang-c/Index.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +60,7 @@ static enum CXChildVisitResult collect_cb(CXCursor c, CXCursor parent, CXClientD
     kids *k = d;
     if (k->n == k->cap) {
         unsigned nc = k->cap * 2;
-        CXCursor *nv = malloc(nc * sizeof *nv);
-        if (!nv) { fputs("cglint: out of memory\n", stderr); abort(); }
+        CXCursor *nv = cg_xmalloc(nc * sizeof *nv);
         memcpy(nv, k->v, k->n * sizeof *nv);
         if (k->v != k->buf) free(k->v);
         k->v = nv;
@@ -166,8 +166,7 @@ static void nodes_push(lower *l, nodes *ns, cu_node *x)
     (void)l;
     if (ns->n == ns->cap) {
         unsigned nc = ns->cap ? ns->cap * 2 : 8;
-        cu_node **nv = realloc(ns->v, (size_t)nc * sizeof *nv);
-        if (!nv) { fputs("cglint: out of memory\n", stderr); abort(); }
+        cu_node **nv = cg_xrealloc(ns->v, (size_t)nc * sizeof *nv);
         ns->v = nv;
         ns->cap = nc;
     }
@@ -597,8 +596,7 @@ static cu_node *lower_generic(lower *l, CXCursor c, int kind, int as_stmt)
 {
     kids k;
     kids_get(&k, c);
-    cu_node *tmp[8], **v = k.n <= 8 ? tmp : malloc(k.n * sizeof *v);
-    if (!v) { fputs("cglint: out of memory\n", stderr); abort(); }
+    cu_node *tmp[8], **v = k.n <= 8 ? tmp : cg_xmalloc(k.n * sizeof *v);
     unsigned nv = 0;
     for (unsigned i = 0; i < k.n; i++) {
         cu_node *x = as_stmt ? lower_stmt(l, k.v[i]) : lower_expr(l, k.v[i]);

@@ -48,8 +48,7 @@ static void project_init(cu_project *p, const cg_file *files, size_t n, const cg
     p->times = t ? (t[0] == '2' ? 2 : 1) : 0;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) k += files[i].lang == CG_LANG_CU;
-    p->files = calloc(k ? k : 1, sizeof *p->files);
-    if (!p->files) { fputs("cglint: out of memory\n", stderr); abort(); }
+    p->files = cg_xcalloc(k ? k : 1, sizeof *p->files);
     for (size_t i = 0; i < n; i++) {
         if (files[i].lang != CG_LANG_CU) continue;
         cu_file *f = &p->files[p->nfiles++];
@@ -164,6 +163,7 @@ static void hold_stderr(cu_project *p, hold *h)
         h->saved = -1;
     }
     close(fd);
+    cg_alloc_error_fd(h->saved);   /* out of memory meanwhile: said on the real stderr */
 }
 
 static void release_stderr(hold *h)
@@ -171,6 +171,7 @@ static void release_stderr(hold *h)
     if (h->saved < 0) return;
     fflush(stderr);
     dup2(h->saved, STDERR_FILENO);
+    cg_alloc_error_fd(-1);
     close(h->saved);
     FILE *f = fopen(h->path, "r");
     if (!f) return;

@@ -89,7 +89,7 @@ cu_place cu_place_of_value(cu_ctx *ctx, const cu_node *n, const char **via)
 static void *dup_array(const void *v, int n, size_t elem)
 {
     if (!n) return NULL;
-    void *r = cu_xmalloc((size_t)n * elem);
+    void *r = cg_xmalloc((size_t)n * elem);
     memcpy(r, v, (size_t)n * elem);
     return r;
 }

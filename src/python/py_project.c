@@ -8,6 +8,7 @@
  * Whole-tree time therefore stays near the cost of reading when captures are
  * rare, which they are. */
 #include "py_int.h"
+#include "core/alloc.h"
 #include "py_cache.h"
 #include "core/cache.h"
 #include "core/pool.h"
@@ -123,8 +124,7 @@ static void prefetch_imports(py_project *p, int jobs)
             if (!d || d->state != 0 || cg_map_get(&queued, d->file->path, strlen(d->file->path))) continue;
             if (n == cap) {
                 cap = cap ? cap * 2 : 64;
-                list = realloc(list, cap * sizeof *list);
-                if (!list) { fputs("cglint: out of memory\n", stderr); abort(); }
+                list = cg_xrealloc(list, cap * sizeof *list);
             }
             list[n++] = d;
             cg_map_put(&queued, d->file->path, strlen(d->file->path), (void *)1);
@@ -170,8 +170,7 @@ static void la_push(lookahead *la, py_module *d)
     if (la->queued[i]) return;
     if (la->n == la->cap) {
         la->cap = la->cap ? la->cap * 2 : 64;
-        py_module **s = realloc(la->stack, la->cap * sizeof *s);
-        if (!s) { fputs("cglint: out of memory\n", stderr); abort(); }
+        py_module **s = cg_xrealloc(la->stack, la->cap * sizeof *s);
         la->stack = s;
     }
     la->queued[i] = 1;
@@ -345,8 +344,7 @@ static void project_init(py_project *p, cg_file *files, size_t n, const cg_py_op
     cg_map_init(&p->attr_assigns);
     size_t np = 0;
     for (size_t i = 0; i < n; i++) np += files[i].lang == CG_LANG_PY;
-    p->mods = calloc(np ? np : 1, sizeof *p->mods);
-    if (!p->mods) { fputs("cglint: out of memory\n", stderr); abort(); }
+    p->mods = cg_xcalloc(np ? np : 1, sizeof *p->mods);
     dircache dc = { .arena = p->arena };
     cg_map_init(&dc.has_init);
     for (size_t i = 0; i < n; i++) {
