@@ -118,6 +118,20 @@ static long long now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The distributed rank the launcher gave this process (torchrun, MPI, Slurm),
+ * or -1: the first of these variables that holds a number. */
+static int env_rank(const char *const *names)
+{
+    for (; *names; names++) {
+        const char *v = getenv(*names);
+        if (!v || !*v) continue;
+        char *end;
+        long r = strtol(v, &end, 10);
+        if (*end == 0 && r >= 0 && r < (1 << 20)) return (int)r;
+    }
+    return -1;
+}
+
 static void emit(buf *b)
 {
     B_LIT(b, "\n");
@@ -130,10 +144,18 @@ static void emit(buf *b)
         snprintf(path, sizeof path, "%s/cupti-%d-%08x.jsonl", events_dir, (int)out_pid, r);
         out_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
         if (out_fd >= 0) {
-            char head[256];
+            static const char *const rank_vars[] = {"RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                                     "SLURM_PROCID", NULL};
+            static const char *const size_vars[] = {"WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                                     "SLURM_NTASKS", NULL};
+            int rank = env_rank(rank_vars), size = env_rank(size_vars);
+            char head[256], extra[64] = "";
+            if (rank >= 0) snprintf(extra, sizeof extra, ",\"rank\":%d", rank);
+            if (rank >= 0 && size > 0) snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
+                                                ",\"world_size\":%d", size);
             int n = snprintf(head, sizeof head,
-                             "{\"ev\":\"process\",\"v\":1,\"source\":\"cupti\",\"pid\":%d,\"ppid\":%d,\"t\":%lld}\n",
-                             (int)out_pid, (int)getppid(), now_ns());
+                             "{\"ev\":\"process\",\"v\":1,\"source\":\"cupti\",\"pid\":%d,\"ppid\":%d%s,\"t\":%lld}\n",
+                             (int)out_pid, (int)getppid(), extra, now_ns());
             if (write(out_fd, head, (size_t)n) < 0) {}
         }
     }

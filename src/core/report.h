@@ -97,6 +97,8 @@ typedef struct cg_region_stat {
     unsigned long replays;
     long nodes;               /* graph nodes of the last good capture; -1 unknown */
     double mean_replay_ms;    /* GPU time per replay (sampled); < 0 unknown */
+    struct cg_rank_stat { int rank; unsigned long captures, failed, replays; } *ranks;
+    size_t nranks;            /* per distributed rank (torchrun RANK...), when the run had ranks */
 } cg_region_stat;
 
 /* The observed program of a `cglint run`. */

@@ -138,6 +138,16 @@ static json_t *json_run(const cg_report *r)
         json_object_set_new(x, "replays", json_integer((json_int_t)g->replays));
         json_object_set_new(x, "graph_nodes", g->nodes >= 0 ? json_integer(g->nodes) : json_null());
         json_object_set_new(x, "mean_replay_ms", g->mean_replay_ms >= 0 ? json_real(round(g->mean_replay_ms * 1e4) / 1e4) : json_null());
+        json_t *ranks = json_array();
+        for (size_t k = 0; k < g->nranks; k++) {
+            json_t *rk = json_object();
+            json_object_set_new(rk, "rank", json_integer(g->ranks[k].rank));
+            json_object_set_new(rk, "captures", json_integer((json_int_t)g->ranks[k].captures));
+            json_object_set_new(rk, "failed_captures", json_integer((json_int_t)g->ranks[k].failed));
+            json_object_set_new(rk, "replays", json_integer((json_int_t)g->ranks[k].replays));
+            json_array_append_new(ranks, rk);
+        }
+        json_object_set_new(x, "ranks", ranks);
         json_array_append_new(regions, x);
     }
     json_object_set_new(o, "regions", regions);

@@ -444,6 +444,13 @@ static void text_run(FILE *out, const cg_report *r)
             fprintf(out, ", %lu replay%s", g->replays, g->replays == 1 ? "" : "s");
             if (g->nodes >= 0) fprintf(out, ", %ld graph node%s", g->nodes, g->nodes == 1 ? "" : "s");
             if (g->mean_replay_ms >= 0) fprintf(out, ", mean replay %.3f ms", g->mean_replay_ms);
+            for (size_t k = 0; k < g->nranks; k++)
+            {
+                fprintf(out, "%s rank %d: %lu capture%s", k ? ";" : "; by rank:", g->ranks[k].rank,
+                        g->ranks[k].captures, g->ranks[k].captures == 1 ? "" : "s");
+                if (g->ranks[k].failed) fprintf(out, " (%lu failed)", g->ranks[k].failed);
+                fprintf(out, ", %lu replay%s", g->ranks[k].replays, g->ranks[k].replays == 1 ? "" : "s");
+            }
             fputs(".\n", out);
         }
     }

@@ -128,7 +128,7 @@ static void frames_from(json_t *py, json_t *native, cg_ev_frame **out, size_t *n
     json_t *fr;
     json_array_foreach(py, i, fr) {
         const char *p = json_string_value(json_array_get(fr, 0));
-        if (!p || p[0] == '<') continue;
+        if (!p || (p[0] == '<' && strcmp(p, "<string>") != 0)) continue;   /* `python -c`'s code is kept */
         cg_ev_frame f = {strdup(p), (uint32_t)json_integer_value(json_array_get(fr, 1)),
                          dup_or_null(json_string_value(json_array_get(fr, 2)))};
         PUSH(*out, *n, f);
@@ -195,6 +195,59 @@ static size_t region_index(cg_events *ev, const char *path, uint32_t line, const
     cg_ev_region r = {.path = strdup(path), .line = line, .kind = strdup(kind), .nodes = -1};
     PUSH(ev->regions, ev->nregions, r);
     return ev->nregions - 1;
+}
+
+static struct cg_rank_stat *rank_stat(cg_ev_region *r, int rank)
+{
+    if (rank < 0) return NULL;
+    size_t i = 0;
+    while (i < r->nranks && r->ranks[i].rank < rank) i++;
+    if (i < r->nranks && r->ranks[i].rank == rank) return &r->ranks[i];
+    r->ranks = xrealloc(r->ranks, (r->nranks + 1) * sizeof *r->ranks);
+    memmove(&r->ranks[i + 1], &r->ranks[i], (r->nranks - i) * sizeof *r->ranks);
+    r->nranks++;
+    r->ranks[i] = (struct cg_rank_stat){.rank = rank};
+    return &r->ranks[i];
+}
+
+const cg_ev_proc *cg_events_proc(const cg_events *ev, int pid)
+{
+    for (size_t i = 0; i < ev->nprocs; i++)
+        if (ev->procs[i].pid == pid) return &ev->procs[i];
+    return NULL;
+}
+
+static int rank_of(const cg_events *ev, int pid)
+{
+    const cg_ev_proc *p = cg_events_proc(ev, pid);
+    return p ? p->rank : -1;
+}
+
+char *cg_events_line_text(const cg_events *ev, int pid, const char *path, uint32_t line)
+{
+    if (!path || !line) return NULL;
+    if (strcmp(path, "<string>") != 0) return cg_file_line(path, line, 1u << 20);
+    const cg_ev_proc *p = cg_events_proc(ev, pid);
+    const char *s = p ? p->command : NULL;
+    for (size_t i = 0; i < ev->nprocs && !s; i++) s = ev->procs[i].command;   /* pid unknown: the first command */
+    if (!s) return NULL;
+    for (uint32_t at = 1; at < line && s; at++) {
+        s = strchr(s, '\n');
+        if (s) s++;
+    }
+    if (!s) return NULL;
+    size_t n = strcspn(s, "\n");
+    return strndup(s, n > (1u << 20) ? (1u << 20) : n);
+}
+
+/* A process's record, made at its first `process` event (either observer). */
+static cg_ev_proc *proc_get(cg_events *ev, int pid)
+{
+    for (size_t i = 0; i < ev->nprocs; i++)
+        if (ev->procs[i].pid == pid) return &ev->procs[i];
+    cg_ev_proc p = {.pid = pid, .rank = -1, .world_size = -1};
+    PUSH(ev->procs, ev->nprocs, p);
+    return &ev->procs[ev->nprocs - 1];
 }
 
 static pid_region *pid_region_get(reader *rd, int pid, long long rid)
@@ -284,7 +337,10 @@ static void python_event(reader *rd, int pid, json_t *o)
         int r = region_of(rd, pid, o);
         if (r < 0) return;
         ev->regions[r].captures++;
-        if (!json_is_true(json_object_get(o, "ok"))) ev->regions[r].failed++;
+        int bad = !json_is_true(json_object_get(o, "ok"));
+        if (bad) ev->regions[r].failed++;
+        struct cg_rank_stat *rs = rank_stat(&ev->regions[r], rank_of(ev, pid));
+        if (rs) { rs->captures++; rs->failed += bad; }
         json_t *nodes = json_object_get(o, "nodes");
         if (json_is_integer(nodes)) ev->regions[r].nodes = (long)json_integer_value(nodes);
         py_capture c = {pid, (size_t)r, jint(o, "t0"), jint(o, "t1")};
@@ -355,6 +411,7 @@ static void python_event(reader *rd, int pid, json_t *o)
         h.code = dup_or_null(code ? code : jstr(o, "surface_code"));
         h.phase = dup_or_null(phase);
         h.other_thread = thread && strcmp(thread, "main") != 0;
+        h.collateral = phase && strcmp(phase, "uncaught") == 0 ? 2 : 0;   /* outside any capture: no evidence */
         h.pid = pid;
         h.t = jint(o, "t");
         frames_from(json_object_get(o, "stack"), NULL, &h.stack, &h.nstack);
@@ -424,6 +481,7 @@ static void python_event(reader *rd, int pid, json_t *o)
         }
         PUSH(ev->hits, ev->nhits, h);
     } else if (strcmp(k, "exit") == 0) {
+        proc_get(ev, pid)->exited = 1;
         if (json_is_false(json_object_get(o, "cuda_available"))) ev->cuda_unavailable = 1;
         json_t *init = json_object_get(o, "cuda_initialized");
         if (json_is_true(init)) ev->cuda_initialized++;
@@ -475,11 +533,16 @@ static void cupti_event(reader *rd, int pid, json_t *o, native_region **nr, size
                 struct native_cap c = {(*nr)[i].idx, jint(o, "t0"), jint(o, "t1")};
                 PUSH(rd->ncap, rd->nncap, c);
                 r->captures++;
-                if (!json_is_true(json_object_get(o, "ok"))) r->failed++;
+                int bad = !json_is_true(json_object_get(o, "ok"));
+                if (bad) r->failed++;
+                struct cg_rank_stat *rs = rank_stat(r, rank_of(ev, pid));
+                if (rs) { rs->captures++; rs->failed += bad; }
                 json_t *nodes = json_object_get(o, "nodes");
                 if (json_is_integer(nodes)) r->nodes = (long)json_integer_value(nodes);
             } else {
                 r->replays += (unsigned long)jint(o, "n");
+                struct cg_rank_stat *rs = rank_stat(r, rank_of(ev, pid));
+                if (rs) rs->replays += (unsigned long)jint(o, "n");
             }
         }
     } else if (strcmp(k, "api") == 0 || strcmp(k, "eager") == 0) {
@@ -580,6 +643,16 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
                 files[i].pid = (int)jint(o, "pid");
                 files[i].cupti = jstr(o, "source") && strcmp(jstr(o, "source"), "cupti") == 0;
                 add_pid(&rd.all_pids, &rd.nall, files[i].pid);
+                cg_ev_proc *p = proc_get(ev, files[i].pid);
+                json_t *rk = json_object_get(o, "rank"), *ws = json_object_get(o, "world_size");
+                if (json_is_integer(rk) && json_integer_value(rk) >= 0 && json_integer_value(rk) < 1 << 20) {
+                    p->rank = (int)json_integer_value(rk);
+                    ev->ranked = 1;
+                }
+                if (json_is_integer(ws) && json_integer_value(ws) > 0 && json_integer_value(ws) < 1 << 20)
+                    p->world_size = (int)json_integer_value(ws);
+                if (!files[i].cupti) p->python = 1;
+                set_once(&p->command, jstr(o, "command"));
                 if (!files[i].cupti) { add_pid(&rd.py_pids, &rd.npy, files[i].pid); ev->python_processes++; }
                 else ev->cupti_processes++;
             }
@@ -619,6 +692,8 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
     for (size_t i = 0; i < rd.npr; i++) {
         cg_ev_region *r = &ev->regions[rd.pr[i].idx];
         r->replays += rd.pr[i].replays;
+        struct cg_rank_stat *rs = rank_stat(r, rank_of(ev, rd.pr[i].pid));
+        if (rs) rs->replays += rd.pr[i].replays;
         r->entries += rd.pr[i].entries;
         if (rd.pr[i].recaptures > r->recaptures) r->recaptures = rd.pr[i].recaptures;
         r->same_graph |= rd.pr[i].same_graph;
@@ -648,6 +723,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
             PUSH(ev->hits, ev->nhits, h);
         }
     }
+    for (size_t i = 0; i < ev->nhits; i++) ev->hits[i].rank = rank_of(ev, ev->hits[i].pid);
     for (size_t i = 0; i < nn; i++) {
         for (size_t j = 0; j < files[i].n; j++) json_decref(files[i].lines[j]);
         free(files[i].lines);
@@ -662,7 +738,13 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
 
 void cg_events_free(cg_events *ev)
 {
-    for (size_t i = 0; i < ev->nregions; i++) { free(ev->regions[i].path); free(ev->regions[i].kind); }
+    for (size_t i = 0; i < ev->nregions; i++) {
+        free(ev->regions[i].path);
+        free(ev->regions[i].kind);
+        free(ev->regions[i].ranks);
+    }
+    for (size_t i = 0; i < ev->nprocs; i++) free(ev->procs[i].command);
+    free(ev->procs);
     for (size_t i = 0; i < ev->nhits; i++) {
         cg_hit *h = &ev->hits[i];
         free(h->text); free(h->api); free(h->code); free(h->message); free(h->phase); free(h->surface);

@@ -160,6 +160,7 @@ static char *abs_of(const char *root, const char *path)
 {
     char joined[PATH_MAX * 2], res[PATH_MAX];
     if (!path) return strdup("");
+    if (path[0] == '<') return strdup(path);   /* `python -c`'s "<string>" */
     if (path[0] != '/' && root) snprintf(joined, sizeof joined, "%s/%s", root, path);
     else snprintf(joined, sizeof joined, "%s", path);
     if (realpath(joined, res)) return strdup(res);
@@ -176,6 +177,7 @@ static char *display_path(const char *root, const char *abs)
 
 static int user_path(const char *p)
 {
+    if (p && strcmp(p, "<string>") == 0) return 1;   /* the code of `python -c CODE` */
     return p && p[0] != '<' && p[0] && !strstr(p, "/site-packages/") && !strstr(p, "/dist-packages/") &&
            !strstr(p, "/lib/python3") && !strstr(p, "/torch/") && !strstr(p, "cglint_runtime/") &&
            !strstr(p, "/torchinductor_");
@@ -195,10 +197,6 @@ static const cg_ev_frame *site_of(const cg_hit *h)
     return NULL;
 }
 
-static char *line_text_of(const char *abs, uint32_t line)
-{
-    return cg_file_line(abs, line, 1u << 20);   /* regular files only, a bounded line */
-}
 
 /* Whether `line` of file `abs` lies inside the block that the `with`
  * statement at `opener` starts (every line between is blank or indented
@@ -227,6 +225,186 @@ static int inside_with_block(const char *abs, uint32_t opener, uint32_t line)
     return ok;
 }
 
+/* ---- ranks ----------------------------------------------------------------------- */
+
+/* The ranks an observation was seen on (sorted), and how many of its
+ * processes had none. */
+typedef struct { int r[64]; size_t n, unranked; } rankset;
+
+static void rankset_add(rankset *s, int rank)
+{
+    if (rank < 0) { s->unranked++; return; }
+    size_t i = 0;
+    while (i < s->n && s->r[i] < rank) i++;
+    if ((i < s->n && s->r[i] == rank) || s->n == 64) return;
+    memmove(&s->r[i + 1], &s->r[i], (s->n - i) * sizeof *s->r);
+    s->r[i] = rank;
+    s->n++;
+}
+
+static int rankset_has(const rankset *s, int rank)
+{
+    for (size_t i = 0; i < s->n; i++) if (s->r[i] == rank) return 1;
+    return 0;
+}
+
+/* "rank 1" / "ranks 0,1" */
+static char *rankset_text(const rankset *s)
+{
+    char buf[512];
+    size_t at = (size_t)snprintf(buf, sizeof buf, "rank%s ", s->n == 1 ? "" : "s");
+    for (size_t i = 0; i < s->n && at < sizeof buf - 16; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%d", i ? "," : "", s->r[i]);
+    return strdup(buf);
+}
+
+/* A failure of the communicator itself (NCCL aborted or timed out, the peer
+ * gone): what a rank dies of when another rank failed first. */
+static int comm_failure(const cg_hit *h)
+{
+    static const char *const pat[] = {
+        "DistBackendError", "DistNetworkError", "ncclRemoteError", "ncclSystemError", "communicator was aborted",
+        "Watchdog caught collective operation timeout", "collective operation timeout", "timed out", "Timeout",
+        "remote process exited", "Connection reset by peer", "Connection closed by peer", "Broken pipe",
+        "NCCL_ERROR_REMOTE", "ncclInvalidUsage: remote"};
+    for (size_t i = 0; i < sizeof pat / sizeof *pat; i++)
+        if (has(h->message, pat[i]) || has(h->text, pat[i]) || has(h->code, pat[i])) return 1;
+    return 0;
+}
+
+static int is_failure(const cg_hit *h);
+static int invalidated_only(const cg_hit *h);
+
+/* Ranks of a run where one rank failed and others died of it.  `blamed`:
+ * the ranks whose own failure was seen (not the communicator's); `victims`:
+ * ranks that failed only in the communicator, or ended without exiting,
+ * after a blamed rank failed.  The victims' observations are marked
+ * collateral: they confirm nothing and become no finding. */
+typedef struct {
+    rankset blamed, victims, died;   /* died: ranks that ended without exiting */
+    const cg_hit *first;             /* the first blamed failure */
+    const cg_hit *victim_hit[64];    /* each victim's first communicator failure, or NULL */
+} rank_fate;
+
+static void rank_fates(cg_events *ev, rank_fate *rf)
+{
+    memset(rf, 0, sizeof *rf);
+    if (!ev->ranked) return;
+    for (size_t i = 0; i < ev->nhits; i++) {
+        const cg_hit *h = &ev->hits[i];
+        if (h->rank < 0 || h->collateral || !is_failure(h) || invalidated_only(h) || comm_failure(h)) continue;
+        if (!rf->first || (h->t && rf->first->t && h->t < rf->first->t)) rf->first = h;
+        rankset_add(&rf->blamed, h->rank);
+    }
+    for (size_t i = 0; i < ev->nprocs; i++)
+        if (ev->procs[i].python && ev->procs[i].rank >= 0 && !ev->procs[i].exited)
+            rankset_add(&rf->died, ev->procs[i].rank);
+    if (!rf->blamed.n) return;
+    for (size_t i = 0; i < ev->nhits; i++) {
+        cg_hit *h = &ev->hits[i];
+        if (h->rank < 0 || rankset_has(&rf->blamed, h->rank) || !comm_failure(h)) continue;
+        if (!rankset_has(&rf->victims, h->rank) && rf->victims.n < 64) {
+            rankset_add(&rf->victims, h->rank);
+            for (size_t k = 0; k < rf->victims.n; k++) if (rf->victims.r[k] == h->rank) {
+                memmove(&rf->victim_hit[k + 1], &rf->victim_hit[k], (rf->victims.n - 1 - k) * sizeof *rf->victim_hit);
+                rf->victim_hit[k] = h;
+            }
+        }
+    }
+    for (size_t i = 0; i < rf->died.n; i++)
+        if (!rankset_has(&rf->blamed, rf->died.r[i]) && !rankset_has(&rf->victims, rf->died.r[i])) {
+            rankset_add(&rf->victims, rf->died.r[i]);
+            for (size_t k = 0; k < rf->victims.n; k++) if (rf->victims.r[k] == rf->died.r[i]) {
+                memmove(&rf->victim_hit[k + 1], &rf->victim_hit[k], (rf->victims.n - 1 - k) * sizeof *rf->victim_hit);
+                rf->victim_hit[k] = NULL;
+            }
+        }
+    /* everything a victim saw after the blamed failure is its echo */
+    for (size_t i = 0; i < ev->nhits; i++) {
+        cg_hit *h = &ev->hits[i];
+        if (h->rank >= 0 && rankset_has(&rf->victims, h->rank) && is_failure(h) && !h->collateral) h->collateral = 1;
+    }
+}
+
+static char *with_victims(char *evidence, const rankset *seen, const rank_fate *rf);
+
+/* "...; confirmed on ranks 0,1" when the run had ranks. */
+static char *confirmed_on(char *evidence, const rankset *seen, const rank_fate *rf)
+{
+    if (seen->n && !seen->unranked) {
+        char *rt = rankset_text(seen);
+        char *t = xasprintf("%s; confirmed on %s", evidence, rt);
+        free(rt);
+        free(evidence);
+        evidence = t;
+    }
+    return with_victims(evidence, seen, rf);
+}
+
+/* "; rank 1 died of it (not blamed)" for evidence naming a blamed rank. */
+static char *with_victims(char *evidence, const rankset *seen, const rank_fate *rf)
+{
+    int blamed = 0;
+    for (size_t i = 0; i < seen->n && !blamed; i++) blamed = rankset_has(&rf->blamed, seen->r[i]);
+    if (!blamed || !rf->victims.n) return evidence;
+    char *v = rankset_text(&rf->victims);
+    char *t = xasprintf("%s; %s died of it (not blamed)", evidence, v);
+    free(v);
+    free(evidence);
+    return t;
+}
+
+/* One notice per victim rank: what it died of, and whose failure it was. */
+static void report_fates(cg_report *r, cg_events *ev, const rank_fate *rf, const char *root)
+{
+    if (rf->victims.n && rf->first) {
+        const cg_ev_frame *s = NULL;
+        for (size_t i = 0; i < rf->first->nstack && !s; i++)
+            if (user_path(rf->first->stack[i].path) && rf->first->stack[i].line) s = &rf->first->stack[i];
+        char *where = s ? display_path(root, s->path) : NULL;
+        char *blamed = rankset_text(&rf->blamed);
+        for (size_t i = 0; i < rf->victims.n; i++) {
+            const cg_hit *vh = rf->victim_hit[i];
+            char at[512] = "";
+            if (where) snprintf(at, sizeof at, " at %s:%u", where, (unsigned)s->line);
+            if (vh)
+                cg_report_notice(r, CG_NOTE, NULL, 0, 0,
+                                 "rank %d died because %s failed first%s: it saw only the communicator's failure "
+                                 "(%s); not blamed", rf->victims.r[i], blamed, at, vh->text);
+            else
+                cg_report_notice(r, CG_NOTE, NULL, 0, 0,
+                                 "rank %d ended without exiting (stopped by the launcher or aborted) after %s "
+                                 "failed%s; not blamed", rf->victims.r[i], blamed, at);
+        }
+        free(blamed);
+        free(where);
+        return;
+    }
+    if (!rf->died.n || rf->blamed.n) return;
+    /* nobody failed, yet ranks died: a hang ended by a timeout or a kill */
+    char *died = rankset_text(&rf->died);
+    rankset all = {0};
+    for (size_t i = 0; i < ev->nprocs; i++) if (ev->procs[i].rank >= 0) rankset_add(&all, ev->procs[i].rank);
+    cg_report_notice(r, CG_WARN, NULL, 0, 0,
+                     "%s ended without exiting (killed, or aborted by NCCL's watchdog): the run hung or timed out "
+                     "and no rank saw an error of its own", died);
+    free(died);
+    for (size_t k = 0; k < ev->nregions; k++) {
+        const cg_ev_region *g = &ev->regions[k];
+        if (!g->nranks || g->nranks >= all.n) continue;
+        rankset on = {0}, off = {0};
+        for (size_t i = 0; i < g->nranks; i++) rankset_add(&on, g->ranks[i].rank);
+        for (size_t i = 0; i < all.n; i++) if (!rankset_has(&on, all.r[i])) rankset_add(&off, all.r[i]);
+        char *a = rankset_text(&on), *b = rankset_text(&off), *where = display_path(root, g->path);
+        cg_report_notice(r, CG_WARN, where, g->line, 0,
+                         "this capture ran on %s only, not on %s: a collective captured on some ranks waits for "
+                         "ranks that never launch it", a, b);
+        free(a);
+        free(b);
+        free(where);
+    }
+}
+
 /* ---- what no finding predicted ----------------------------------------------- */
 
 /* A failure that only echoes an earlier one: capture_end's (or
@@ -252,9 +430,10 @@ typedef struct {
     int group;           /* the first hit of its (rule, path, line) */
     size_t npids;
     int pids[8];
+    rankset ranks;
 } unpredicted;
 
-static void report_unpredicted(cg_report *r, cg_events *ev, const char *root)
+static void report_unpredicted(cg_report *r, cg_events *ev, const char *root, const rank_fate *rf)
 {
     size_t nh = ev->nhits;
     if (!nh) return;
@@ -275,7 +454,7 @@ static void report_unpredicted(cg_report *r, cg_events *ev, const char *root)
         cg_hit *hit = &ev->hits[h];
         unpredicted *x = &u[h];
         x->group = (int)h;
-        if (hit->used) continue;
+        if (hit->used || hit->collateral) continue;
         const cg_ev_region *g = hit->region >= 0 ? &ev->regions[hit->region] : NULL;
         if (invalidated_only(hit)) {
             /* an invalidated capture is the echo of its cause, when the cause was seen */
@@ -304,7 +483,7 @@ static void report_unpredicted(cg_report *r, cg_events *ev, const char *root)
                     path = ev->regions[i].path;
                     line = ev->regions[i].line;
                 }
-        x->line_text = path && line ? line_text_of(path, line) : NULL;
+        x->line_text = path && line ? cg_events_line_text(ev, hit->pid, path, line) : NULL;
         x->rule = cg_classify_hit(hit, x->line_text);
         if (x->rule >= 0 && !strcmp(cg_rules[x->rule].id, "CG002") && hit->kind == CG_HIT_DYNOP &&
             !(g && g->failed) && !has(hit->code, "StreamCapture") && !has(hit->code, "CapturedEvent")) {
@@ -318,6 +497,7 @@ static void report_unpredicted(cg_report *r, cg_events *ev, const char *root)
         x->line = line;
         x->npids = 1;
         x->pids[0] = hit->pid;
+        rankset_add(&x->ranks, hit->rank);
         /* the same failure in several processes (DDP ranks): one finding */
         for (size_t k = 0; k < h; k++) {
             unpredicted *y = &u[k];
@@ -330,6 +510,7 @@ static void report_unpredicted(cg_report *r, cg_events *ev, const char *root)
             if (!known) {
                 if (y->npids < 8) y->pids[y->npids] = hit->pid;
                 y->npids++;
+                rankset_add(&y->ranks, hit->rank);
             }
             break;
         }
@@ -341,8 +522,14 @@ static void report_unpredicted(cg_report *r, cg_events *ev, const char *root)
         const cg_ev_region *g = hit->region >= 0 ? &ev->regions[hit->region] : NULL;
         int rule = x->rule;
         char *where = x->path ? display_path(root, x->path) : NULL;
-        char procs[64] = "";
-        if (x->npids > 1) snprintf(procs, sizeof procs, "; in %zu processes", x->npids);
+        char procs[600] = "";
+        if (x->ranks.n && !x->ranks.unranked) {
+            char *rt = rankset_text(&x->ranks);
+            snprintf(procs, sizeof procs, "; on %s", rt);
+            free(rt);
+        } else if (x->npids > 1) {
+            snprintf(procs, sizeof procs, "; in %zu processes", x->npids);
+        }
         if (rule < 0 || !x->path || !x->line || (r->rules && !r->rules->on[rule])) {
             if (rule < 0 || !r->rules || r->rules->on[rule])
                 cg_report_notice(r, CG_WARN, where, x->line, 0, "the run saw %s%s%s%s", hit->text,
@@ -374,9 +561,10 @@ static void report_unpredicted(cg_report *r, cg_events *ev, const char *root)
                 nfd.capture_kind = g->kind;
             }
             nfd.verdict = CG_VERDICT_RUNTIME;
-            nfd.evidence = xasprintf("%s, at %s:%u%s%s%s; no static finding predicted it", hit->text, where,
-                                     (unsigned)x->line, hit->surface ? "; the program saw " : "",
-                                     hit->surface ? hit->surface : "", procs);
+            nfd.evidence = with_victims(xasprintf("%s, at %s:%u%s%s%s; no static finding predicted it", hit->text,
+                                                  where, (unsigned)x->line, hit->surface ? "; the program saw " : "",
+                                                  hit->surface ? hit->surface : "", procs),
+                                        &x->ranks, rf);
             cg_report_add(r, &nfd);
             free(nfd.message);
             free(nfd.evidence);
@@ -454,6 +642,8 @@ void cg_join(cg_report *r, cg_events *ev)
         free(ev->regions[i].path);
         ev->regions[i].path = a;
     }
+    rank_fate rf;
+    rank_fates(ev, &rf);
     size_t total_captures = 0;
     unsigned long unplaced = 0;   /* captures of native code without line information */
     for (size_t i = 0; i < ev->nregions; i++) {
@@ -471,9 +661,10 @@ void cg_join(cg_report *r, cg_events *ev)
         }
         int sig = signals_of(f->rule);
         char *ev_text = NULL;
+        rankset seen = {0};
         for (size_t h = 0; h < ev->nhits; h++) {
             cg_hit *hit = &ev->hits[h];
-            if (!(hit_signal(hit->kind) & sig & ~(CG_SIG_REGION | CG_SIG_BLOCK))) continue;
+            if (hit->collateral || !(hit_signal(hit->kind) & sig & ~(CG_SIG_REGION | CG_SIG_BLOCK))) continue;
             const cg_ev_frame *s = site_of(hit);
             if (s && !in_span(f, &meta[i], s->path, s->line)) {
                 /* the finding's line further out on the stack: a kernel
@@ -496,6 +687,7 @@ void cg_join(cg_report *r, cg_events *ev)
             }
             if (!s) continue;
             hit->used = 1;
+            rankset_add(&seen, hit->rank);
             if (!ev_text) {
                 char *where = display_path(root, s->path);
                 ev_text = xasprintf("%s, at %s:%u%s%s", hit->text, where, (unsigned)s->line,
@@ -508,7 +700,7 @@ void cg_join(cg_report *r, cg_events *ev)
             }
         }
         if (ev_text) {
-            set_verdict(f, CG_VERDICT_CONFIRMED, ev_text);
+            set_verdict(f, CG_VERDICT_CONFIRMED, confirmed_on(ev_text, &seen, &rf));
             meta[i].done = 1;
         }
     }
@@ -517,25 +709,30 @@ void cg_join(cg_report *r, cg_events *ev)
         cg_finding *f = &r->findings[i];
         if (meta[i].done || !(signals_of(f->rule) & CG_SIG_REGION)) continue;
         int sig = signals_of(f->rule);
+        rankset seen = {0};
+        char *text = NULL;
         for (size_t h = 0; h < ev->nhits; h++) {
             cg_hit *hit = &ev->hits[h];
-            if (!(hit_signal(hit->kind) & sig) || hit->region < 0) continue;
+            if (hit->collateral || !(hit_signal(hit->kind) & sig) || hit->region < 0) continue;
             const cg_ev_region *g = &ev->regions[hit->region];
             int same = f->has_capture ? f->capture.line == g->line && strcmp(meta[i].cap_abs, g->path) == 0
                                       : strcmp(meta[i].abs, g->path) == 0;
             if (!same) continue;
             const cg_ev_frame *s = site_of(hit);
-            char *lt = s ? line_text_of(s->path, s->line) : NULL;
+            char *lt = s ? cg_events_line_text(ev, hit->pid, s->path, s->line) : NULL;
             int rule = cg_classify_hit(hit, lt);
             free(lt);
             if (rule != f->rule) continue;
             hit->used = 1;
+            rankset_add(&seen, hit->rank);
+            if (text) continue;    /* the first one is the evidence; the others add their ranks */
             char *where = display_path(root, g->path);
-            set_verdict(f, CG_VERDICT_CONFIRMED,
-                        xasprintf("%s, in the capture at %s:%u", hit->text, where, (unsigned)g->line));
+            text = xasprintf("%s, in the capture at %s:%u", hit->text, where, (unsigned)g->line);
             free(where);
+        }
+        if (text) {
+            set_verdict(f, CG_VERDICT_CONFIRMED, confirmed_on(text, &seen, &rf));
             meta[i].done = 1;
-            break;
         }
     }
     /* 2b. a rule about the capture itself (signal `region`: CG705's capture
@@ -593,7 +790,8 @@ void cg_join(cg_report *r, cg_events *ev)
     /* 4. what the run saw that no finding predicted: every failure of a
      * capture becomes a finding at the user's line (or its capture site),
      * under the rule its error maps to, or CG002 when none does */
-    report_unpredicted(r, ev, root);
+    report_unpredicted(r, ev, root, &rf);
+    report_fates(r, ev, &rf, root);
     /* regions for the report */
     cg_run_info *ri = r->run;
     if (ri && ev->nregions) {
@@ -609,6 +807,11 @@ void cg_join(cg_report *r, cg_events *ev)
             s->replays = g->replays;
             s->nodes = g->nodes;
             s->mean_replay_ms = g->samples ? g->ms_sum / (double)g->samples : -1;
+            if (g->nranks) {
+                s->ranks = calloc(g->nranks, sizeof *s->ranks);
+                memcpy(s->ranks, g->ranks, g->nranks * sizeof *s->ranks);
+                s->nranks = g->nranks;
+            }
             ri->captures += g->captures;
         }
     }

@@ -53,6 +53,10 @@ typedef struct cg_hit {
                             frames where no user frame was on the stack */
     size_t nstack;
     int used;
+    int rank;            /* the distributed rank of its process, or -1 */
+    int collateral;      /* 1: the communicator's failure after another rank failed (not blamed);
+                            2: an exception that ended a rank outside any capture (phase "uncaught");
+                            neither is evidence nor a finding */
 } cg_hit;
 
 typedef struct cg_ev_region {
@@ -65,7 +69,17 @@ typedef struct cg_ev_region {
     long nodes;
     double ms_sum;       /* mean_ms * samples, summed over processes */
     unsigned long samples;
+    struct cg_rank_stat *ranks; size_t nranks;   /* per rank, sorted by rank */
 } cg_ev_region;
+
+/* One process of the run, from the `process` events of both observers. */
+typedef struct cg_ev_proc {
+    int pid;
+    int rank, world_size;  /* RANK / WORLD_SIZE (torchrun, MPI, Slurm), or -1 */
+    int python;            /* the Python observer ran in it */
+    int exited;            /* the Python observer saw it exit (its atexit ran) */
+    char *command;         /* `python -c CODE`: CODE, or NULL */
+} cg_ev_proc;
 
 typedef struct cg_line_count {
     char *path;
@@ -78,6 +92,8 @@ typedef struct cg_events {
     cg_ev_region *regions; size_t nregions;
     cg_hit *hits; size_t nhits;
     cg_line_count *lines; size_t nlines;
+    cg_ev_proc *procs; size_t nprocs;
+    int ranked;             /* some process had a rank */
     size_t processes, python_processes, cupti_processes, files;
     int cuda_unavailable;   /* some process said torch.cuda.is_available() was False */
     size_t cuda_initialized;  /* processes that initialised CUDA (Python said so, or CUPTI loaded) */
@@ -96,6 +112,13 @@ void cg_events_free(cg_events *ev);
  * that no finding predicted (CG_VERDICT_RUNTIME), and fills r->run's regions.
  * r->run must be set. */
 void cg_join(cg_report *r, cg_events *ev);
+
+/* The process `pid` of the run, or NULL. */
+const cg_ev_proc *cg_events_proc(const cg_events *ev, int pid);
+
+/* Line `line` of `path` as the process `pid` ran it: the file's, or for the
+ * frames of `python -c CODE` (path "<string>") the line of CODE. */
+char *cg_events_line_text(const cg_events *ev, int pid, const char *path, uint32_t line);
 
 /* The rule a runtime observation points to, from the error and the source
  * line; -1 when none fits. */

@@ -269,6 +269,30 @@ class RunTests(unittest.TestCase):
         self.assertIn("ValueError: bad batch", f["evidence"])
         self.assertEqual(doc["run"]["regions"][0]["failed_captures"], 1)
 
+    def test_python_c_error_is_placed_in_the_command(self):
+        # `python -c CODE`: no user file; the failure is placed at "<string>",
+        # line N of CODE (with that line's text), never in torch's own files
+        code = ("import torch\nx = torch.ones(4, device='cuda')\nw = torch.ones(8, device='cuda')\n"
+                "g = torch.cuda.CUDAGraph()\nwith torch.cuda.graph(g):\n    h = x * w\n")
+        out = os.path.join(self.tmp, "report.json")
+        rc, so, se = self.run_cglint(["-f", "json", "-o", out, "--findings", self.empty_findings(),
+                                      "--", sys.executable, "-c", code])
+        with open(out) as f:
+            doc = json.load(f)
+        f = self.finding(doc, "CG002")
+        self.assertEqual((f["path"], f["line"]), ("<string>", 6))
+        self.assertIn("at <string>:6", f["evidence"])
+        self.assertEqual((f["capture"]["path"], f["capture"]["line"]), ("<string>", 5))
+        self.assertEqual(doc["run"]["regions"][0]["path"], "<string>")
+        rc, so, se = self.run_cglint(["--findings", self.empty_findings(), "--", sys.executable, "-c", code])
+        self.assertIn("6 |     h = x * w", so + se)   # the line's text, from the command
+
+    def empty_findings(self):
+        p = os.path.join(self.tmp, "empty.json")
+        with open(p, "w") as f:
+            json.dump({"schema_version": 1, "tool": {"name": "cglint"}, "findings": []}, f)
+        return p
+
     def test_catch_all_can_be_ignored(self):
         rc, so, se, doc = self.run_json("shape_error.py", extra=["--ignore", "CG002"])
         self.assertEqual(doc["findings"], [])
@@ -524,6 +548,196 @@ class RunTests(unittest.TestCase):
                 kinds += [json.loads(line)["ev"] for line in f]
         for k in ("process", "region", "capture", "lines", "replays", "exit"):
             self.assertIn(k, kinds)
+
+
+class RankTests(unittest.TestCase):
+    """Several ranks of one run (issue 17): event files as two torchrun ranks
+    would write them, joined by `cglint run --events DIR -- true`."""
+    SRC = ("import torch\nimport torch.distributed as dist\n\n"        # 1-3
+           "dist.init_process_group('nccl')\nrank = dist.get_rank()\n"  # 4-5
+           "t = torch.ones(4, device='cuda')\ng = torch.cuda.CUDAGraph()\n\n"  # 6-8
+           "with torch.cuda.graph(g):\n"                                    # 9
+           "    torch.cuda.synchronize()\n"                                 # 10
+           "    dist.all_reduce(t)\n"                                       # 11
+           "    t.nonzero()\n"                                              # 12
+           "g.replay()\n"                                                   # 13
+           "dist.all_reduce(t)\n")                                          # 14
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="cglint-rank-test.")
+        self.src = os.path.join(self.tmp, "ranks.py")
+        with open(self.src, "w") as f:
+            f.write(self.SRC)
+        self.ev = os.path.join(self.tmp, "events")
+        os.mkdir(self.ev)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def rank_file(self, rank, events, exited=True, pid=None, captured=True, ok=True, replays=0):
+        pid = pid or 4000 + rank
+        lines = [{"ev": "process", "v": 1, "source": "python", "pid": pid, "ppid": 1, "argv": ["ranks.py"],
+                  "rank": rank, "local_rank": rank, "world_size": 2, "t": 1}]
+        if captured:
+            lines += [{"ev": "region", "rid": 1, "path": self.src, "line": 9, "kind": "torch.cuda.graph", "t": 2},
+                      {"ev": "capture", "rid": 1, "n": 1, "t0": 3, "t1": 10, "ok": ok, "nodes": None}]
+            if replays:
+                lines.append({"ev": "replays", "rid": 1, "n": replays, "samples": 0, "mean_ms": None})
+        lines += events
+        if exited:
+            lines.append({"ev": "exit", "t": 99, "cuda_available": True, "cuda_initialized": True})
+        with open(os.path.join(self.ev, "py-%d-x.jsonl" % pid), "w") as f:
+            f.write("".join(json.dumps(x) + "\n" for x in lines))
+
+    def error(self, line, typ, msg, code=None, phase="capture", rid=1, t=5):
+        return {"ev": "error", "phase": phase, "rid": rid, "type": typ, "message": msg, "code": code,
+                "stack": [[self.src, line, "<module>"]], "thread": "main", "t": t}
+
+    def unsupported(self, line, t=5):
+        return self.error(line, "RuntimeError", "CUDA error: operation not permitted when stream is capturing",
+                          "cudaErrorStreamCaptureUnsupported", t=t)
+
+    def join(self, findings=()):
+        doc = {"schema_version": 1, "tool": {"name": "cglint", "version": "0"}, "root": self.tmp,
+               "findings": [dict(rule=r, path="ranks.py", line=l, column=5, end_line=l, end_column=30,
+                                 message="m", severity="error",
+                                 capture={"path": "ranks.py", "line": 9, "column": 1, "kind": "torch.cuda.graph"})
+                            for r, l in findings],
+               "errors": [], "summary": {}}
+        fpath = os.path.join(self.tmp, "findings.json")
+        with open(fpath, "w") as f:
+            json.dump(doc, f)
+        out = os.path.join(self.tmp, "report.json")
+        p = subprocess.run([CGLINT, "run", "--events", self.ev, "--findings", fpath, "-f", "json", "-o", out,
+                            "--", "true"], cwd=self.tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        self.assertIn(p.returncode, (0, 1), p.stderr.decode())
+        with open(out) as f:
+            return json.load(f)
+
+    def notices(self, doc):
+        return [e["message"] for e in doc["errors"]]
+
+    def test_one_rank_fails_the_other_dies_of_it(self):
+        self.rank_file(0, [self.unsupported(10)], ok=False)
+        self.rank_file(1, [self.error(14, "DistBackendError", "NCCL communicator was aborted on rank 1",
+                                      phase="uncaught", rid=None, t=50)], replays=1)
+        doc = self.join()
+        self.assertEqual([(f["rule"], f["line"]) for f in doc["findings"]], [("CG104", 10)])
+        ev = doc["findings"][0]["evidence"]
+        self.assertIn("on rank 0;", ev)
+        self.assertIn("rank 1 died of it (not blamed)", ev)
+        self.assertEqual(self.notices(doc), [
+            "rank 1 died because rank 0 failed first at ranks.py:10: it saw only the communicator's failure "
+            "(DistBackendError: NCCL communicator was aborted on rank 1); not blamed"])
+        reg = doc["run"]["regions"][0]
+        self.assertEqual(reg["ranks"], [{"rank": 0, "captures": 1, "failed_captures": 1, "replays": 0},
+                                        {"rank": 1, "captures": 1, "failed_captures": 0, "replays": 1}])
+
+    def test_the_dying_rank_confirms_nothing(self):
+        # rank 1's NCCL abort inside its own capture, at a line a static
+        # finding names: neither a confirmation nor a finding of its own
+        self.rank_file(0, [self.unsupported(10)], ok=False)
+        self.rank_file(1, [self.error(11, "DistBackendError", "Watchdog caught collective operation timeout",
+                                      t=60)], ok=False)
+        doc = self.join([("CG703", 11)])
+        by = {(f["rule"], f["line"]): f for f in doc["findings"]}
+        self.assertEqual(sorted(by), [("CG104", 10), ("CG703", 11)])
+        self.assertNotEqual(by[("CG703", 11)]["verdict"], "confirmed")
+        self.assertIn("rank 1 died because rank 0 failed first", self.notices(doc)[0])
+
+    def test_a_rank_killed_after_the_other_failed(self):
+        self.rank_file(0, [self.unsupported(10)], ok=False)
+        self.rank_file(1, [], exited=False)
+        doc = self.join()
+        self.assertEqual(len(doc["findings"]), 1)
+        self.assertIn("rank 1 died of it (not blamed)", doc["findings"][0]["evidence"])
+        self.assertEqual(self.notices(doc), ["rank 1 ended without exiting (stopped by the launcher or aborted) "
+                                             "after rank 0 failed at ranks.py:10; not blamed"])
+
+    def test_both_ranks_confirm_the_same_line(self):
+        self.rank_file(0, [self.unsupported(10)], ok=False)
+        self.rank_file(1, [self.unsupported(10, t=6)], ok=False)
+        doc = self.join([("CG104", 10)])
+        self.assertEqual(len(doc["findings"]), 1)
+        f = doc["findings"][0]
+        self.assertEqual(f["verdict"], "confirmed")
+        self.assertIn("confirmed on ranks 0,1", f["evidence"])
+        self.assertNotIn("died", f["evidence"])
+        self.assertEqual(self.notices(doc), [])
+
+    def test_unpredicted_on_both_ranks_is_one_finding(self):
+        self.rank_file(0, [self.unsupported(10)], ok=False)
+        self.rank_file(1, [self.unsupported(10, t=6)], ok=False)
+        doc = self.join()
+        self.assertEqual(len(doc["findings"]), 1)
+        self.assertIn("; on ranks 0,1", doc["findings"][0]["evidence"])
+
+    def test_different_lines_on_different_ranks(self):
+        self.rank_file(0, [self.unsupported(10)], ok=False)
+        self.rank_file(1, [self.error(12, "RuntimeError", "aten.nonzero.default failed at capture",
+                                      "cudaErrorStreamCaptureUnsupported", t=6)], ok=False)
+        doc = self.join()
+        got = sorted((f["line"], f["evidence"].split("; no static")[0].rsplit("; ", 1)[-1]) for f in doc["findings"])
+        self.assertEqual([g[0] for g in got], [10, 12])
+        self.assertIn("on rank 0", doc["findings"][0]["evidence"] if doc["findings"][0]["line"] == 10
+                      else doc["findings"][1]["evidence"])
+        ev12 = [f["evidence"] for f in doc["findings"] if f["line"] == 12][0]
+        self.assertIn("on rank 1", ev12)
+        self.assertNotIn("not blamed", ev12)
+        self.assertEqual(self.notices(doc), [])
+
+    def test_a_hang_says_which_ranks_captured(self):
+        # a collective captured on rank 0 only: both ranks hang until killed
+        self.rank_file(0, [], exited=False, replays=1)
+        self.rank_file(1, [], exited=False, captured=False)
+        doc = self.join()
+        self.assertEqual(doc["findings"], [])
+        n = self.notices(doc)
+        self.assertIn("ranks 0,1 ended without exiting (killed, or aborted by NCCL's watchdog)", n[0])
+        self.assertEqual(n[1], "this capture ran on rank 0 only, not on rank 1: a collective captured on some "
+                               "ranks waits for ranks that never launch it")
+        self.assertEqual([(e["path"], e["line"]) for e in doc["errors"]][1], ("ranks.py", 9))
+
+    def test_text_report_gives_per_rank_counts(self):
+        self.rank_file(0, [self.unsupported(10)], ok=False)
+        self.rank_file(1, [], replays=3)
+        fpath = os.path.join(self.tmp, "f.json")
+        with open(fpath, "w") as f:
+            json.dump({"schema_version": 1, "tool": {"name": "cglint"}, "root": self.tmp, "findings": []}, f)
+        p = subprocess.run([CGLINT, "run", "--events", self.ev, "--findings", fpath, "--", "true"], cwd=self.tmp,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        self.assertIn("2 captures (1 failed), 3 replays; by rank: rank 0: 1 capture (1 failed), 0 replays; "
+                      "rank 1: 1 capture, 3 replays.", p.stdout.decode() + p.stderr.decode())
+
+    def test_observer_records_ranks(self):
+        # the observer in two processes with torchrun's RANK/WORLD_SIZE
+        env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "tests", "runtime", "fake_torch"))
+        out = os.path.join(self.tmp, "r.json")
+        p = subprocess.run([CGLINT, "run", "-f", "json", "-o", out, "--events", self.ev, progs("rank_worker.py"),
+                            "--", sys.executable, progs("ranks_launch.py"), "rank_worker.py"],
+                           cwd=progs(), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        with open(out) as f:
+            doc = json.load(f)
+        procs = []
+        for name in os.listdir(self.ev):
+            if not name.startswith("py-"):
+                continue
+            with open(os.path.join(self.ev, name)) as f:
+                head = json.loads(f.readline())
+            if "rank" in head:
+                procs.append((head["rank"], head["world_size"]))
+        self.assertEqual(sorted(procs), [(0, 2), (1, 2)])
+        f = [x for x in doc["findings"] if x["verdict"] == "found_at_runtime"]
+        self.assertEqual([(x["rule"], x["line"]) for x in f], [("CG002", 15)], doc["findings"])
+        self.assertIn("on rank 0;", f[0]["evidence"])
+        self.assertIn("rank 1 died of it (not blamed)", f[0]["evidence"])
+        self.assertEqual([e["message"] for e in doc["errors"] if "rank 1" in e["message"]],
+                         ["rank 1 died because rank 0 failed first at rank_worker.py:15: it saw only the "
+                          "communicator's failure (DistBackendError: NCCL communicator was aborted on rank 1: the "
+                          "peer's process exited); not blamed"])
+        self.assertEqual(doc["run"]["regions"][0]["ranks"],
+                         [{"rank": 0, "captures": 1, "failed_captures": 1, "replays": 0},
+                          {"rank": 1, "captures": 1, "failed_captures": 0, "replays": 1}])
 
 
 if __name__ == "__main__":

@@ -122,11 +122,50 @@ def _init_skip_dirs():
 _user_cache = {}
 
 
+# `python -c CODE`: the command's frames have the file name "<string>"; in
+# such a process they are the user's code (placed as "<string>", line N of
+# the command), never resolved against the working directory
+_C_COMMAND = bool(getattr(sys, "argv", None)) and sys.argv[0] == "-c"
+
+
 def _abspath(fn):
+    if fn == "<string>":
+        return fn
     try:
         return os.path.realpath(fn)
     except Exception:
         return fn
+
+
+def _command_text():
+    """The CODE of `python -c CODE`, or None."""
+    orig = getattr(sys, "orig_argv", None)
+    if not _C_COMMAND or not orig:
+        return None
+    try:
+        i = orig.index("-c")
+        return orig[i + 1][:65536]
+    except (ValueError, IndexError):
+        # combined options (`python -Bc CODE`): the argument after the one ending in c
+        for i, a in enumerate(orig[1:], 1):
+            if a.startswith("-") and not a.startswith("--") and a.endswith("c") and i + 1 < len(orig):
+                return orig[i + 1][:65536]
+    return None
+
+
+def _rank_env():
+    """The distributed rank of this process, as launchers set it (torchrun,
+    MPI, Slurm): {"rank": r, "local_rank": l, "world_size": w}, ints only."""
+    out = {}
+    for key, names in (("rank", ("RANK", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID")),
+                       ("local_rank", ("LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID")),
+                       ("world_size", ("WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS"))):
+        for n in names:
+            v = os.environ.get(n)
+            if v is not None and v.strip().isdigit():
+                out[key] = int(v)
+                break
+    return out
 
 
 def _getvar_fn():
@@ -175,7 +214,7 @@ def _is_user(fn):
     u = _user_cache.get(fn)
     if u is None:
         if not fn or fn.startswith("<"):
-            u = False
+            u = _C_COMMAND and fn == "<string>"
         else:
             p = _abspath(fn)
             if "/torchinductor_" in p or "/cglint_runtime/" in p:
@@ -234,7 +273,7 @@ def _tb_lib(tb, limit=3):
     out = []
     for fr, line in reversed(frames[-limit:]):
         fn = fr.f_code.co_filename
-        if fn and not fn.startswith("<"):
+        if fn and (not fn.startswith("<") or _is_user(fn)):
             out.append([_abspath(fn), line, fr.f_code.co_name])
     return out
 
@@ -477,6 +516,7 @@ class _State:
         self.torch = None
         self.breaks = set()        # (path, line, reason) of graph breaks written
         self.skips = set()
+        self.rank = {}             # rank, local_rank, world_size as the launcher set them
         self.load_hints(hints)
 
     def load_hints(self, hints):
@@ -1773,6 +1813,11 @@ def _excepthook_wrapper(orig):
                 cap = st.active.pop()
                 _end_observation(cap)
                 _finish_capture(st, cap, False, value, None)
+            elif st is not None and "rank" in st.rank and value is not None and not getattr(value, "_cglint_seen", False):
+                # a rank that dies outside a capture (NCCL aborted after another
+                # rank failed): what it died of, so the report can say whose
+                # failure it was; never a finding of its own
+                _record_error(st, None, "uncaught", value, None)
         except Exception:
             pass
         return orig(etype, value, tb)
@@ -1835,10 +1880,12 @@ def activate(events_dir=None, hints=None):
         _init_skip_dirs()
         st = _State(os.path.abspath(events_dir), hints)
         st.pid = os.getpid()
+        st.rank = _rank_env()
         _state = st
         st.w.write({"ev": "process", "v": EVENTS_VERSION, "source": "python", "pid": os.getpid(),
                     "ppid": os.getppid(), "argv": list(getattr(sys, "argv", []) or []), "cwd": os.getcwd(),
-                    "python": sys.version.split()[0], "t": _now()})
+                    "python": sys.version.split()[0], "t": _now(), **st.rank,
+                    **({"command": _command_text()} if _command_text() is not None else {})})
         missing = False
         for name, patch in _PATCHES.items():
             mod = sys.modules.get(name)
