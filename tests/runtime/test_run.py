@@ -269,6 +269,16 @@ class RunTests(unittest.TestCase):
         self.assertIn("ValueError: bad batch", f["evidence"])
         self.assertEqual(doc["run"]["regions"][0]["failed_captures"], 1)
 
+    def test_lines_of_helpers_that_ran_eagerly_before_the_capture(self):
+        # sys.monitoring (3.12+): PY_START stays on between captures; a user
+        # function first started outside a capture (rarely, or often enough
+        # to be disabled) still has its lines recorded when a capture runs it
+        rc, so, se, doc = self.run_json("helper_eager_first.py")
+        self.assertEqual(rc, 0, se)
+        got = sorted((f["line"], f["verdict"], f["evidence"]) for f in doc["findings"] if f["rule"] == "CG301")
+        self.assertEqual(got, [(5, "confirmed", "ran 1 time at capture, 0 times in 2 replays (a replay runs no Python)"),
+                               (10, "confirmed", "ran 1 time at capture, 0 times in 2 replays (a replay runs no Python)")])
+
     def test_python_c_error_is_placed_in_the_command(self):
         # `python -c CODE`: no user file; the failure is placed at "<string>",
         # line N of CODE (with that line's text), never in torch's own files

@@ -805,17 +805,28 @@ def _match_scalar(st, cap, frame, value):
 
 
 _user_codes = set()   # code objects of user files seen starting or resuming during a capture
+_outside_calls = {}   # user code objects started outside captures -> times (PY_START still on for them)
+_lines_on = [False]   # LINE events wanted: a capture is active
+_HOT_OUTSIDE = 256    # starts outside captures after which a user function is switched like the known ones
 
 
 def _start_lines(cap):
     """Record the lines of user code that run during the capture.
 
     Python >= 3.12: sys.monitoring, per code object.  PY_START/PY_RESUME
-    tell which code objects run (once each: the callback returns DISABLE, so
-    torch's own functions cost one call each for the life of the process,
-    not one per line, and nothing once they are known); LINE events are
-    switched on only for user code objects (set_local_events), and off again
-    when the capture ends, so eager code outside captures pays nothing.
+    tell which code objects run: the callback returns DISABLE for every code
+    object that is not the user's (torch's functions cost one call each for
+    the life of the process) and for user code seen during a capture; LINE
+    events are switched on only for user code objects (set_local_events),
+    and off again when the capture ends, so eager code outside captures pays
+    nothing per line.  PY_START/PY_RESUME are switched on at the first
+    capture and stay on: switching a global event makes CPython re-instrument
+    every function that runs next (at each begin, all of torch's functions the
+    capture calls; at each end, everything after), which cost more than the
+    capture's own work.  A user function started outside captures keeps its
+    PY_START (one callback per call) so that a later capture that calls it is
+    seen, until it has started _HOT_OUTSIDE times: then it is disabled and
+    its LINE events are switched at each capture like the known ones.
     Older Pythons: sys.settrace on this thread."""
     global _TOOL
     if sys.version_info >= (3, 12) and hasattr(sys, "monitoring"):
@@ -836,12 +847,20 @@ def _start_lines(cap):
             line_ev = mon.events.LINE
 
             def on_start(code, offset):
-                if _is_user(code.co_filename):
+                if not _is_user(code.co_filename):
+                    return disable
+                if _lines_on[0]:
                     _user_codes.add(code)
                     try:
                         mon.set_local_events(_TOOL, code, line_ev)
                     except Exception:
                         pass
+                    return disable
+                n = _outside_calls.get(code, 0) + 1
+                if n < _HOT_OUTSIDE:
+                    _outside_calls[code] = n
+                    return None
+                _user_codes.add(code)
                 return disable
 
             def on_line(code, line):
@@ -849,24 +868,23 @@ def _start_lines(cap):
             mon.register_callback(_TOOL, mon.events.PY_START, on_start)
             mon.register_callback(_TOOL, mon.events.PY_RESUME, on_start)
             mon.register_callback(_TOOL, mon.events.LINE, on_line)
+            mon.set_events(_TOOL, mon.events.PY_START | mon.events.PY_RESUME)
         if _TOOL < 0:
             return
         line_ev = mon.events.LINE
         # user code known from earlier captures (its PY_START is disabled),
         # and the frames already running (the one holding the `with`)
-        codes = set(_user_codes)
         f = sys._getframe(1)
         while f is not None:
             if _is_user(f.f_code.co_filename):
-                codes.add(f.f_code)
                 _user_codes.add(f.f_code)
             f = f.f_back
-        for code in codes:
+        _lines_on[0] = True
+        for code in _user_codes:
             try:
                 mon.set_local_events(_TOOL, code, line_ev)
             except Exception:
                 pass
-        mon.set_events(_TOOL, mon.events.PY_START | mon.events.PY_RESUME)
         cap.tracer = "monitoring"
         return
     # settrace: this thread only; frames already running get f_trace by hand
@@ -898,8 +916,12 @@ def _start_lines(cap):
 def _stop_lines(cap):
     if cap.tracer == "monitoring":
         mon = sys.monitoring
+        st = _state
+        if st is not None and st.active:
+            cap.tracer = None
+            return      # another capture (another thread) still records lines
+        _lines_on[0] = False
         try:
-            mon.set_events(_TOOL, 0)
             for code in _user_codes:
                 mon.set_local_events(_TOOL, code, 0)
         except Exception:
