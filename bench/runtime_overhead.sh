@@ -14,7 +14,11 @@
 #    `cglint run` (CUPTI library: per-call callbacks only while a capture is
 #    active; outside, the runtime API's capture and graph calls), with
 #    CGLINT_CUPTI_OUTSIDE=all (the driver API's capture calls too), and with
-#    CGLINT_CUPTI_ALL=1 (every call subscribed all the time, as before).
+#    CGLINT_CUPTI_ALL=1 (every call subscribed all the time, as before), and
+#    with CGLINT_CUPTI_DURING=calls (during captures only the calls the rules
+#    look at instead of both whole API domains; the PyTorch loop too).
+#    The PyTorch loop also times a second capture of the same step (the
+#    per-capture cost once the one-time set-up is done).
 #
 # Usage: bench/runtime_overhead.sh [--cglint PATH] [--python PY] [--runs N]
 #                                  [--steps N] [--out FILE]
@@ -34,7 +38,7 @@ while [ $# -gt 0 ]; do
     --runs) RUNS=$2; shift 2 ;;
     --steps) STEPS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "runtime_overhead.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -66,6 +70,8 @@ for r in $(seq "$RUNS"); do
         "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
     measure py-cglint-nodispatch env CGLINT_DISPATCH=0 "$CGLINT" run -q --no-cupti --findings "$TMP/none.json" -f json \
         -o "$TMP/r.json" -- "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
+    measure py-cglint-calls env CGLINT_CUPTI_DURING=calls "$CGLINT" run -q --findings "$TMP/none.json" -f json \
+        -o "$TMP/r.json" -- "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
 done
 cp "$TMP/r-cupti.json" "$TMP/last-report.json"
 
@@ -78,6 +84,8 @@ if [ -x "$NVCC" ] && "$NVCC" -O2 -o "$TMP/launch_loop" "$REPO/bench/launch_loop.
             -o "$TMP/c-drv.json" -- "$TMP/launch_loop" 20000
         measure c-cglint-all env CGLINT_CUPTI_ALL=1 "$CGLINT" run -q --findings "$TMP/none.json" -f json \
             -o "$TMP/c-all.json" -- "$TMP/launch_loop" 20000
+        measure c-cglint-calls env CGLINT_CUPTI_DURING=calls "$CGLINT" run -q --findings "$TMP/none.json" -f json \
+            -o "$TMP/c-calls.json" -- "$TMP/launch_loop" 20000
     done
 else
     echo "runtime_overhead.sh: nvcc could not build bench/launch_loop.cu; the CUDA C part is skipped" >&2
@@ -109,34 +117,43 @@ print("- GPU: %s; PyTorch %s (CUDA %s); %d runs per variant, interleaved; median
 print("- replay loop: bench/replay_loop.py, %d steps of `static_x.copy_(batch); g.replay()` "
       "(an MLP 512-1024-512 forward, backward and SGD step in one graph)" % steps)
 print()
-print("| variant | step (us) | vs plain | capture (ms) | vs plain | process wall (ms) | vs plain |")
-print("|---|--:|--:|--:|--:|--:|--:|")
+print("| variant | step (us) | vs plain | capture (ms) | vs plain | 2nd capture (ms) | vs plain | process wall (ms) | vs plain |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
 base = "py-plain"
 for v, name in (("py-plain", "python (plain)"), ("py-cglint", "cglint run (Python observer + CUPTI)"),
                 ("py-cglint-nocupti", "cglint run --no-cupti (Python observer)"),
-                ("py-cglint-nodispatch", "cglint run --no-cupti, CGLINT_DISPATCH=0 (no dispatch mode)")):
+                ("py-cglint-nodispatch", "cglint run --no-cupti, CGLINT_DISPATCH=0 (no dispatch mode)"),
+                ("py-cglint-calls", "cglint run, CGLINT_CUPTI_DURING=calls (CUPTI: listed calls during captures)")):
     if v not in data:
         continue
-    print("| %s | %.2f | %s | %.1f | %s | %.0f | %s |" % (
+    c2 = med(v, "capture2_ms") if all("capture2_ms" in x for x in data[v]) else None
+    c2b = med(base, "capture2_ms") if all("capture2_ms" in x for x in data[base]) else None
+    print("| %s | %.2f | %s | %.1f | %s | %s | %s | %.0f | %s |" % (
         name, med(v, "step_us"), pct(med(v, "step_us"), med(base, "step_us")),
         med(v, "capture_ms"), pct(med(v, "capture_ms"), med(base, "capture_ms")),
+        "%.1f" % c2 if c2 is not None else "n/a", pct(c2, c2b),
         med(v, "wall_ms"), pct(med(v, "wall_ms"), med(base, "wall_ms"))))
 if "c-plain" in data:
     print()
     print("CUDA C launch loop (bench/launch_loop.cu, 20000 launches of a 256-thread kernel; a 20-kernel graph):")
     print()
-    print("| variant | eager launch (us) | vs plain | graph launch (us) | vs plain | capture+instantiate (ms) | vs plain |")
-    print("|---|--:|--:|--:|--:|--:|--:|")
+    print("| variant | eager launch (us) | vs plain | graph launch (us) | vs plain | capture+instantiate (ms) | vs plain "
+          "| eager after the capture (us) | vs plain |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for v, name in (("c-plain", "plain"),
                     ("c-cglint", "cglint run (CUPTI: runtime capture calls outside captures, every call during)"),
                     ("c-cglint-drv", "cglint run, CGLINT_CUPTI_OUTSIDE=all (the driver's capture calls too)"),
-                    ("c-cglint-all", "cglint run, CGLINT_CUPTI_ALL=1 (every call subscribed)")):
+                    ("c-cglint-all", "cglint run, CGLINT_CUPTI_ALL=1 (every call subscribed)"),
+                    ("c-cglint-calls", "cglint run, CGLINT_CUPTI_DURING=calls (listed calls during captures)")):
         if v not in data:
             continue
-        print("| %s | %.3f | %s | %.3f | %s | %.3f | %s |" % (
+        la = med(v, "launch_after_us") if all("launch_after_us" in x for x in data[v]) else None
+        lb = med("c-plain", "launch_after_us") if all("launch_after_us" in x for x in data["c-plain"]) else None
+        print("| %s | %.3f | %s | %.3f | %s | %.3f | %s | %s | %s |" % (
             name, med(v, "launch_us"), pct(med(v, "launch_us"), med("c-plain", "launch_us")),
             med(v, "graph_us"), pct(med(v, "graph_us"), med("c-plain", "graph_us")),
-            med(v, "capture_ms"), pct(med(v, "capture_ms"), med("c-plain", "capture_ms"))))
+            med(v, "capture_ms"), pct(med(v, "capture_ms"), med("c-plain", "capture_ms")),
+            "%.3f" % la if la is not None else "n/a", pct(la, lb)))
 try:
     r = json.load(open(report))["run"]["regions"][0]
     print()

@@ -448,14 +448,64 @@ static CUptiResult subscribe_capture_calls(void)
     return r;
 }
 
-/* Every call of both domains while some capture is active; only the capture
- * calls otherwise.  Called from inside the callback, with in_callback set. */
+/* CGLINT_CUPTI_DURING=calls: while a capture is active, only the calls the
+ * rules look at (launches, copies and sets, allocation, synchronisation and
+ * queries, events, capture and graph calls; by name, from CUPTI's own
+ * tables) instead of both whole domains: PyTorch's many cudaGetDevice,
+ * cudaGetLastError and cudaStreamGetCaptureInfo calls, and the driver calls
+ * every runtime call makes, then cost no callback.  A failing call outside
+ * the list is not seen.  The default is both domains (every failing call
+ * during a capture is seen); bench/runtime_overhead.sh measures both. */
+static int during_calls;
+static CUpti_CallbackId *during_ids[2];
+static size_t n_during[2];
+
+static int wanted_call(const char *nm, int driver)
+{
+    static const char *const rt[] = {"Launch", "Memcpy", "Memset", "Malloc", "Free", "HostAlloc", "HostRegister",
+                                     "HostUnregister", "Synchronize", "Query", "EventRecord", "ElapsedTime",
+                                     "WaitEvent", "BeginCapture", "EndCapture", "Graph", "MemPool", "Prefetch",
+                                     "AttachMem", "AddCallback", "External", NULL};
+    static const char *const drv[] = {"cuLaunch", "cuMemcpy", "cuMemset", "cuMemAlloc", "cuMemFree", "cuMemHost",
+                                      "Synchronize", "Query", "cuEventRecord", "ElapsedTime", "WaitEvent",
+                                      "BeginCapture", "EndCapture", "cuGraphLaunch", "cuGraphInstantiate",
+                                      "cuMemPool", "AddCallback", "External", NULL};
+    for (const char *const *w = driver ? drv : rt; *w; w++)
+        if (strstr(nm, *w)) return 1;
+    return 0;
+}
+
+static void build_during_calls(void)
+{
+    static const CUpti_CallbackDomain dom[2] = {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_DRIVER_API};
+    static const unsigned size[2] = {CUPTI_RUNTIME_TRACE_CBID_SIZE, CUPTI_DRIVER_TRACE_CBID_SIZE};
+    for (int d = 0; d < 2; d++) {
+        during_ids[d] = calloc(size[d], sizeof *during_ids[d]);
+        if (!during_ids[d]) { during_calls = 0; return; }
+        for (unsigned id = 1; id < size[d]; id++) {
+            const char *nm = NULL;
+            if (cuptiGetCallbackName(dom[d], id, &nm) == CUPTI_SUCCESS && nm && wanted_call(nm, d))
+                during_ids[d][n_during[d]++] = id;
+        }
+    }
+}
+
+/* Every call of both domains (or the listed ones) while some capture is
+ * active; only the capture calls otherwise.  Called from inside the
+ * callback, with in_callback set. */
 static void all_calls(int on)
 {
     if (always_all) return;
     atomic_fetch_add(&switch_gen, 1);
-    cuptiEnableDomain((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
-    cuptiEnableDomain((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    if (during_calls) {
+        for (size_t i = 0; i < n_during[0]; i++)
+            cuptiEnableCallback((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, during_ids[0][i]);
+        for (size_t i = 0; i < n_during[1]; i++)
+            cuptiEnableCallback((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, during_ids[1][i]);
+    } else {
+        cuptiEnableDomain((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
+        cuptiEnableDomain((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+    }
     if (!on) subscribe_capture_calls();
 }
 
@@ -910,7 +960,9 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     debug = getenv("CGLINT_CUPTI_DEBUG") != NULL;
     always_all = getenv("CGLINT_CUPTI_ALL") != NULL && *getenv("CGLINT_CUPTI_ALL") && strcmp(getenv("CGLINT_CUPTI_ALL"), "0");
     outside_runtime_only = !(getenv("CGLINT_CUPTI_OUTSIDE") != NULL && strcmp(getenv("CGLINT_CUPTI_OUTSIDE"), "all") == 0);
+    during_calls = getenv("CGLINT_CUPTI_DURING") != NULL && strcmp(getenv("CGLINT_CUPTI_DURING"), "calls") == 0;
     in_callback = 1;
+    if (during_calls) build_during_calls();
     py_init();
     /* the first backtrace() loads the unwinder (dlopen): not in a capture */
     void *warm[4];
@@ -934,7 +986,9 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
         B_LIT(&b, "}");
     } else {
         b_fmt(&b, "{\"ev\":\"subscribed\",\"python\":%s,\"calls\":\"%s\",\"t\":%lld}", py.ok ? "true" : "false",
-              always_all ? "all" : outside_runtime_only ? "capture-runtime" : "capture", now_ns());
+              always_all ? "all" : outside_runtime_only ? (during_calls ? "capture-runtime,during-listed" : "capture-runtime")
+                                                        : (during_calls ? "capture,during-listed" : "capture"),
+              now_ns());
         atexit(at_exit);
     }
     emit(&b);

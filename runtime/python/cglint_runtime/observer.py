@@ -1006,6 +1006,8 @@ def _make_mode(st):
         except Exception as e:
             _warn("operator inspection failed", e)
 
+    has_is_cpu = hasattr(Tensor, "is_cpu")   # PyTorch >= 1.13
+
     def devices(args, kwargs, out):
         cpu = cuda = False
         for seq in (args, tuple((kwargs or {}).values()), (out,) if not isinstance(out, (list, tuple)) else out):
@@ -1016,15 +1018,19 @@ def _make_mode(st):
                     items = (a,)
                 for x in items:
                     if isinstance(x, Tensor):
+                        # is_cuda / is_cpu: C-level flags, no torch.device made per tensor
                         try:
-                            t = x.device.type
+                            if x.is_cuda:
+                                cuda = True
+                            elif (x.is_cpu if has_is_cpu else x.device.type == "cpu"):
+                                cpu = True
                         except Exception:
                             continue
-                        if t == "cpu":
-                            cpu = True
-                        elif t == "cuda":
-                            cuda = True
         return cpu, cuda
+
+    # the C function itself, without torch.cuda's Python wrapper (one call per CUDA operator)
+    capturing = getattr(getattr(torch, "_C", None), "_cuda_isCurrentStreamCapturing", None) or \
+        torch.cuda.is_current_stream_capturing
 
     def scalars_and_shapes(cap, name, args, kwargs, caller):
         nums = None
@@ -1084,7 +1090,7 @@ def _make_mode(st):
                     if cpu and not cuda and base not in ("_local_scalar_dense", "lift_fresh", "detach"):
                         if _made_by_user(caller):
                             report("cpu", func, caller)
-                    elif cuda and not torch.cuda.is_current_stream_capturing():
+                    elif cuda and not capturing():
                         cur = torch.cuda.current_stream()
                         report("eager", func, caller, {"stream": repr(cur),
                                                        "legacy": getattr(cur, "cuda_stream", None) == 0})

@@ -29,6 +29,10 @@ class Tensor:
     def is_cuda(self):
         return self.device.type == "cuda"
 
+    @property
+    def is_cpu(self):
+        return self.device.type == "cpu"
+
     def data_ptr(self):
         return self._ptr
 
