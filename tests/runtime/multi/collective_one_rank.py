@@ -10,9 +10,9 @@ import os
 import torch
 import torch.distributed as dist
 
+torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
 dist.init_process_group("nccl", timeout=datetime.timedelta(seconds=20))
 rank = dist.get_rank()
-torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", rank)))
 t = torch.ones(1024, device="cuda")
 dist.all_reduce(t)                         # the communicator is made before the capture
 torch.cuda.synchronize()

@@ -11,9 +11,9 @@ import torch.distributed as dist
 from torch.nn.parallel import DistributedDataParallel as DDP
 
 os.environ.setdefault("TORCH_NCCL_ASYNC_ERROR_HANDLING", "0")
+torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
 dist.init_process_group("nccl", timeout=datetime.timedelta(seconds=60))
 rank = dist.get_rank()
-torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", rank)))
 model = torch.nn.Linear(256, 256).cuda()
 x = torch.randn(32, 256, device="cuda")
 s = torch.cuda.Stream()

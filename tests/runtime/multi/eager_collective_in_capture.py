@@ -8,9 +8,9 @@ import os
 import torch
 import torch.distributed as dist
 
+torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
 dist.init_process_group("nccl", timeout=datetime.timedelta(seconds=60))
 rank = dist.get_rank()
-torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", rank)))
 t = torch.ones(1024, device="cuda")
 dist.all_reduce(t)
 torch.cuda.synchronize()
