@@ -724,6 +724,18 @@ static void record_eager_dom(CUpti_CallbackDomain dom, CUpti_CallbackId cbid, co
 /* The same bookkeeping for runtime API calls: whether the runtime's own
  * driver calls reach the driver callbacks is not promised, so a runtime
  * call is handled here and the driver calls it makes are skipped. */
+/* A stream whose capture this library saw begin and not yet end: capturing,
+ * without asking the driver (cuStreamIsCapturing is a driver call, and every
+ * launch of a PyTorch capture would make one). */
+static int known_capturing(CUstream s)
+{
+    if (s == NULL || s == CU_STREAM_LEGACY) return 0;
+    pthread_mutex_lock(&mu);
+    int rid = map_get(stream_rid, (uintptr_t)s);
+    pthread_mutex_unlock(&mu);
+    return rid > 0;
+}
+
 static void runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int code)
 {
     int already = eager_in_runtime;
@@ -806,7 +818,7 @@ static void runtime_exit(CUpti_CallbackId cbid, const CUpti_CallbackData *d, int
     default: return;
     }
     if (already) return;   /* a driver call it made reported it */
-    if (!ok || atomic_load(&active_captures) <= 0 || s == NO_STREAM) return;
+    if (!ok || atomic_load(&active_captures) <= 0 || s == NO_STREAM || known_capturing(s)) return;
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
     if (cuStreamIsCapturing(s, &st) != CUDA_SUCCESS) return;
     if (st == CU_STREAM_CAPTURE_STATUS_NONE)
@@ -873,7 +885,7 @@ eager:
     }
     int legacy = 0;
     CUstream s = stream_of(cbid, p, &legacy);
-    if (s == NO_STREAM) return;
+    if (s == NO_STREAM || known_capturing(s)) return;
     CUstreamCaptureStatus st = CU_STREAM_CAPTURE_STATUS_NONE;
     if (cuStreamIsCapturing(s, &st) != CUDA_SUCCESS) return;
     if (st == CU_STREAM_CAPTURE_STATUS_NONE) {
