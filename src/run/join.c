@@ -286,7 +286,7 @@ typedef struct {
     const cg_hit *victim_hit[64];    /* each victim's first communicator failure, or NULL */
 } rank_fate;
 
-static void rank_fates(cg_events *ev, rank_fate *rf)
+static void rank_fates(cg_events *ev, rank_fate *rf, int run_failed)
 {
     memset(rf, 0, sizeof *rf);
     if (!ev->ranked) return;
@@ -296,7 +296,9 @@ static void rank_fates(cg_events *ev, rank_fate *rf)
         if (!rf->first || (h->t && rf->first->t && h->t < rf->first->t)) rf->first = h;
         rankset_add(&rf->blamed, h->rank);
     }
-    for (size_t i = 0; i < ev->nprocs; i++)
+    /* a rank that never exited, in a run that failed (one that ended well
+     * may have left through os._exit, as some launchers' workers do) */
+    for (size_t i = 0; i < ev->nprocs && run_failed; i++)
         if (ev->procs[i].python && ev->procs[i].rank >= 0 && !ev->procs[i].exited)
             rankset_add(&rf->died, ev->procs[i].rank);
     if (!rf->blamed.n) return;
@@ -643,7 +645,7 @@ void cg_join(cg_report *r, cg_events *ev)
         ev->regions[i].path = a;
     }
     rank_fate rf;
-    rank_fates(ev, &rf);
+    rank_fates(ev, &rf, r->run && (r->run->exit_code != 0 || r->run->signal != 0));
     size_t total_captures = 0;
     unsigned long unplaced = 0;   /* captures of native code without line information */
     for (size_t i = 0; i < ev->nregions; i++) {
