@@ -70,6 +70,8 @@ for r in $(seq "$RUNS"); do
         "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
     measure py-cglint-nodispatch env CGLINT_DISPATCH=0 "$CGLINT" run -q --no-cupti --findings "$TMP/none.json" -f json \
         -o "$TMP/r.json" -- "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
+    measure py-cglint-linesatcapture env CGLINT_LINES_AT=capture "$CGLINT" run -q --findings "$TMP/none.json" -f json \
+        -o "$TMP/r.json" -- "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
     measure py-cglint-calls env CGLINT_CUPTI_DURING=calls "$CGLINT" run -q --findings "$TMP/none.json" -f json \
         -o "$TMP/r.json" -- "$PY" "$REPO/bench/replay_loop.py" "$STEPS"
 done
@@ -123,7 +125,8 @@ base = "py-plain"
 for v, name in (("py-plain", "python (plain)"), ("py-cglint", "cglint run (Python observer + CUPTI)"),
                 ("py-cglint-nocupti", "cglint run --no-cupti (Python observer)"),
                 ("py-cglint-nodispatch", "cglint run --no-cupti, CGLINT_DISPATCH=0 (no dispatch mode)"),
-                ("py-cglint-calls", "cglint run, CGLINT_CUPTI_DURING=calls (CUPTI: listed calls during captures)")):
+                ("py-cglint-calls", "cglint run, CGLINT_CUPTI_DURING=calls (CUPTI: listed calls during captures)"),
+                ("py-cglint-linesatcapture", "cglint run, CGLINT_LINES_AT=capture (PY_START from the first capture)")):
     if v not in data:
         continue
     c2 = med(v, "capture2_ms") if all("capture2_ms" in x for x in data[v]) else None

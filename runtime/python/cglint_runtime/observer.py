@@ -819,17 +819,49 @@ def _start_lines(cap):
     the life of the process) and for user code seen during a capture; LINE
     events are switched on only for user code objects (set_local_events),
     and off again when the capture ends, so eager code outside captures pays
-    nothing per line.  PY_START/PY_RESUME are switched on at the first
-    capture and stay on: switching a global event makes CPython re-instrument
-    every function that runs next (at each begin, all of torch's functions the
-    capture calls; at each end, everything after), which cost more than the
-    capture's own work.  A user function started outside captures keeps its
+    nothing per line.  PY_START/PY_RESUME are switched on when
+    torch.cuda.graphs is imported (CGLINT_LINES_AT=capture: at the first
+    capture) and stay on: each function is instrumented once, when it first
+    runs (in the warm-up before a capture, usually), and switching a global
+    event would make CPython re-instrument every function that runs next (at
+    each begin, all of torch's functions the capture calls; at each end,
+    everything after), which cost more than the capture's own work.  A user function started outside captures keeps its
     PY_START (one callback per call) so that a later capture that calls it is
     seen, until it has started _HOT_OUTSIDE times: then it is disabled and
     its LINE events are switched at each capture like the known ones.
     Older Pythons: sys.settrace on this thread."""
-    global _TOOL
     if sys.version_info >= (3, 12) and hasattr(sys, "monitoring"):
+        mon = sys.monitoring
+        if _TOOL is None:
+            _monitoring_setup()
+        if _TOOL < 0:
+            return
+        line_ev = mon.events.LINE
+        # user code known from earlier captures (its PY_START is disabled),
+        # and the frames already running (the one holding the `with`)
+        f = sys._getframe(1)
+        while f is not None:
+            if _is_user(f.f_code.co_filename):
+                _user_codes.add(f.f_code)
+            f = f.f_back
+        _lines_on[0] = True
+        for code in _user_codes:
+            try:
+                mon.set_local_events(_TOOL, code, line_ev)
+            except Exception:
+                pass
+        cap.tracer = "monitoring"
+        return
+    _start_settrace(cap)
+
+
+def _monitoring_setup():
+    """sys.monitoring's tool, its callbacks, and PY_START/PY_RESUME on for
+    good (see _start_lines)."""
+    global _TOOL
+    if _TOOL is not None or not (sys.version_info >= (3, 12) and hasattr(sys, "monitoring")):
+        return
+    if True:
         mon = sys.monitoring
         if _TOOL is None:
             for tid in (4, 3):
@@ -869,24 +901,9 @@ def _start_lines(cap):
             mon.register_callback(_TOOL, mon.events.PY_RESUME, on_start)
             mon.register_callback(_TOOL, mon.events.LINE, on_line)
             mon.set_events(_TOOL, mon.events.PY_START | mon.events.PY_RESUME)
-        if _TOOL < 0:
-            return
-        line_ev = mon.events.LINE
-        # user code known from earlier captures (its PY_START is disabled),
-        # and the frames already running (the one holding the `with`)
-        f = sys._getframe(1)
-        while f is not None:
-            if _is_user(f.f_code.co_filename):
-                _user_codes.add(f.f_code)
-            f = f.f_back
-        _lines_on[0] = True
-        for code in _user_codes:
-            try:
-                mon.set_local_events(_TOOL, code, line_ev)
-            except Exception:
-                pass
-        cap.tracer = "monitoring"
-        return
+
+
+def _start_settrace(cap):
     # settrace: this thread only; frames already running get f_trace by hand
     if sys.gettrace() is not None:
         _warn("a tracer (debugger or coverage) is active: lines run at capture are not recorded")
@@ -1508,6 +1525,12 @@ def _on_torch(st):
 def _patch_graphs(mod):
     if getattr(mod, "_cglint_patched", False):
         return
+    # PY_START on from torch's import, not from the first capture: every
+    # function the program runs is instrumented once when it first runs
+    # (the warm-up before a capture, usually), not all at once inside the
+    # first capture (CGLINT_LINES_AT=capture: the first capture, as before)
+    if os.environ.get("CGLINT_LINES_AT", "torch") == "torch":
+        _monitoring_setup()
     try:
         CG = mod.CUDAGraph
         CG.capture_begin = _capture_begin_wrapper(CG.capture_begin)
@@ -1928,6 +1951,8 @@ def activate(events_dir=None, hints=None):
                 tc.make_graphed_callables = mod.make_graphed_callables
         if missing:
             sys.meta_path.insert(0, _Finder())
+        if os.environ.get("CGLINT_LINES_AT") == "start":
+            _monitoring_setup()
         threading.excepthook = _thread_excepthook_wrapper(threading.excepthook)
         sys.excepthook = _excepthook_wrapper(sys.excepthook)
         atexit.register(_at_exit)
