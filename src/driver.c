@@ -11,14 +11,14 @@
  *   5. apply suppression comments, reporting unused ones (CG001);
  *   6. hide what the baseline records. */
 #include "driver.h"
-#include "core/baseline.h"
-#include "core/cache.h"
-#include "core/gitignore.h"
+#include "workflow/baseline.h"
+#include "workflow/cache.h"
+#include "workflow/gitignore.h"
 #include "core/hash.h"
 #include "core/path.h"
 #include "core/source.h"
-#include "core/suppress.h"
-#include "core/walk.h"
+#include "workflow/suppress.h"
+#include "workflow/walk.h"
 #include "python/py.h"
 #include "cuda/cu.h"
 #include <limits.h>

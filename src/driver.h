@@ -13,10 +13,10 @@
 #ifndef CG_DRIVER_H
 #define CG_DRIVER_H
 #include <stddef.h>
-#include "core/config.h"
+#include "workflow/config.h"
 #include "core/report.h"
 #include "core/rules.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 
 typedef struct cg_run_opts {
     const char *const *paths;
@@ -43,7 +43,7 @@ typedef struct cg_run_opts {
     const char *const *defines;      /* -D / defines */
     size_t ndefines;
     const char *std;                 /* --std / std */
-    /* the project index (core/cache.h) */
+    /* the project index (workflow/cache.h) */
     int no_cache;           /* --no-cache: a cold run that writes nothing */
     const char *cache_dir;  /* --cache-dir / cache-dir; NULL: .cglint_cache in the project root */
     /* A file list made by cg_run_files (`cglint server` keeps its
@@ -67,8 +67,8 @@ int cg_run(const cg_run_opts *opts, cg_report *report);
 int cg_run_files(const cg_run_opts *opts, cg_report *report, cg_file **files, size_t *n);
 
 /* The syntax check --fix runs on a fixed file of this path's language, or
- * NULL when there is none (see core/fix.h). */
-#include "core/fix.h"
+ * NULL when there is none (see workflow/fix.h). */
+#include "workflow/fix.h"
 cg_syntax_check_fn cg_syntax_checker(const char *path);
 
 /* The project root above `abs_dir`: the closest directory holding

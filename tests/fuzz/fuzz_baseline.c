@@ -5,7 +5,7 @@
  * same files), then the report that is left is emitted. */
 #include "fuzz_common.h"
 #include "driver.h"
-#include "core/baseline.h"
+#include "workflow/baseline.h"
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_fix.c - core/fix.c on hand-made reports: an edit that would make the
+/* test_fix.c - workflow/fix.c on hand-made reports: an edit that would make the
  * file parse worse is refused, an edit whose old text is no longer in the
  * file is refused, overlapping edits take the first, and a good edit is
  * written atomically.  (The CLI side is tests/workflow/fix.sh.) */
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "driver.h"
-#include "core/fix.h"
+#include "workflow/fix.h"
 #include "core/source.h"
 
 static char dir[] = "/tmp/cglint-test-fix-XXXXXX";

@@ -36,7 +36,7 @@
 #include <unistd.h>
 #include "driver.h"
 #include "core/source.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 
 typedef struct expect { char *path; uint32_t line, col; int rule; int matched; char *frag; } expect;
 

@@ -1,7 +1,7 @@
 /* walk.c - file discovery (see walk.h). */
 #include "walk.h"
-#include "alloc.h"
-#include "hash.h"
+#include "core/alloc.h"
+#include "core/hash.h"
 #include <pthread.h>
 #ifdef CGLINT_HAVE_LIBGIT2
 #include <git2.h>

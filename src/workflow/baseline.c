@@ -1,9 +1,9 @@
 /* baseline.c - see baseline.h. */
 #include "baseline.h"
-#include "alloc.h"
-#include "file.h"
-#include "hash.h"
-#include "path.h"
+#include "core/alloc.h"
+#include "core/file.h"
+#include "core/hash.h"
+#include "core/path.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>

@@ -6,9 +6,9 @@
  * skipped.  Within a comment, each `#` (or `//`) may start a directive, so
  * `# noqa: E501  # cglint: ignore[CG101]` holds two. */
 #include "suppress.h"
-#include "alloc.h"
-#include "hash.h"
-#include "source.h"
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "core/source.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,12 +6,12 @@
  * error stops the load, so a user fixes one thing at a time, with the exact
  * place to look. */
 #include "config.h"
-#include "alloc.h"
-#include "arena.h"
-#include "hash.h"
-#include "path.h"
-#include "source.h"
-#include "toml.h"
+#include "core/alloc.h"
+#include "core/arena.h"
+#include "core/hash.h"
+#include "core/path.h"
+#include "core/source.h"
+#include "core/toml.h"
 #include "walk.h"
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,9 +6,9 @@
  * merged into one hunk.  That is exactly what `diff -u` would print for
  * such local changes, and `patch -p1` / `git apply` take it. */
 #include "fix.h"
-#include "alloc.h"
-#include "file.h"
-#include "source.h"
+#include "core/alloc.h"
+#include "core/file.h"
+#include "core/source.h"
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>

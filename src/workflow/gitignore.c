@@ -1,8 +1,8 @@
 /* gitignore.c - see gitignore.h. */
 #include "gitignore.h"
-#include "hash.h"
-#include "path.h"
-#include "report.h"
+#include "core/hash.h"
+#include "core/path.h"
+#include "core/report.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

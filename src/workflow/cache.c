@@ -8,8 +8,8 @@
  * index has none), the payload length and the payload's digest. */
 
 #include "cache.h"
-#include "hash.h"
-#include "rules.h"
+#include "core/hash.h"
+#include "core/rules.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
