@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 typedef struct skip_ctx {
-    const cg_run_opts *o;
+    const cg_analyze_opts *o;
     cg_gitignore *git;
     char **ignored_roots;   /* directories named on the command line that git ignores */
     size_t nignored_roots;
@@ -142,7 +142,7 @@ static int cmp_file(const void *a, const void *b)
 }
 
 /* Named files: add their projects' other files as context (report = 0). */
-static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report *report,
+static void add_context(const cg_analyze_opts *o, const cg_walk_opts *wo, cg_report *report,
                         cg_file **files, size_t *n)
 {
     char **roots = NULL;
@@ -228,7 +228,7 @@ static void drop_unsupported(cg_file *files, size_t *n)
  * its configuration's directory is most likely a typo: a warning, once per
  * pattern.  Only when a path given covers that whole directory (analysing one
  * named file says nothing about the patterns for the others). */
-static void warn_unmatched_pfi(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
+static void warn_unmatched_pfi(const cg_analyze_opts *o, cg_report *r, const cg_file *files, size_t n,
                                const cg_config **cfg)
 {
     static const char *const dot[] = { "." };
@@ -269,7 +269,7 @@ static void warn_unmatched_pfi(const cg_run_opts *o, cg_report *r, const cg_file
 }
 
 /* Step 4: keep findings of rules selected for their file, in reported files. */
-static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
+static int select_findings(const cg_analyze_opts *o, cg_report *r, const cg_file *files, size_t n,
                            cg_ruleset *rules, char *err, size_t errlen)
 {
     cg_map by_path;
@@ -363,7 +363,7 @@ static size_t on_disk(const char *const *paths, size_t npaths, const char **out)
     return k;
 }
 
-int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t *nout)
+int cg_analyze_files(const cg_analyze_opts *o, cg_report *report, cg_file **out, size_t *nout)
 {
     char cwd[PATH_MAX];
     if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
@@ -398,7 +398,7 @@ int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t 
     add_provided(paths, npaths, &files, &n);
     drop_unsupported(files, &n);
     if (o->context && o->npaths && !sx.failed && n) {
-        cg_run_opts oo = *o;
+        cg_analyze_opts oo = *o;
         oo.paths = paths;
         oo.npaths = npaths;
         sx.lenient = 1;
@@ -427,7 +427,7 @@ int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t 
  * the current directory.  NULL when off (--no-cache, CGLINT_NO_CACHE=1) or
  * unusable: a directory chosen by default that cannot be made (a read-only
  * tree) is passed over quietly, a chosen one with a warning. */
-static cg_cache *open_cache(const cg_run_opts *o, const char *const *paths, cg_report *report)
+static cg_cache *open_cache(const cg_analyze_opts *o, const char *const *paths, cg_report *report)
 {
     const char *nc = getenv("CGLINT_NO_CACHE");
     if (o->no_cache || (nc && *nc && strcmp(nc, "0") != 0)) return NULL;
@@ -460,7 +460,7 @@ static cg_cache *open_cache(const cg_run_opts *o, const char *const *paths, cg_r
     return c;
 }
 
-int cg_run(const cg_run_opts *o, cg_report *report)
+int cg_analyze(const cg_analyze_opts *o, cg_report *report)
 {
     char cwd[PATH_MAX];
     if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
@@ -475,7 +475,7 @@ int cg_run(const cg_run_opts *o, cg_report *report)
             files[n].directives = 0;
             if (files[n].path) n++;
         }
-    } else if (cg_run_files(o, report, &files, &n) < 0) {
+    } else if (cg_analyze_files(o, report, &files, &n) < 0) {
         return -1;
     }
 

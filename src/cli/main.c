@@ -648,7 +648,7 @@ int main(int argc, char **argv)
 
     cg_report report;
     cg_report_init(&report, NULL);
-    cg_run_opts ro = {
+    cg_analyze_opts ro = {
         .paths = paths, .npaths = npaths,
         .exclude = exclude, .nexclude = nexclude, .jobs = (int)jobs,
         .max_file_size = max_size, .floor = floor,
@@ -661,7 +661,7 @@ int main(int argc, char **argv)
     };
     progress pr;
     int pr_on = progress_start(&pr, &report, quiet || show);
-    int run_rc = cg_run(&ro, &report);
+    int run_rc = cg_analyze(&ro, &report);
     progress_stop(&pr, pr_on);
 
     /* tool messages: stderr, one line each */

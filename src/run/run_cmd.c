@@ -388,8 +388,8 @@ int cg_run_main(int argc, char **argv)
         }
     } else {
 #ifdef CGLINT_HAVE_ANALYZERS
-        cg_run_opts ro = {.paths = (const char *const *)paths, .npaths = npaths, .max_file_size = 8u << 20};
-        cg_run(&ro, &report);
+        cg_analyze_opts ro = {.paths = (const char *const *)paths, .npaths = npaths, .max_file_size = 8u << 20};
+        cg_analyze(&ro, &report);
 #else
         (void)paths;
         if (npaths) {

@@ -38,8 +38,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     globfree(&g);
     const char *dirs[] = { fz_dir() };
     cg_report_init(&tmpl, NULL);
-    cg_run_opts o = { .paths = dirs, .npaths = 1, .jobs = 1, .respect_gitignore = -1 };
-    if (cg_run(&o, &tmpl) != 0 || tmpl.nfindings == 0) {
+    cg_analyze_opts o = { .paths = dirs, .npaths = 1, .jobs = 1, .respect_gitignore = -1 };
+    if (cg_analyze(&o, &tmpl) != 0 || tmpl.nfindings == 0) {
         fprintf(stderr, "fuzz_baseline: examples/*.py gave no findings\n");
         abort();
     }
