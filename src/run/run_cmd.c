@@ -13,6 +13,7 @@
  * COMMAND cannot be found, 2 when cglint could not start it. */
 #include "run.h"
 #include "driver.h"
+#include "cli/options.h"
 #include "emit/emit.h"
 #include "core/file.h"
 #include <errno.h>
@@ -40,25 +41,10 @@ static const char run_usage[] =
     "not exercised, or static only. What the run saw that no finding predicted is\n"
     "reported as found at run time. The program's stdin, stdout, stderr and exit\n"
     "status are its own; the report goes to stderr, or to -o FILE.\n"
-    "\n"
-    "Findings:\n"
-    "      --findings FILE     static findings from an earlier `cglint -f json` or `-f sarif`\n"
-    "                          report, instead of analysing PATH (default PATH: .)\n"
-    "      --select CODES      only these rules\n"
-    "      --ignore CODES      not these rules\n"
-    "Output:\n"
-    "  -f, --format FMT        text (default), json, sarif, github, html (one self-contained page),\n"
-    "                          concise, json-lines, junit, gitlab\n"
-    "  -o, --output FILE       write the report to FILE instead of stderr\n"
-    "      --color WHEN        auto, always, never\n"
-    "  -q, --quiet             no summary lines\n"
-    "Observation:\n"
-    "      --events DIR        keep the event files in DIR (default: a temporary directory)\n"
-    "      --no-cupti          do not load the CUPTI library (Python observation only)\n"
-    "      --strict            exit 1 when the program succeeded but a finding was confirmed\n"
-    "                          or found at run time, or when no capture ran (no GPU, CUDA\n"
-    "                          never initialised): a run that exercised nothing\n"
-    "  -h, --help              this help\n"
+    "\n";
+
+/* after the options */
+static const char run_usage_epilogue[] =
     "\n"
     "Exit status: the program's own (128+N if signal N killed it); 127 COMMAND not\n"
     "found; 2 cglint could not start it (bad options, a findings file that is not cglint's).\n"
@@ -317,18 +303,18 @@ int cg_run_main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--") == 0) { dd = i; break; }
     for (int i = 1; i < (dd < 0 ? argc : dd); i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) { fputs(run_usage, stdout); return 0; }
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(run_usage, stdout);
+            cg_opts_help(stdout, cg_run_options);
+            fputs(run_usage_epilogue, stdout);
+            return 0;
+        }
     if (dd < 0) die_usage("%s", "cglint run needs the program after '--': cglint run [PATH...] -- COMMAND [ARGS...]");
     if (dd == argc - 1) die_usage("%s", "no COMMAND after '--'");
 
-    enum { O_FINDINGS = 300, O_EVENTS, O_NOCUPTI, O_STRICT, O_SELECT, O_IGNORE, O_COLOR };
-    static const struct option longopts[] = {
-        {"findings", required_argument, 0, O_FINDINGS}, {"events", required_argument, 0, O_EVENTS},
-        {"no-cupti", no_argument, 0, O_NOCUPTI}, {"strict", no_argument, 0, O_STRICT},
-        {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'o'},
-        {"select", required_argument, 0, O_SELECT}, {"ignore", required_argument, 0, O_IGNORE},
-        {"color", required_argument, 0, O_COLOR}, {"quiet", no_argument, 0, 'q'}, {0, 0, 0, 0},
-    };
+    struct option longopts[24];
+    char shortopts[48];
+    cg_opts_getopt(cg_run_options, longopts, sizeof longopts / sizeof *longopts, shortopts, sizeof shortopts);
     const char *findings = NULL, *events = NULL, *output = NULL;
     int fmt = CG_FMT_TEXT, no_cupti = 0, strict = 0, quiet = 0, color = -1, selected = 0;
     cg_ruleset rules;
@@ -337,12 +323,12 @@ int cg_run_main(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(dd, argv, ":f:o:q", longopts, NULL)) != -1) {
+    while ((c = getopt_long(dd, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
-        case O_FINDINGS: findings = optarg; break;
-        case O_EVENTS: events = optarg; break;
-        case O_NOCUPTI: no_cupti = 1; break;
-        case O_STRICT: strict = 1; break;
+        case RO_FINDINGS: findings = optarg; break;
+        case RO_EVENTS: events = optarg; break;
+        case RO_NOCUPTI: no_cupti = 1; break;
+        case RO_STRICT: strict = 1; break;
         case 'f':
             fmt = cg_format_parse(optarg);
             if (fmt < 0)
@@ -351,16 +337,16 @@ int cg_run_main(int argc, char **argv)
             break;
         case 'o': output = optarg; break;
         case 'q': quiet = 1; break;
-        case O_SELECT:
+        case RO_SELECT:
             if (cg_ruleset_select(&rules, optarg, !selected, bad, sizeof bad) != 0)
                 die_usage("--select: '%s' is not a rule code or prefix", bad);
             selected = 1;
             break;
-        case O_IGNORE:
+        case RO_IGNORE:
             if (cg_ruleset_ignore(&rules, optarg, bad, sizeof bad) != 0)
                 die_usage("--ignore: '%s' is not a rule code or prefix", bad);
             break;
-        case O_COLOR:
+        case RO_COLOR:
             color = strcmp(optarg, "always") == 0 ? 1 : strcmp(optarg, "never") == 0 ? 0 : -1;
             if (color < 0 && strcmp(optarg, "auto") != 0) die_usage("--color takes auto, always or never, not '%s'", optarg);
             cg_emit_stderr_color(color);
