@@ -1,5 +1,5 @@
-/* driver.c - see driver.h.  The front-end table is the one place a new
- * language is added.
+/* driver.c - see driver.h.  The front-end table (`frontends`, below) is
+ * where a new language is added.
  *
  * The order of a run:
  *   1. walk the paths (and, for named files, their project root as context),
@@ -328,9 +328,61 @@ static int select_findings(const cg_analyze_opts *o, cg_report *r, const cg_file
     return 0;
 }
 
+/* ---- the front ends ----------------------------------------------------------
+ * One row per language: adding one is a row here, its extensions in
+ * workflow/walk.c (cg_lang_of: the walk picks files by them) and its front
+ * end's directory.  A front end gets every file, context ones included, and
+ * analyses those of its language; it runs when a file it reports on is
+ * there (context files of another language cannot be reached from this
+ * one's captures).  Its options are made from the run's by `run`, which
+ * hands it the project index (`cache`, NULL: none) for its memos. */
+typedef struct frontend {
+    cg_lang lang;
+    int is_default;    /* runs when no front end has a file (named files of other names are its) */
+    int max_floor;     /* the highest --bench-floor level it measures (driver.h's `floor`) */
+    /* analyse, or with floor > 0 only read/parse (bench/) */
+    void (*run)(const cg_analyze_opts *o, cg_cache *cache, cg_file *files, size_t n, int floor,
+                cg_report *report);
+    cg_syntax_check_fn syntax_errors;   /* for --fix's re-parse; NULL: none */
+} frontend;
+
+static const char *const dot_path[] = { "." };
+
+static void py_run(const cg_analyze_opts *o, cg_cache *cache, cg_file *files, size_t n, int floor,
+                   cg_report *report)
+{
+    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
+                      .focus = o->py_focus, .index = cache };
+    if (floor) cg_py_floor(files, n, &po, floor, report);
+    else cg_py_analyze(files, n, &po, report);
+}
+
+static void cu_run(const cg_analyze_opts *o, cg_cache *cache, cg_file *files, size_t n, int floor,
+                   cg_report *report)
+{
+    cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
+                      .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
+                      .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
+                      .include_dirs = o->include_dirs, .ninclude_dirs = o->ninclude_dirs,
+                      .defines = o->defines, .ndefines = o->ndefines, .std = o->std,
+                      .roots = o->npaths ? o->paths : dot_path, .nroots = o->npaths ? o->npaths : 1,
+                      .cache = cache };
+    if (floor) cg_cu_floor(files, n, &co, floor, report);
+    else cg_cu_analyze(files, n, &co, report);
+}
+
+static const frontend frontends[] = {
+    { CG_LANG_PY, 1, 2, py_run, cg_py_syntax_errors },
+    { CG_LANG_CU, 0, 3, cu_run, NULL },
+};
+enum { NFRONTENDS = sizeof frontends / sizeof *frontends };
+
 cg_syntax_check_fn cg_syntax_checker(const char *path)
 {
-    return cg_lang_of(path) == CG_LANG_PY ? cg_py_syntax_errors : NULL;
+    cg_lang lang = cg_lang_of(path);
+    for (size_t i = 0; i < NFRONTENDS; i++)
+        if (frontends[i].lang == lang) return frontends[i].syntax_errors;
+    return NULL;
 }
 
 static int baseline_analysed(void *ctx, const char *abs_path)
@@ -481,32 +533,19 @@ int cg_analyze(const cg_analyze_opts *o, cg_report *report)
 
     /* the front ends, one after the other, into one report */
     cg_cache *cache = o->floor ? NULL : open_cache(o, o->npaths ? o->paths : dot, report);
-    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
-                      .focus = o->py_focus, .index = cache };
-    cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
-                      .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
-                      .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
-                      .include_dirs = o->include_dirs, .ninclude_dirs = o->ninclude_dirs,
-                      .defines = o->defines, .ndefines = o->ndefines, .std = o->std,
-                      .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1,
-                      .cache = cache };
-    /* A front end runs when a file it reports on is there: context files of
-     * another language cannot be reached from this one's captures (named
-     * Python files need no C++ context, and the reverse). */
-    size_t npy = 0, ncu = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!files[i].report) continue;
-        npy += files[i].lang == CG_LANG_PY;
-        ncu += files[i].lang == CG_LANG_CU;
+    size_t mine[NFRONTENDS] = { 0 }, any = 0;   /* reported files of each front end */
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < NFRONTENDS && files[i].report; f++)
+            if (files[i].lang == frontends[f].lang) { mine[f]++; any++; }
+    for (size_t f = 0; f < NFRONTENDS; f++) {
+        if (o->floor ? !mine[f] || o->floor > frontends[f].max_floor : !mine[f] && (any || !frontends[f].is_default))
+            continue;
+        frontends[f].run(o, cache, files, n, o->floor, report);
     }
     if (o->floor) {
-        if (npy && o->floor < 3) cg_py_floor(files, n, &po, o->floor, report);
-        if (ncu) cg_cu_floor(files, n, &co, o->floor, report);
         cg_walk_free(files, n);
         return 0;
     }
-    if (npy || !ncu) cg_py_analyze(files, n, &po, report);
-    if (ncu) cg_cu_analyze(files, n, &co, report);
     cg_cache_close(cache);
 
     cg_ruleset *rules = calloc(n ? n : 1, sizeof *rules);
