@@ -11,6 +11,7 @@
  *   5. apply suppression comments, reporting unused ones (CG001);
  *   6. hide what the baseline records. */
 #include "driver.h"
+#include "core/alloc.h"
 #include "workflow/baseline.h"
 #include "workflow/cache.h"
 #include "workflow/gitignore.h"
@@ -56,13 +57,10 @@ static void context_config_failed(skip_ctx *x, const char *dir, const char *err)
                          "configuration is not used)", err);
     /* the key holds the directory, then the message after its NUL */
     size_t dl = strlen(dir), el = strlen(err);
-    char *k = malloc(dl + el + 2);
-    if (!k) return;
+    char *k = cg_xmalloc(dl + el + 2);
     memcpy(k, dir, dl + 1);
     memcpy(k + dl + 1, err, el + 1);
-    char **g = realloc(x->bad_keys, (x->nbad + 1) * sizeof *g);
-    if (!g) { free(k); return; }
-    x->bad_keys = g;
+    x->bad_keys = cg_xrealloc(x->bad_keys, (x->nbad + 1) * sizeof *x->bad_keys);
     x->bad_keys[x->nbad++] = k;
     cg_map_put(&x->bad_dirs, k, dl, (void *)1);
 }
@@ -120,7 +118,7 @@ done:
 char *cg_project_root(const char *abs_dir)
 {
     static const char *const markers[] = { "pyproject.toml", ".cglint.toml", ".git" };
-    char *dir = strdup(abs_dir);
+    char *dir = cg_xstrdup(abs_dir);
     for (;;) {
         for (size_t i = 0; i < 3; i++) {
             char probe[PATH_MAX + 32];
@@ -157,7 +155,7 @@ static void add_context(const cg_analyze_opts *o, const cg_walk_opts *wo, cg_rep
         char *root = cg_project_root(dir);
         char *cwd = cg_path_abs(".");
         /* no marker: the current directory, when the file is below it */
-        if (!root && cg_path_under(abs, cwd)) root = strdup(cwd);
+        if (!root && cg_path_under(abs, cwd)) root = cg_xstrdup(cwd);
         free(abs);
         free(dir);
         if (!root) { free(cwd); continue; }
@@ -167,7 +165,7 @@ static void add_context(const cg_analyze_opts *o, const cg_walk_opts *wo, cg_rep
         int dup = 0;
         for (size_t k = 0; k < nroots && !dup; k++) dup = strcmp(roots[k], shown) == 0;
         if (dup) { free(shown); continue; }
-        roots = realloc(roots, (nroots + 1) * sizeof *roots);
+        roots = cg_xrealloc(roots, (nroots + 1) * sizeof *roots);
         roots[nroots++] = shown;
     }
     if (!nroots) return;
@@ -178,10 +176,10 @@ static void add_context(const cg_analyze_opts *o, const cg_walk_opts *wo, cg_rep
     cg_walk((const char *const *)roots, nroots, wo, &scratch, &ctx, &nctx);
     cg_report_free(&scratch);
     /* the same file twice (named, and found under the root): the named entry stays */
-    struct stat *ids = calloc(*n ? *n : 1, sizeof *ids);
+    struct stat *ids = cg_xcalloc(*n ? *n : 1, sizeof *ids);
     for (size_t i = 0; i < *n; i++)
         if (stat((*files)[i].path, &ids[i]) != 0) memset(&ids[i], 0, sizeof ids[i]);
-    cg_file *all = realloc(*files, (*n + nctx) * sizeof *all);
+    cg_file *all = cg_xrealloc(*files, (*n + nctx) * sizeof *all);
     size_t m = *n;
     for (size_t i = 0; i < nctx; i++) {
         struct stat st;
@@ -275,8 +273,7 @@ static int select_findings(const cg_analyze_opts *o, cg_report *r, const cg_file
     cg_map by_path;
     cg_map_init(&by_path);
     for (size_t i = 0; i < n; i++) cg_map_put(&by_path, files[i].path, strlen(files[i].path), (void *)(i + 1));
-    const cg_config **cfg = calloc(n ? n : 1, sizeof *cfg);   /* each file's configuration */
-    if (!cfg) { cg_map_free(&by_path); snprintf(err, errlen, "out of memory"); return -1; }
+    const cg_config **cfg = cg_xcalloc(n ? n : 1, sizeof *cfg);   /* each file's configuration */
     for (size_t i = 0; i < n; i++) {
         const cg_config *c = NULL;
         if (!files[i].report) {
@@ -397,11 +394,9 @@ static void add_provided(const char *const *paths, size_t npaths, cg_file **file
     for (size_t i = 0; i < npaths; i++) {
         size_t len;
         if (access(paths[i], F_OK) == 0 || !cg_source_provided(paths[i], &len)) continue;
-        cg_file *g = realloc(*files, (*n + 1) * sizeof *g);
-        if (!g) return;
-        *files = g;
+        cg_file *g = *files = cg_xrealloc(*files, (*n + 1) * sizeof *g);
         cg_lang lang = cg_lang_of(paths[i]);
-        g[(*n)++] = (cg_file){ .path = strdup(paths[i]), .lang = lang ? lang : CG_LANG_PY,
+        g[(*n)++] = (cg_file){ .path = cg_xstrdup(paths[i]), .lang = lang ? lang : CG_LANG_PY,
                                .is_explicit = 1, .report = 1 };
     }
 }
@@ -418,7 +413,7 @@ static size_t on_disk(const char *const *paths, size_t npaths, const char **out)
 int cg_analyze_files(const cg_analyze_opts *o, cg_report *report, cg_file **out, size_t *nout)
 {
     char cwd[PATH_MAX];
-    if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    if (!report->root) report->root = cg_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
     static const char *const dot[] = { "." };
     skip_ctx sx = { .o = o };
     cg_walk_opts wo = { .exclude = o->exclude, .nexclude = o->nexclude };
@@ -437,14 +432,14 @@ int cg_analyze_files(const cg_analyze_opts *o, cg_report *report, cg_file **out,
         if (stat(paths[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
         char *abs = cg_path_abs(paths[i]);
         if (cg_gitignore_check(sx.git, abs, 1)) {
-            sx.ignored_roots = realloc(sx.ignored_roots, (sx.nignored_roots + 1) * sizeof *sx.ignored_roots);
+            sx.ignored_roots = cg_xrealloc(sx.ignored_roots, (sx.nignored_roots + 1) * sizeof *sx.ignored_roots);
             sx.ignored_roots[sx.nignored_roots++] = abs;
         } else {
             free(abs);
         }
     }
-    const char **disk = calloc(npaths, sizeof *disk);
-    size_t ndisk = disk ? on_disk(paths, npaths, disk) : 0;
+    const char **disk = cg_xcalloc(npaths, sizeof *disk);
+    size_t ndisk = on_disk(paths, npaths, disk);
     if (ndisk) cg_walk(disk, ndisk, &wo, report, &files, &n);
     free(disk);
     add_provided(paths, npaths, &files, &n);
@@ -494,11 +489,11 @@ static cg_cache *open_cache(const cg_analyze_opts *o, const char *const *paths, 
     if (!dir) {
         struct stat st;
         char *abs = cg_path_abs(paths[0]);
-        char *start = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? strdup(abs) : cg_path_dirname(abs);
+        char *start = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? cg_xstrdup(abs) : cg_path_dirname(abs);
         char *root = cg_project_root(start);
         if (!root) root = cg_path_abs(".");
         size_t l = strlen(root) + 16;
-        made = malloc(l);
+        made = cg_xmalloc(l);
         snprintf(made, l, "%s/.cglint_cache", strcmp(root, "/") ? root : "");
         free(abs);
         free(start);
@@ -515,17 +510,17 @@ static cg_cache *open_cache(const cg_analyze_opts *o, const char *const *paths, 
 int cg_analyze(const cg_analyze_opts *o, cg_report *report)
 {
     char cwd[PATH_MAX];
-    if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    if (!report->root) report->root = cg_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
     static const char *const dot[] = { "." };
     cg_file *files = NULL;
     size_t n = 0;
     if (o->files) {
-        files = calloc(o->nfiles ? o->nfiles : 1, sizeof *files);
-        for (size_t i = 0; files && i < o->nfiles; i++) {
+        files = cg_xcalloc(o->nfiles ? o->nfiles : 1, sizeof *files);
+        for (size_t i = 0; i < o->nfiles; i++) {
             files[n] = o->files[i];
-            files[n].path = strdup(o->files[i].path);
+            files[n].path = cg_xstrdup(o->files[i].path);
             files[n].directives = 0;
-            if (files[n].path) n++;
+            n++;
         }
     } else if (cg_analyze_files(o, report, &files, &n) < 0) {
         return -1;
@@ -548,7 +543,7 @@ int cg_analyze(const cg_analyze_opts *o, cg_report *report)
     }
     cg_cache_close(cache);
 
-    cg_ruleset *rules = calloc(n ? n : 1, sizeof *rules);
+    cg_ruleset *rules = cg_xcalloc(n ? n : 1, sizeof *rules);
     char err[1024];
     int rc = select_findings(o, report, files, n, rules, err, sizeof err);
     if (rc < 0) {
@@ -561,7 +556,7 @@ int cg_analyze(const cg_analyze_opts *o, cg_report *report)
         /* entries of files this run did not report on are not "fixed" */
         cg_map reported;
         cg_map_init(&reported);
-        char **abs = calloc(n ? n : 1, sizeof *abs);
+        char **abs = cg_xcalloc(n ? n : 1, sizeof *abs);
         for (size_t i = 0; i < n; i++)
             if (files[i].report) {
                 abs[i] = cg_path_abs(files[i].path);

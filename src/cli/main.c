@@ -4,6 +4,7 @@
  * stderr, exit 0 clean, 1 findings, 2 usage error or input that could not be
  * analysed. */
 #include "driver.h"
+#include "core/alloc.h"
 #include "cli/options.h"
 #include "run/run.h"
 #include "server/server.h"
@@ -209,7 +210,7 @@ static void free_opts(const char **exclude, char *sel, char *ext, char *ign)
 static void append_list(char **acc, const char *more)
 {
     size_t a = *acc ? strlen(*acc) : 0, b = strlen(more);
-    char *n = realloc(*acc, a + b + 2);
+    char *n = cg_xrealloc(*acc, a + b + 2);
     if (!n) { fputs("cglint: out of memory\n", stderr); exit(EXIT_TROUBLE); }
     if (a) n[a++] = ',';
     memcpy(n + a, more, b + 1);
@@ -244,7 +245,7 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
         char *abs = cg_path_abs(paths[p]);
         struct stat st;
         int is_dir = stat(paths[p], &st) == 0 && S_ISDIR(st.st_mode);
-        char *dir = is_dir ? strdup(abs) : cg_path_dirname(abs);
+        char *dir = is_dir ? cg_xstrdup(abs) : cg_path_dirname(abs);
         const cg_config *c = NULL;
         char err[1024];
         if (cg_configs_find(cfgs, dir, &c, err, sizeof err) < 0) {
@@ -319,6 +320,7 @@ static int read_stdin(stdin_buffer *in, const char *path, size_t max)
     in->path = path;
     in->abs = cg_path_abs(path);
     size_t cap = 65536;
+    /* raw malloc/realloc: sized by the input; failing says so (stdin) and exits 2 */
     in->text = malloc(cap);
     for (;;) {
         if (!in->text) { fputs("cglint: error: out of memory reading stdin\n", stderr); return -1; }
@@ -415,7 +417,7 @@ int main(int argc, char **argv)
         case O_EXCLUDE: {
             char *s = optarg, *save = NULL;   /* argv strings may be split in place */
             for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                exclude = realloc(exclude, (nexclude + 1) * sizeof *exclude);
+                exclude = cg_xrealloc(exclude, (nexclude + 1) * sizeof *exclude);
                 exclude[nexclude++] = t;
             }
             break;
@@ -532,7 +534,7 @@ int main(int argc, char **argv)
         if (rc == 0 && !top && npaths) {
             char *abs = cg_path_abs(paths[0]);
             struct stat st;
-            char *dir = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? strdup(abs) : cg_path_dirname(abs);
+            char *dir = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? cg_xstrdup(abs) : cg_path_dirname(abs);
             rc = cg_configs_find(cfgs, dir, &top, err, sizeof err);
             free(abs);
             free(dir);

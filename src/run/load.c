@@ -4,6 +4,7 @@
  * whose driver is cglint.  Verdicts in the file are ignored: the run gives
  * new ones. */
 #include "run.h"
+#include "core/alloc.h"
 #include "core/file.h"
 #include <errno.h>
 #include <jansson.h>
@@ -73,7 +74,7 @@ static int load_json(json_t *doc, cg_report *r, char *err, size_t errlen)
     struct stat st;
     if (root && root[0] == '/' && stat(root, &st) == 0 && S_ISDIR(st.st_mode)) {   /* not one of another machine */
         free(r->root);
-        r->root = strdup(root);
+        r->root = cg_xstrdup(root);
     }
     json_t *findings = json_object_get(doc, "findings");
     if (!json_is_array(findings)) return fail(err, errlen, "no \"findings\" array");
@@ -106,7 +107,7 @@ static int load_json(json_t *doc, cg_report *r, char *err, size_t errlen)
         }
         json_t *steps = json_object_get(o, "call_path");
         size_t ns = json_is_array(steps) ? json_array_size(steps) : 0;
-        cg_step *path = ns ? calloc(ns, sizeof *path) : NULL;
+        cg_step *path = ns ? cg_xcalloc(ns, sizeof *path) : NULL;
         for (size_t k = 0; k < ns; k++) {
             json_t *s = json_array_get(steps, k);
             path[k].function = (char *)jstr(s, "function");
@@ -137,7 +138,7 @@ static int hexval(int c)
 static char *uri_decode(const char *s)
 {
     size_t n = strlen(s);
-    char *out = malloc(n + 1), *o = out;
+    char *out = cg_xmalloc(n + 1), *o = out;
     for (size_t i = 0; i < n; i++) {
         int a, b;
         if (s[i] == '%' && i + 2 < n + 0 + 1 && (a = hexval(s[i + 1])) >= 0 && (b = hexval(s[i + 2])) >= 0) {
@@ -233,8 +234,8 @@ static int load_sarif(json_t *doc, cg_report *r, char *err, size_t errlen)
         json_t *flow = jpath(res, "codeFlows.0.threadFlows.0.locations");
         size_t nflow = json_is_array(flow) ? json_array_size(flow) : 0;
         size_t ns = nflow >= 2 ? nflow - 2 : 0;
-        cg_step *steps = ns ? calloc(ns, sizeof *steps) : NULL;
-        char **owned = ns ? calloc(ns, sizeof *owned) : NULL;
+        cg_step *steps = ns ? cg_xcalloc(ns, sizeof *steps) : NULL;
+        char **owned = ns ? cg_xcalloc(ns, sizeof *owned) : NULL;
         for (size_t s = 0; s < ns; s++) {
             json_t *st = jpath(json_array_get(flow, s + 1), "location");
             const char *t = json_string_value(jpath(st, "message.text"));

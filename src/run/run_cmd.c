@@ -12,6 +12,7 @@
  * The exit status is the program's (128+N when signal N killed it), 127 when
  * COMMAND cannot be found, 2 when cglint could not start it. */
 #include "run.h"
+#include "core/alloc.h"
 #include "driver.h"
 #include "cli/options.h"
 #include "emit/emit.h"
@@ -107,7 +108,7 @@ static char *find_runtime_dir(int *env_bad)
     if (env && *env) {
         if (has_observer(env)) {
             char res[PATH_MAX];
-            return strdup(realpath(env, res) ? res : env);
+            return cg_xstrdup(realpath(env, res) ? res : env);
         }
         *env_bad = 1;
         return NULL;
@@ -125,7 +126,7 @@ static char *find_runtime_dir(int *env_bad)
     for (int i = 0; i < nc; i++) {
         if (has_observer(cand[i])) {
             char res[PATH_MAX];
-            return strdup(realpath(cand[i], res) ? res : cand[i]);
+            return cg_xstrdup(realpath(cand[i], res) ? res : cand[i]);
         }
     }
     return NULL;
@@ -136,7 +137,7 @@ static char *find_runtime_dir(int *env_bad)
 static char *find_cupti_lib(void)
 {
     const char *env = getenv("CGLINT_CUPTI_LIB");
-    if (env) return *env && exists(env) ? strdup(env) : NULL;
+    if (env) return *env && exists(env) ? cg_xstrdup(env) : NULL;
     char d[PATH_MAX], p[PATH_MAX + 64];
     exe_dir(d, sizeof d);
     const char *rel[] = { CGLINT_REL_LIBDIR, "../lib/cglint", "." };
@@ -144,11 +145,11 @@ static char *find_cupti_lib(void)
         snprintf(p, sizeof p, "%.3000s/%s/libcglint_cupti.so", d, rel[i]);
         if (exists(p)) {
             char res[PATH_MAX];
-            return strdup(realpath(p, res) ? res : p);
+            return cg_xstrdup(realpath(p, res) ? res : p);
         }
     }
 #ifdef CGLINT_CUPTI_BUILD_PATH
-    if (exists(CGLINT_CUPTI_BUILD_PATH)) return strdup(CGLINT_CUPTI_BUILD_PATH);
+    if (exists(CGLINT_CUPTI_BUILD_PATH)) return cg_xstrdup(CGLINT_CUPTI_BUILD_PATH);
 #endif
     return NULL;
 }
@@ -248,7 +249,7 @@ static char *read_first_line(const char *path)
     char *out = NULL;
     if (fgets(buf, sizeof buf, f)) {
         buf[strcspn(buf, "\n")] = 0;
-        out = strdup(buf);
+        out = cg_xstrdup(buf);
     }
     fclose(f);
     return out;
@@ -263,7 +264,7 @@ static char *driver_version(void)
     char *out = NULL, *save = NULL;
     for (char *w = strtok_r(l, " \t", &save); w && !out; w = strtok_r(NULL, " \t", &save)) {
         size_t n = strspn(w, "0123456789.");
-        if (n == strlen(w) && n > 2 && strchr(w, '.')) out = strdup(w);
+        if (n == strlen(w) && n > 2 && strchr(w, '.')) out = cg_xstrdup(w);
     }
     free(l);
     return out;
@@ -364,7 +365,7 @@ int cg_run_main(int argc, char **argv)
     cg_report report;
     cg_report_init(&report, &rules);
     char cwd[PATH_MAX];
-    report.root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    report.root = cg_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
     if (findings) {
         char err[1024];
         if (cg_findings_load(findings, &report, err, sizeof err) != 0) {
@@ -432,7 +433,7 @@ int cg_run_main(int argc, char **argv)
     if (npaths) {
         size_t len = 1;
         for (size_t i = 0; i < npaths; i++) len += strlen(paths[i]) + PATH_MAX + 2;
-        char *ud = calloc(1, len);
+        char *ud = cg_xcalloc(1, len);
         for (size_t i = 0; i < npaths; i++) {
             char res[PATH_MAX];
             if (!realpath(paths[i], res)) continue;
@@ -478,10 +479,10 @@ int cg_run_main(int argc, char **argv)
     }
 
     /* 3. the join and the report */
-    cg_run_info *ri = calloc(1, sizeof *ri);
+    cg_run_info *ri = cg_xcalloc(1, sizeof *ri);
     for (char **a = cmd; *a; a++) ri->argc++;
-    ri->argv = calloc(ri->argc, sizeof *ri->argv);
-    for (size_t i = 0; i < ri->argc; i++) ri->argv[i] = strdup(cmd[i]);
+    ri->argv = cg_xcalloc(ri->argc, sizeof *ri->argv);
+    for (size_t i = 0; i < ri->argc; i++) ri->argv[i] = cg_xstrdup(cmd[i]);
     int code;
     if (WIFSIGNALED(status)) {
         ri->exit_code = -1;
@@ -499,9 +500,9 @@ int cg_run_main(int argc, char **argv)
         memset(&ev, 0, sizeof ev);
     }
     ri->processes = ev.processes;
-    ri->torch = ev.torch ? strdup(ev.torch) : NULL;
-    ri->cuda = ev.cuda ? strdup(ev.cuda) : NULL;
-    ri->gpu = ev.gpu ? strdup(ev.gpu) : NULL;
+    ri->torch = ev.torch ? cg_xstrdup(ev.torch) : NULL;
+    ri->cuda = ev.cuda ? cg_xstrdup(ev.cuda) : NULL;
+    ri->gpu = ev.gpu ? cg_xstrdup(ev.gpu) : NULL;
     ri->driver = driver_version();
     cg_join(&report, &ev);
 
@@ -556,7 +557,7 @@ int cg_run_main(int argc, char **argv)
             if (f->verdict == CG_VERDICT_RUNTIME || f->verdict == CG_VERDICT_CONFIRMED) continue;
             f->verdict = CG_VERDICT_NOT_EXERCISED;
             free(f->evidence);
-            f->evidence = strdup("no capture ran");
+            f->evidence = cg_xstrdup("no capture ran");
         }
     }
     if (!no_capture && !cupti && !no_cupti && ev.processes)
