@@ -59,10 +59,7 @@ static const char usage_epilogue[] =
 
 static void usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "%s", cg_emit_error_prefix());
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun 'cglint --help' for usage.\n");
-    exit(EXIT_TROUBLE);
+    cg_cli_usage_error("cglint", fmt, arg);
 }
 
 static int parse_size(const char *s, size_t *out)

@@ -3,6 +3,17 @@
  * here and handled in its command's switch (cli/main.c, run/run_cmd.c);
  * scripts/gen-options then rewrites README.md's lists. */
 #include "cli/options.h"
+#include "emit/emit.h"
+
+#include <stdlib.h>
+
+void cg_cli_usage_error(const char *command, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "%s", cg_emit_error_prefix());
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nRun '%s --help' for usage.\n", command);
+    exit(2);
+}
 
 const cg_opt cg_cli_options[] = {
     { "Output", "format", 'f', "FMT",

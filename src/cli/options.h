@@ -18,4 +18,8 @@ extern const cg_opt cg_cli_options[];
 /* cglint run */
 enum { RO_FINDINGS = 300, RO_EVENTS, RO_NOCUPTI, RO_STRICT, RO_SELECT, RO_IGNORE, RO_COLOR };
 extern const cg_opt cg_run_options[];
+
+/* A usage error of `command` ("cglint", "cglint run"): "cglint: error: "
+ * (coloured as --color says), fmt with arg, then where the help is; exit 2. */
+_Noreturn void cg_cli_usage_error(const char *command, const char *fmt, const char *arg);
 #endif

@@ -54,6 +54,18 @@ static cg_severity severity_of(const char *s, cg_severity dflt)
     return dflt;
 }
 
+/* A finding of rule `id` at `level` (a JSON severity or SARIF level, else the
+ * rule's own); -1 with the message when `id` is not a rule.  `what` and `i`
+ * name the entry ("finding 3", "result 3"). */
+static int start_finding(cg_finding *f, const char *id, const char *level, const char *what, size_t i,
+                         char *err, size_t errlen)
+{
+    int rule = id ? cg_rule_index(id) : -1;
+    if (rule < 0) return fail(err, errlen, "%s %zu: unknown rule '%s'", what, i + 1, id ? id : "(none)");
+    *f = (cg_finding){ .rule = rule, .level = severity_of(level, cg_rules[rule].severity) };
+    return 0;
+}
+
 /* The source line, when the file is there to read (JSON reports carry none):
  * a regular file only, and at most 1 MiB of the line. */
 static char *read_line(const char *root, const char *path, uint32_t line)
@@ -81,12 +93,8 @@ static int load_json(json_t *doc, cg_report *r, char *err, size_t errlen)
     size_t i;
     json_t *o;
     json_array_foreach(findings, i, o) {
-        const char *id = jstr(o, "rule");
-        int rule = id ? cg_rule_index(id) : -1;
-        if (rule < 0) return fail(err, errlen, "finding %zu: unknown rule '%s'", i + 1, id ? id : "(none)");
-        cg_finding f = {0};
-        f.rule = rule;
-        f.level = severity_of(jstr(o, "severity"), cg_rules[rule].severity);
+        cg_finding f;
+        if (start_finding(&f, jstr(o, "rule"), jstr(o, "severity"), "finding", i, err, errlen) < 0) return -1;
         f.loc.path = jstr(o, "path");
         if (!f.loc.path) return fail(err, errlen, "finding %zu has no path", i + 1);
         f.loc.line = jnum(o, "line");
@@ -95,7 +103,7 @@ static int load_json(json_t *doc, cg_report *r, char *err, size_t errlen)
         f.loc.end_col = jnum(o, "end_column");
         f.message = (char *)jstr(o, "message");
         const char *fix = jstr(o, "fix");
-        f.fix = fix && cg_rules[rule].fix && strcmp(fix, cg_rules[rule].fix) == 0 ? NULL : (char *)fix;
+        f.fix = fix && cg_rules[f.rule].fix && strcmp(fix, cg_rules[f.rule].fix) == 0 ? NULL : (char *)fix;
         json_t *cap = json_object_get(o, "capture");
         if (json_is_object(cap)) {
             f.has_capture = 1;
@@ -206,12 +214,8 @@ static int load_sarif(json_t *doc, cg_report *r, char *err, size_t errlen)
     size_t i;
     json_t *res;
     json_array_foreach(results, i, res) {
-        const char *id = jstr(res, "ruleId");
-        int rule = id ? cg_rule_index(id) : -1;
-        if (rule < 0) return fail(err, errlen, "result %zu: unknown rule '%s'", i + 1, id ? id : "(none)");
-        cg_finding f = {0};
-        f.rule = rule;
-        f.level = severity_of(jstr(res, "level"), cg_rules[rule].severity);
+        cg_finding f;
+        if (start_finding(&f, jstr(res, "ruleId"), jstr(res, "level"), "result", i, err, errlen) < 0) return -1;
         char *msg = strip_period(json_string_value(jpath(res, "message.text")));
         f.message = msg;
         char *p0 = NULL, *pc = NULL;

@@ -58,10 +58,7 @@ static const char run_usage_epilogue[] =
 
 static void die_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "%s", cg_emit_error_prefix());
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun 'cglint run --help' for usage.\n");
-    exit(2);
+    cg_cli_usage_error("cglint run", fmt, arg);
 }
 
 static int exists(const char *p)
