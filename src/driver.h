@@ -1,7 +1,8 @@
 /* driver.h - one analysis (cg_analyze; `cglint run` is src/run/): walk the
- * paths, hand each language's files to its front end, then turn the raw findings into the report: the rules each
- * file's configuration selects, suppression comments, the baseline.  The
- * command line (cli/main.c) and the tests call this; it prints nothing.
+ * paths, hand each language's files to its front end (driver.c's table),
+ * then turn the raw findings into the report: the rules each file's
+ * configuration selects, suppression comments, the baseline.  The command
+ * line (cli/main.c) and the tests call this; it prints nothing.
  *
  * Files named on the command line (as pre-commit passes them) are analysed
  * with their project around them: the project root is found upward from
