@@ -1,5 +1,5 @@
-/* driver.c - see driver.h.  The front-end table is the one place a new
- * language is added.
+/* driver.c - see driver.h.  The front-end table (`frontends`, below) is
+ * where a new language is added.
  *
  * The order of a run:
  *   1. walk the paths (and, for named files, their project root as context),
@@ -11,14 +11,15 @@
  *   5. apply suppression comments, reporting unused ones (CG001);
  *   6. hide what the baseline records. */
 #include "driver.h"
-#include "core/baseline.h"
-#include "core/cache.h"
-#include "core/gitignore.h"
+#include "core/alloc.h"
+#include "workflow/baseline.h"
+#include "workflow/cache.h"
+#include "workflow/gitignore.h"
 #include "core/hash.h"
 #include "core/path.h"
 #include "core/source.h"
-#include "core/suppress.h"
-#include "core/walk.h"
+#include "workflow/suppress.h"
+#include "workflow/walk.h"
 #include "python/py.h"
 #include "cuda/cu.h"
 #include <limits.h>
@@ -29,7 +30,7 @@
 #include <unistd.h>
 
 typedef struct skip_ctx {
-    const cg_run_opts *o;
+    const cg_analyze_opts *o;
     cg_gitignore *git;
     char **ignored_roots;   /* directories named on the command line that git ignores */
     size_t nignored_roots;
@@ -56,13 +57,10 @@ static void context_config_failed(skip_ctx *x, const char *dir, const char *err)
                          "configuration is not used)", err);
     /* the key holds the directory, then the message after its NUL */
     size_t dl = strlen(dir), el = strlen(err);
-    char *k = malloc(dl + el + 2);
-    if (!k) return;
+    char *k = cg_xmalloc(dl + el + 2);
     memcpy(k, dir, dl + 1);
     memcpy(k + dl + 1, err, el + 1);
-    char **g = realloc(x->bad_keys, (x->nbad + 1) * sizeof *g);
-    if (!g) { free(k); return; }
-    x->bad_keys = g;
+    x->bad_keys = cg_xrealloc(x->bad_keys, (x->nbad + 1) * sizeof *x->bad_keys);
     x->bad_keys[x->nbad++] = k;
     cg_map_put(&x->bad_dirs, k, dl, (void *)1);
 }
@@ -120,7 +118,7 @@ done:
 char *cg_project_root(const char *abs_dir)
 {
     static const char *const markers[] = { "pyproject.toml", ".cglint.toml", ".git" };
-    char *dir = strdup(abs_dir);
+    char *dir = cg_xstrdup(abs_dir);
     for (;;) {
         for (size_t i = 0; i < 3; i++) {
             char probe[PATH_MAX + 32];
@@ -142,7 +140,7 @@ static int cmp_file(const void *a, const void *b)
 }
 
 /* Named files: add their projects' other files as context (report = 0). */
-static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report *report,
+static void add_context(const cg_analyze_opts *o, const cg_walk_opts *wo, cg_report *report,
                         cg_file **files, size_t *n)
 {
     char **roots = NULL;
@@ -157,7 +155,7 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
         char *root = cg_project_root(dir);
         char *cwd = cg_path_abs(".");
         /* no marker: the current directory, when the file is below it */
-        if (!root && cg_path_under(abs, cwd)) root = strdup(cwd);
+        if (!root && cg_path_under(abs, cwd)) root = cg_xstrdup(cwd);
         free(abs);
         free(dir);
         if (!root) { free(cwd); continue; }
@@ -167,7 +165,7 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
         int dup = 0;
         for (size_t k = 0; k < nroots && !dup; k++) dup = strcmp(roots[k], shown) == 0;
         if (dup) { free(shown); continue; }
-        roots = realloc(roots, (nroots + 1) * sizeof *roots);
+        roots = cg_xrealloc(roots, (nroots + 1) * sizeof *roots);
         roots[nroots++] = shown;
     }
     if (!nroots) return;
@@ -178,10 +176,10 @@ static void add_context(const cg_run_opts *o, const cg_walk_opts *wo, cg_report 
     cg_walk((const char *const *)roots, nroots, wo, &scratch, &ctx, &nctx);
     cg_report_free(&scratch);
     /* the same file twice (named, and found under the root): the named entry stays */
-    struct stat *ids = calloc(*n ? *n : 1, sizeof *ids);
+    struct stat *ids = cg_xcalloc(*n ? *n : 1, sizeof *ids);
     for (size_t i = 0; i < *n; i++)
         if (stat((*files)[i].path, &ids[i]) != 0) memset(&ids[i], 0, sizeof ids[i]);
-    cg_file *all = realloc(*files, (*n + nctx) * sizeof *all);
+    cg_file *all = cg_xrealloc(*files, (*n + nctx) * sizeof *all);
     size_t m = *n;
     for (size_t i = 0; i < nctx; i++) {
         struct stat st;
@@ -228,7 +226,7 @@ static void drop_unsupported(cg_file *files, size_t *n)
  * its configuration's directory is most likely a typo: a warning, once per
  * pattern.  Only when a path given covers that whole directory (analysing one
  * named file says nothing about the patterns for the others). */
-static void warn_unmatched_pfi(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
+static void warn_unmatched_pfi(const cg_analyze_opts *o, cg_report *r, const cg_file *files, size_t n,
                                const cg_config **cfg)
 {
     static const char *const dot[] = { "." };
@@ -269,14 +267,13 @@ static void warn_unmatched_pfi(const cg_run_opts *o, cg_report *r, const cg_file
 }
 
 /* Step 4: keep findings of rules selected for their file, in reported files. */
-static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *files, size_t n,
+static int select_findings(const cg_analyze_opts *o, cg_report *r, const cg_file *files, size_t n,
                            cg_ruleset *rules, char *err, size_t errlen)
 {
     cg_map by_path;
     cg_map_init(&by_path);
     for (size_t i = 0; i < n; i++) cg_map_put(&by_path, files[i].path, strlen(files[i].path), (void *)(i + 1));
-    const cg_config **cfg = calloc(n ? n : 1, sizeof *cfg);   /* each file's configuration */
-    if (!cfg) { cg_map_free(&by_path); snprintf(err, errlen, "out of memory"); return -1; }
+    const cg_config **cfg = cg_xcalloc(n ? n : 1, sizeof *cfg);   /* each file's configuration */
     for (size_t i = 0; i < n; i++) {
         const cg_config *c = NULL;
         if (!files[i].report) {
@@ -328,9 +325,61 @@ static int select_findings(const cg_run_opts *o, cg_report *r, const cg_file *fi
     return 0;
 }
 
+/* ---- the front ends ----------------------------------------------------------
+ * One row per language: adding one is a row here, its extensions in
+ * workflow/walk.c (cg_lang_of: the walk picks files by them) and its front
+ * end's directory.  A front end gets every file, context ones included, and
+ * analyses those of its language; it runs when a file it reports on is
+ * there (context files of another language cannot be reached from this
+ * one's captures).  Its options are made from the run's by `run`, which
+ * hands it the project index (`cache`, NULL: none) for its memos. */
+typedef struct frontend {
+    cg_lang lang;
+    int is_default;    /* runs when no front end has a file (named files of other names are its) */
+    int max_floor;     /* the highest --bench-floor level it measures (driver.h's `floor`) */
+    /* analyse, or with floor > 0 only read/parse (bench/) */
+    void (*run)(const cg_analyze_opts *o, cg_cache *cache, cg_file *files, size_t n, int floor,
+                cg_report *report);
+    cg_syntax_check_fn syntax_errors;   /* for --fix's re-parse; NULL: none */
+} frontend;
+
+static const char *const dot_path[] = { "." };
+
+static void py_run(const cg_analyze_opts *o, cg_cache *cache, cg_file *files, size_t n, int floor,
+                   cg_report *report)
+{
+    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
+                      .focus = o->py_focus, .index = cache };
+    if (floor) cg_py_floor(files, n, &po, floor, report);
+    else cg_py_analyze(files, n, &po, report);
+}
+
+static void cu_run(const cg_analyze_opts *o, cg_cache *cache, cg_file *files, size_t n, int floor,
+                   cg_report *report)
+{
+    cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
+                      .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
+                      .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
+                      .include_dirs = o->include_dirs, .ninclude_dirs = o->ninclude_dirs,
+                      .defines = o->defines, .ndefines = o->ndefines, .std = o->std,
+                      .roots = o->npaths ? o->paths : dot_path, .nroots = o->npaths ? o->npaths : 1,
+                      .cache = cache };
+    if (floor) cg_cu_floor(files, n, &co, floor, report);
+    else cg_cu_analyze(files, n, &co, report);
+}
+
+static const frontend frontends[] = {
+    { CG_LANG_PY, 1, 2, py_run, cg_py_syntax_errors },
+    { CG_LANG_CU, 0, 3, cu_run, NULL },
+};
+enum { NFRONTENDS = sizeof frontends / sizeof *frontends };
+
 cg_syntax_check_fn cg_syntax_checker(const char *path)
 {
-    return cg_lang_of(path) == CG_LANG_PY ? cg_py_syntax_errors : NULL;
+    cg_lang lang = cg_lang_of(path);
+    for (size_t i = 0; i < NFRONTENDS; i++)
+        if (frontends[i].lang == lang) return frontends[i].syntax_errors;
+    return NULL;
 }
 
 static int baseline_analysed(void *ctx, const char *abs_path)
@@ -345,11 +394,9 @@ static void add_provided(const char *const *paths, size_t npaths, cg_file **file
     for (size_t i = 0; i < npaths; i++) {
         size_t len;
         if (access(paths[i], F_OK) == 0 || !cg_source_provided(paths[i], &len)) continue;
-        cg_file *g = realloc(*files, (*n + 1) * sizeof *g);
-        if (!g) return;
-        *files = g;
+        cg_file *g = *files = cg_xrealloc(*files, (*n + 1) * sizeof *g);
         cg_lang lang = cg_lang_of(paths[i]);
-        g[(*n)++] = (cg_file){ .path = strdup(paths[i]), .lang = lang ? lang : CG_LANG_PY,
+        g[(*n)++] = (cg_file){ .path = cg_xstrdup(paths[i]), .lang = lang ? lang : CG_LANG_PY,
                                .is_explicit = 1, .report = 1 };
     }
 }
@@ -363,10 +410,10 @@ static size_t on_disk(const char *const *paths, size_t npaths, const char **out)
     return k;
 }
 
-int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t *nout)
+int cg_analyze_files(const cg_analyze_opts *o, cg_report *report, cg_file **out, size_t *nout)
 {
     char cwd[PATH_MAX];
-    if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    if (!report->root) report->root = cg_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
     static const char *const dot[] = { "." };
     skip_ctx sx = { .o = o };
     cg_walk_opts wo = { .exclude = o->exclude, .nexclude = o->nexclude };
@@ -385,20 +432,20 @@ int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t 
         if (stat(paths[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue;
         char *abs = cg_path_abs(paths[i]);
         if (cg_gitignore_check(sx.git, abs, 1)) {
-            sx.ignored_roots = realloc(sx.ignored_roots, (sx.nignored_roots + 1) * sizeof *sx.ignored_roots);
+            sx.ignored_roots = cg_xrealloc(sx.ignored_roots, (sx.nignored_roots + 1) * sizeof *sx.ignored_roots);
             sx.ignored_roots[sx.nignored_roots++] = abs;
         } else {
             free(abs);
         }
     }
-    const char **disk = calloc(npaths, sizeof *disk);
-    size_t ndisk = disk ? on_disk(paths, npaths, disk) : 0;
+    const char **disk = cg_xcalloc(npaths, sizeof *disk);
+    size_t ndisk = on_disk(paths, npaths, disk);
     if (ndisk) cg_walk(disk, ndisk, &wo, report, &files, &n);
     free(disk);
     add_provided(paths, npaths, &files, &n);
     drop_unsupported(files, &n);
     if (o->context && o->npaths && !sx.failed && n) {
-        cg_run_opts oo = *o;
+        cg_analyze_opts oo = *o;
         oo.paths = paths;
         oo.npaths = npaths;
         sx.lenient = 1;
@@ -427,7 +474,7 @@ int cg_run_files(const cg_run_opts *o, cg_report *report, cg_file **out, size_t 
  * the current directory.  NULL when off (--no-cache, CGLINT_NO_CACHE=1) or
  * unusable: a directory chosen by default that cannot be made (a read-only
  * tree) is passed over quietly, a chosen one with a warning. */
-static cg_cache *open_cache(const cg_run_opts *o, const char *const *paths, cg_report *report)
+static cg_cache *open_cache(const cg_analyze_opts *o, const char *const *paths, cg_report *report)
 {
     const char *nc = getenv("CGLINT_NO_CACHE");
     if (o->no_cache || (nc && *nc && strcmp(nc, "0") != 0)) return NULL;
@@ -442,11 +489,11 @@ static cg_cache *open_cache(const cg_run_opts *o, const char *const *paths, cg_r
     if (!dir) {
         struct stat st;
         char *abs = cg_path_abs(paths[0]);
-        char *start = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? strdup(abs) : cg_path_dirname(abs);
+        char *start = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? cg_xstrdup(abs) : cg_path_dirname(abs);
         char *root = cg_project_root(start);
         if (!root) root = cg_path_abs(".");
         size_t l = strlen(root) + 16;
-        made = malloc(l);
+        made = cg_xmalloc(l);
         snprintf(made, l, "%s/.cglint_cache", strcmp(root, "/") ? root : "");
         free(abs);
         free(start);
@@ -460,56 +507,43 @@ static cg_cache *open_cache(const cg_run_opts *o, const char *const *paths, cg_r
     return c;
 }
 
-int cg_run(const cg_run_opts *o, cg_report *report)
+int cg_analyze(const cg_analyze_opts *o, cg_report *report)
 {
     char cwd[PATH_MAX];
-    if (!report->root) report->root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    if (!report->root) report->root = cg_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
     static const char *const dot[] = { "." };
     cg_file *files = NULL;
     size_t n = 0;
     if (o->files) {
-        files = calloc(o->nfiles ? o->nfiles : 1, sizeof *files);
-        for (size_t i = 0; files && i < o->nfiles; i++) {
+        files = cg_xcalloc(o->nfiles ? o->nfiles : 1, sizeof *files);
+        for (size_t i = 0; i < o->nfiles; i++) {
             files[n] = o->files[i];
-            files[n].path = strdup(o->files[i].path);
+            files[n].path = cg_xstrdup(o->files[i].path);
             files[n].directives = 0;
-            if (files[n].path) n++;
+            n++;
         }
-    } else if (cg_run_files(o, report, &files, &n) < 0) {
+    } else if (cg_analyze_files(o, report, &files, &n) < 0) {
         return -1;
     }
 
     /* the front ends, one after the other, into one report */
     cg_cache *cache = o->floor ? NULL : open_cache(o, o->npaths ? o->paths : dot, report);
-    cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
-                      .focus = o->py_focus, .index = cache };
-    cg_cu_opts co = { .jobs = o->jobs, .max_file_size = o->max_file_size,
-                      .mode = (cg_cu_mode)o->cuda_mode, .cuda_path = o->cuda_path,
-                      .compile_commands = o->compile_commands, .parse_all = o->cuda_parse_all,
-                      .include_dirs = o->include_dirs, .ninclude_dirs = o->ninclude_dirs,
-                      .defines = o->defines, .ndefines = o->ndefines, .std = o->std,
-                      .roots = o->npaths ? o->paths : dot, .nroots = o->npaths ? o->npaths : 1,
-                      .cache = cache };
-    /* A front end runs when a file it reports on is there: context files of
-     * another language cannot be reached from this one's captures (named
-     * Python files need no C++ context, and the reverse). */
-    size_t npy = 0, ncu = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!files[i].report) continue;
-        npy += files[i].lang == CG_LANG_PY;
-        ncu += files[i].lang == CG_LANG_CU;
+    size_t mine[NFRONTENDS] = { 0 }, any = 0;   /* reported files of each front end */
+    for (size_t i = 0; i < n; i++)
+        for (size_t f = 0; f < NFRONTENDS && files[i].report; f++)
+            if (files[i].lang == frontends[f].lang) { mine[f]++; any++; }
+    for (size_t f = 0; f < NFRONTENDS; f++) {
+        if (o->floor ? !mine[f] || o->floor > frontends[f].max_floor : !mine[f] && (any || !frontends[f].is_default))
+            continue;
+        frontends[f].run(o, cache, files, n, o->floor, report);
     }
     if (o->floor) {
-        if (npy && o->floor < 3) cg_py_floor(files, n, &po, o->floor, report);
-        if (ncu) cg_cu_floor(files, n, &co, o->floor, report);
         cg_walk_free(files, n);
         return 0;
     }
-    if (npy || !ncu) cg_py_analyze(files, n, &po, report);
-    if (ncu) cg_cu_analyze(files, n, &co, report);
     cg_cache_close(cache);
 
-    cg_ruleset *rules = calloc(n ? n : 1, sizeof *rules);
+    cg_ruleset *rules = cg_xcalloc(n ? n : 1, sizeof *rules);
     char err[1024];
     int rc = select_findings(o, report, files, n, rules, err, sizeof err);
     if (rc < 0) {
@@ -522,7 +556,7 @@ int cg_run(const cg_run_opts *o, cg_report *report)
         /* entries of files this run did not report on are not "fixed" */
         cg_map reported;
         cg_map_init(&reported);
-        char **abs = calloc(n ? n : 1, sizeof *abs);
+        char **abs = cg_xcalloc(n ? n : 1, sizeof *abs);
         for (size_t i = 0; i < n; i++)
             if (files[i].report) {
                 abs[i] = cg_path_abs(files[i].path);

@@ -1,7 +1,8 @@
-/* driver.h - one cglint run: walk the paths, hand each language's files to
- * its front end, then turn the raw findings into the report: the rules each
- * file's configuration selects, suppression comments, the baseline.  The
- * command line (cli/main.c) and the tests call this; it prints nothing.
+/* driver.h - one analysis (cg_analyze; `cglint run` is src/run/): walk the
+ * paths, hand each language's files to its front end (driver.c's table),
+ * then turn the raw findings into the report: the rules each file's
+ * configuration selects, suppression comments, the baseline.  The command
+ * line (cli/main.c) and the tests call this; it prints nothing.
  *
  * Files named on the command line (as pre-commit passes them) are analysed
  * with their project around them: the project root is found upward from
@@ -13,12 +14,12 @@
 #ifndef CG_DRIVER_H
 #define CG_DRIVER_H
 #include <stddef.h>
-#include "core/config.h"
+#include "workflow/config.h"
 #include "core/report.h"
 #include "core/rules.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 
-typedef struct cg_run_opts {
+typedef struct cg_analyze_opts {
     const char *const *paths;
     size_t npaths;
     const char *const *exclude;
@@ -43,32 +44,32 @@ typedef struct cg_run_opts {
     const char *const *defines;      /* -D / defines */
     size_t ndefines;
     const char *std;                 /* --std / std */
-    /* the project index (core/cache.h) */
+    /* the project index (workflow/cache.h) */
     int no_cache;           /* --no-cache: a cold run that writes nothing */
     const char *cache_dir;  /* --cache-dir / cache-dir; NULL: .cglint_cache in the project root */
-    /* A file list made by cg_run_files (`cglint server` keeps its
+    /* A file list made by cg_analyze_files (`cglint server` keeps its
      * project's): analysed instead of walking `paths`, each entry's
      * `report` and `is_explicit` as given; NULL: walk. */
     const cg_file *files;
     size_t nfiles;
     struct cg_py_cache *py_cache;   /* parsed Python trees kept between runs (python/py.h); NULL: none */
     const struct cg_py_focus *py_focus; /* a focused Python analysis (python/py.h); NULL: whole */
-} cg_run_opts;
+} cg_analyze_opts;
 
 /* The report must be initialised by the caller (cg_report_init).  Returns 0,
  * or -1 when the run could not start or a configuration file is invalid
  * (the reason is a run-wide CG_ERROR notice: print it, exit 2). */
-int cg_run(const cg_run_opts *opts, cg_report *report);
+int cg_analyze(const cg_analyze_opts *opts, cg_report *report);
 
-/* The walk of cg_run alone: the files `opts` names (and, with `context`,
+/* The walk of cg_analyze alone: the files `opts` names (and, with `context`,
  * their projects'), each with `report` set as a run would.  Named paths
  * that are not on disk but have provided bytes (core/source.h) are files
- * too.  Returns 0 with a malloc'ed array (cg_walk_free), or -1 as cg_run. */
-int cg_run_files(const cg_run_opts *opts, cg_report *report, cg_file **files, size_t *n);
+ * too.  Returns 0 with a malloc'ed array (cg_walk_free), or -1 as cg_analyze. */
+int cg_analyze_files(const cg_analyze_opts *opts, cg_report *report, cg_file **files, size_t *n);
 
 /* The syntax check --fix runs on a fixed file of this path's language, or
- * NULL when there is none (see core/fix.h). */
-#include "core/fix.h"
+ * NULL when there is none (see workflow/fix.h). */
+#include "workflow/fix.h"
 cg_syntax_check_fn cg_syntax_checker(const char *path);
 
 /* The project root above `abs_dir`: the closest directory holding

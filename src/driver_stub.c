@@ -1,10 +1,10 @@
-/* driver_stub.c - cg_run for a cglint built with CGLINT_ANALYZERS=OFF (a GPU
+/* driver_stub.c - cg_analyze for a cglint built with CGLINT_ANALYZERS=OFF (a GPU
  * machine that has no tree-sitter): the static analysis is not there, so it
  * says so; `cglint run --findings FILE` still works. */
 #include "driver.h"
 #include <stdio.h>
 
-int cg_run(const cg_run_opts *o, cg_report *report)
+int cg_analyze(const cg_analyze_opts *o, cg_report *report)
 {
     (void)o;
     cg_report_notice(report, CG_ERROR, NULL, 0, 0,

@@ -6,6 +6,7 @@
 #   unit.config            TOML layer, config loader, rule layering, suppression scanner (cmocka)
 #   unit.fix               applying fixes: refusals, overlaps, atomic writes (cmocka)
 #   workflow.<name>        tests/workflow/<name>.sh against the built cglint
+#   docs.options           README.md's option lists against src/cli/options.c (scripts/gen-options)
 
 add_executable(test_config ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_config.c)
 target_link_libraries(test_config PRIVATE cglint_core PkgConfig::CMOCKA)
@@ -32,3 +33,7 @@ set_tests_properties(workflow.docs PROPERTIES RESOURCE_LOCK cglint-install)
 add_executable(test_fix ${CMAKE_CURRENT_SOURCE_DIR}/unit/test_fix.c)
 target_link_libraries(test_fix PRIVATE cglint_driver PkgConfig::CMOCKA)
 add_test(NAME unit.fix COMMAND test_fix)
+
+# README.md's option lists are made from the option tables (src/cli/options.c)
+# that getopt_long and --help use: stale lists fail, naming the fix
+add_test(NAME docs.options COMMAND python3 ${CMAKE_SOURCE_DIR}/scripts/gen-options --check ${CMAKE_BINARY_DIR})

@@ -4,12 +4,14 @@
  * stderr, exit 0 clean, 1 findings, 2 usage error or input that could not be
  * analysed. */
 #include "driver.h"
+#include "core/alloc.h"
+#include "cli/options.h"
 #include "run/run.h"
 #include "server/server.h"
 #include "core/source.h"
 #include "emit/emit.h"
-#include "core/baseline.h"
-#include "core/config.h"
+#include "workflow/baseline.h"
+#include "workflow/config.h"
 #include "core/file.h"
 #include "core/path.h"
 #include "core/pool.h"
@@ -30,6 +32,7 @@
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_TROUBLE = 2 };
 
+/* --help: this, the option table (cli/options.c), the epilogue */
 static const char usage_text[] =
     "Usage: cglint [OPTIONS] [PATH...]\n"
     "       cglint run [OPTIONS] [PATH...] -- COMMAND [ARGS...]   (see cglint run --help)\n"
@@ -40,62 +43,10 @@ static const char usage_text[] =
     "*.cu *.cuh *.c *.cc *.cpp *.cxx *.h *.hpp, skipping hidden, virtualenv and build\n"
     "directories; files named explicitly are analysed whatever their name (as Python\n"
     "unless the extension says C/C++). Code is parsed, never imported, compiled or run.\n"
-    "\n"
-    "Output:\n"
-    "  -f, --format FMT        text (default), concise, json, json-lines, sarif, github, junit, gitlab,\n"
-    "                          html\n"
-    "  -o, --output FILE       write the report to FILE (atomically) instead of stdout\n"
-    "      --statistics        count findings per rule instead of listing them (text, concise, json,\n"
-    "                          json-lines)\n"
-    "      --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
-    "  -q, --quiet             no summary line and no warnings on stderr\n"
-    "Rules:\n"
-    "      --select CODES      only these rules: ids or prefixes, comma-separated (CG1,CG304,ALL)\n"
-    "      --extend-select CODES  these rules as well as the configured ones\n"
-    "      --ignore CODES      not these rules\n"
-    "      --list-rules        list every rule and exit (text, concise, json, json-lines, sarif)\n"
-    "      --explain CODE      print a rule's documentation and exit\n"
-    "Configuration:\n"
-    "      --config FILE       use this pyproject.toml or .cglint.toml for every file\n"
-    "      --isolated          ignore all configuration files\n"
-    "      --show-settings     print the settings in force for each PATH and exit\n"
-    "Files:\n"
-    "      --exclude GLOB      skip paths matching GLOB (repeatable, or comma-separated)\n"
-    "      --no-respect-gitignore  also analyse files that .gitignore excludes\n"
-    "      --max-file-size N   skip files larger than N bytes (K, M suffixes; default 8M; 0: no limit)\n"
-    "      --stdin-filename PATH  read the file from stdin and report it as PATH (editors;\n"
-    "                          its project around PATH is read from disk)\n"
-    "Cache:\n"
-    "      --no-cache          neither read nor write the project index (a cold run)\n"
-    "      --cache-dir DIR     keep the project index in DIR (default: .cglint_cache in the\n"
-    "                          project root; also cache-dir, CGLINT_CACHE_DIR)\n"
-    "Fixes:\n"
-    "      --fix               apply the mechanical fixes that are safe, then report what is left\n"
-    "      --unsafe-fixes      with --fix or --diff, also the fixes that need a review\n"
-    "      --diff              print the fixes as a unified diff and write nothing\n"
-    "Adoption:\n"
-    "      --write-baseline FILE  record every current finding in FILE (JSON) and exit 0\n"
-    "      --baseline FILE     report only findings FILE does not record; say which are fixed\n"
-    "C/C++/CUDA:\n"
-    "      --cuda-path DIR     the CUDA toolkit (default: CUDA_PATH, CUDA_HOME, /usr/local/cuda)\n"
-    "      --cuda-mode MODE    auto (default: the toolkit if found, else the shim), toolkit, shim\n"
-    "  -p, --compile-commands DIR\n"
-    "                          flags from DIR/compile_commands.json (default: found in the\n"
-    "                          analysed directory or its build/)\n"
-    "  -I, --include-dir DIR   add DIR to every C/C++/CUDA file's include path (repeatable;\n"
-    "                          without a compile database cglint also finds the tree's own\n"
-    "                          include directories from the files' #include lines)\n"
-    "  -D, --define NAME[=V]   define a macro for every C/C++/CUDA file (repeatable)\n"
-    "      --std STD           the language standard where the flags name none (c++17, gnu11)\n"
-    "      --cuda-parse-all    parse every C/C++/CUDA file (default: only files a capture\n"
-    "                          may reach, found by the names they mention)\n"
-    "      --print-cuda-flags  print each C/C++/CUDA file's clang arguments and exit\n"
-    "Run:\n"
-    "  -j, --jobs N            worker threads (default: all cores)\n"
-    "      --exit-zero         exit 0 even when there are findings\n"
-    "      --fail-on LEVEL     exit 1 only for findings at LEVEL or above: note (default), warning, error\n"
-    "      --version           print the version (and libclang's, the grammar's) and exit\n"
-    "  -h, --help              print this help and exit\n"
+    "\n";
+
+/* after the options */
+static const char usage_epilogue[] =
     "Editors:\n"
     "  cglint server           a language server (LSP over stdio): diagnostics, fixes, rule pages\n"
     "On a GPU (cglint run --help for all its options):\n"
@@ -108,10 +59,7 @@ static const char usage_text[] =
 
 static void usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "%s", cg_emit_error_prefix());
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun 'cglint --help' for usage.\n");
-    exit(EXIT_TROUBLE);
+    cg_cli_usage_error("cglint", fmt, arg);
 }
 
 static int parse_size(const char *s, size_t *out)
@@ -259,7 +207,7 @@ static void free_opts(const char **exclude, char *sel, char *ext, char *ign)
 static void append_list(char **acc, const char *more)
 {
     size_t a = *acc ? strlen(*acc) : 0, b = strlen(more);
-    char *n = realloc(*acc, a + b + 2);
+    char *n = cg_xrealloc(*acc, a + b + 2);
     if (!n) { fputs("cglint: out of memory\n", stderr); exit(EXIT_TROUBLE); }
     if (a) n[a++] = ',';
     memcpy(n + a, more, b + 1);
@@ -294,7 +242,7 @@ static int show_settings(cg_configs *cfgs, const char *const *paths, size_t npat
         char *abs = cg_path_abs(paths[p]);
         struct stat st;
         int is_dir = stat(paths[p], &st) == 0 && S_ISDIR(st.st_mode);
-        char *dir = is_dir ? strdup(abs) : cg_path_dirname(abs);
+        char *dir = is_dir ? cg_xstrdup(abs) : cg_path_dirname(abs);
         const cg_config *c = NULL;
         char err[1024];
         if (cg_configs_find(cfgs, dir, &c, err, sizeof err) < 0) {
@@ -369,6 +317,7 @@ static int read_stdin(stdin_buffer *in, const char *path, size_t max)
     in->path = path;
     in->abs = cg_path_abs(path);
     size_t cap = 65536;
+    /* raw malloc/realloc: sized by the input; failing says so (stdin) and exits 2 */
     in->text = malloc(cap);
     for (;;) {
         if (!in->text) { fputs("cglint: error: out of memory reading stdin\n", stderr); return -1; }
@@ -397,39 +346,9 @@ int main(int argc, char **argv)
     /* `cglint server`: the language server (src/server/). */
     if (argc > 1 && strcmp(argv[1], "server") == 0) return cg_server_main(argc - 1, argv + 1);
 
-    enum { O_SELECT = 256, O_IGNORE, O_LIST, O_EXPLAIN, O_STATS, O_EXITZERO, O_VERSION, O_EXCLUDE,
-           O_COLOR, O_MAXSIZE, O_FLOOR, O_EXTEND_SELECT, O_CONFIG, O_ISOLATED, O_SHOW_SETTINGS,
-           O_NO_GITIGNORE, O_BASELINE, O_WRITE_BASELINE, O_FIX, O_DIFF, O_UNSAFE_FIXES,
-           O_CUDAPATH, O_CUDAMODE, O_PRINTFLAGS, O_PARSEALL, O_STD, O_STDIN_FILENAME, O_FAIL_ON, O_NO_CACHE, O_CACHE_DIR };
-    static const struct option longopts[] = {
-        { "format", required_argument, 0, 'f' }, { "output-format", required_argument, 0, 'f' },
-        { "output", required_argument, 0, 'o' }, { "select", required_argument, 0, O_SELECT },
-        { "ignore", required_argument, 0, O_IGNORE }, { "list-rules", no_argument, 0, O_LIST },
-        { "explain", required_argument, 0, O_EXPLAIN }, { "statistics", no_argument, 0, O_STATS },
-        { "jobs", required_argument, 0, 'j' }, { "quiet", no_argument, 0, 'q' },
-        { "version", no_argument, 0, O_VERSION }, { "help", no_argument, 0, 'h' },
-        { "exit-zero", no_argument, 0, O_EXITZERO }, { "exclude", required_argument, 0, O_EXCLUDE },
-        { "color", required_argument, 0, O_COLOR }, { "max-file-size", required_argument, 0, O_MAXSIZE },
-        { "bench-floor", required_argument, 0, O_FLOOR },
-        { "extend-select", required_argument, 0, O_EXTEND_SELECT },
-        { "config", required_argument, 0, O_CONFIG }, { "isolated", no_argument, 0, O_ISOLATED },
-        { "show-settings", no_argument, 0, O_SHOW_SETTINGS },
-        { "no-respect-gitignore", no_argument, 0, O_NO_GITIGNORE },
-        { "baseline", required_argument, 0, O_BASELINE },
-        { "write-baseline", required_argument, 0, O_WRITE_BASELINE },
-        { "fix", no_argument, 0, O_FIX }, { "diff", no_argument, 0, O_DIFF },
-        { "unsafe-fixes", no_argument, 0, O_UNSAFE_FIXES },
-        { "cuda-path", required_argument, 0, O_CUDAPATH }, { "cuda-mode", required_argument, 0, O_CUDAMODE },
-        { "compile-commands", required_argument, 0, 'p' },
-        { "print-cuda-flags", no_argument, 0, O_PRINTFLAGS },
-        { "cuda-parse-all", no_argument, 0, O_PARSEALL },
-        { "include-dir", required_argument, 0, 'I' }, { "define", required_argument, 0, 'D' },
-        { "std", required_argument, 0, O_STD },
-        { "stdin-filename", required_argument, 0, O_STDIN_FILENAME },
-        { "fail-on", required_argument, 0, O_FAIL_ON },
-        { "no-cache", no_argument, 0, O_NO_CACHE }, { "cache-dir", required_argument, 0, O_CACHE_DIR },
-        { 0, 0, 0, 0 },
-    };
+    struct option longopts[48];
+    char shortopts[96];
+    cg_opts_getopt(cg_cli_options, longopts, sizeof longopts / sizeof *longopts, shortopts, sizeof shortopts);
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
     int cuda_mode = 0, parse_all = 0, fail_on = -1, list = 0;
@@ -449,7 +368,7 @@ int main(int argc, char **argv)
 
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":f:o:j:p:qhI:D:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
         case 'f':
             fmt = cg_format_parse(optarg);
@@ -486,12 +405,16 @@ int main(int argc, char **argv)
                    CGLINT_TSPY_VERSION);
             return EXIT_CLEAN;
         }
-        case 'h': fputs(usage_text, stdout); return EXIT_CLEAN;
+        case 'h':
+            fputs(usage_text, stdout);
+            cg_opts_help(stdout, cg_cli_options);
+            fputs(usage_epilogue, stdout);
+            return EXIT_CLEAN;
         case O_EXITZERO: exit_zero = 1; break;
         case O_EXCLUDE: {
             char *s = optarg, *save = NULL;   /* argv strings may be split in place */
             for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-                exclude = realloc(exclude, (nexclude + 1) * sizeof *exclude);
+                exclude = cg_xrealloc(exclude, (nexclude + 1) * sizeof *exclude);
                 exclude[nexclude++] = t;
             }
             break;
@@ -608,7 +531,7 @@ int main(int argc, char **argv)
         if (rc == 0 && !top && npaths) {
             char *abs = cg_path_abs(paths[0]);
             struct stat st;
-            char *dir = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? strdup(abs) : cg_path_dirname(abs);
+            char *dir = stat(paths[0], &st) == 0 && S_ISDIR(st.st_mode) ? cg_xstrdup(abs) : cg_path_dirname(abs);
             rc = cg_configs_find(cfgs, dir, &top, err, sizeof err);
             free(abs);
             free(dir);
@@ -648,7 +571,7 @@ int main(int argc, char **argv)
 
     cg_report report;
     cg_report_init(&report, NULL);
-    cg_run_opts ro = {
+    cg_analyze_opts ro = {
         .paths = paths, .npaths = npaths,
         .exclude = exclude, .nexclude = nexclude, .jobs = (int)jobs,
         .max_file_size = max_size, .floor = floor,
@@ -661,7 +584,7 @@ int main(int argc, char **argv)
     };
     progress pr;
     int pr_on = progress_start(&pr, &report, quiet || show);
-    int run_rc = cg_run(&ro, &report);
+    int run_rc = cg_analyze(&ro, &report);
     progress_stop(&pr, pr_on);
 
     /* tool messages: stderr, one line each */

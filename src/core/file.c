@@ -1,5 +1,6 @@
 /* file.c - see file.h. */
 #include "file.h"
+#include "core/alloc.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -109,6 +110,7 @@ char *cg_file_read(const char *path, size_t max, size_t *len, char *err, size_t 
     /* Read what is there now: a file may shrink or grow while it is read
      * (and /proc files say 0 bytes); a growing one stops at the limit. */
     size_t cap = size + 1, n = 0;
+    /* raw malloc: sized by the input, so failing is this file's error (a notice), not the run's */
     char *buf = malloc(cap);
     if (!buf) {
         snprintf(err, errlen, "out of memory reading %zu bytes", size);
@@ -175,8 +177,7 @@ char *cg_file_line(const char *path, uint32_t line, size_t maxlen)
     uint32_t at = 1;
     int prev_cr = 0, found = 0;
     size_t n = 0;
-    char *out = malloc(maxlen + 1);
-    if (!out) { close(fd); return NULL; }
+    char *out = cg_xmalloc(maxlen + 1);
     for (;;) {
         ssize_t r = read(fd, chunk, sizeof chunk);
         if (r < 0 && errno == EINTR) continue;
@@ -213,9 +214,7 @@ size_t cg_file_specials(const char *dir, char ***out)
         if (asprintf(&p, "%s/%s", dir, e->d_name) < 0) continue;
         struct stat st;
         if (stat(p, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)) { free(p); continue; }
-        char **g = realloc(*out, (n + 1) * sizeof *g);
-        if (!g) { free(p); break; }
-        *out = g;
+        *out = cg_xrealloc(*out, (n + 1) * sizeof **out);
         (*out)[n++] = p;
     }
     closedir(d);
@@ -345,7 +344,7 @@ int cg_file_write(const char *path, const void *data, size_t len, mode_t mode, u
         return rc;
     }
 
-    char *d1 = strdup(target), *d2 = strdup(target);
+    char *d1 = cg_xstrdup(target), *d2 = cg_xstrdup(target);
     char *tmpl = NULL;
     if (!d1 || !d2 || asprintf(&tmpl, "%s/.%s.cglint-XXXXXX", dirname(d1), basename(d2)) < 0) tmpl = NULL;
     free(d1);

@@ -63,9 +63,9 @@ const char *cg_path_under(const char *abs, const char *base)
 char *cg_path_relative(const char *abs, const char *base)
 {
     const char *u = cg_path_under(abs, base);
-    if (u) return strdup(u);
+    if (u) return cg_xstrdup(u);
     /* climb from base until abs is under it */
-    char *up = strdup(base);
+    char *up = cg_xstrdup(base);
     int levels = 0;
     while (!(u = cg_path_under(abs, up))) {
         char *d = cg_path_dirname(up);

@@ -1,5 +1,6 @@
 /* source.c - loading and validating one input file (see source.h). */
 #include "source.h"
+#include "core/alloc.h"
 #include "file.h"
 #include "hash.h"
 #include <ctype.h>
@@ -58,6 +59,7 @@ static void line_col_of(const char *s, size_t off, size_t *line, size_t *col)
 static int index_lines(cg_source *self)
 {
     size_t cap = 64, n = 0;
+    /* raw malloc here and below: sized by the input; failing makes this file unreadable (a notice) */
     uint32_t *ls = malloc(cap * sizeof *ls);
     if (!ls) return -1;
     ls[n++] = 0;
@@ -165,6 +167,7 @@ static char *recode(const char *buf, size_t len, const char *enc, int to_utf8, s
     iconv_t cd = to_utf8 ? iconv_open("UTF-8", name) : iconv_open(name, "UTF-8");
     if (cd == (iconv_t)-1) return NULL;
     size_t cap = len * 4 + 16, left = cap;
+    /* raw malloc: sized by the input (see index_lines) */
     char *out = malloc(cap + 1), *o = out;
     char *in = (char *)buf;
     size_t inleft = len;
@@ -235,8 +238,8 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, unsign
     out->replaced = replaced;
     out->text = buf;
     out->len = len - skip;
-    out->path = strdup(path);
-    out->encoding = decoded_from ? strdup(decoded_from) : NULL;
+    out->path = cg_xstrdup(path);
+    out->encoding = decoded_from ? cg_xstrdup(decoded_from) : NULL;
     if (!out->path || (decoded_from && !out->encoding) || normalise_cr(out) < 0 || index_lines(out) < 0) {
         cg_source_free(out);
         snprintf(err, errlen, "out of memory");
@@ -248,6 +251,7 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, unsign
 int cg_source_from_buffer(cg_source *out, const char *path, const char *buf, size_t len,
                           char *err, size_t errlen)
 {
+    /* raw malloc: sized by the input; failing is this file's error */
     char *copy = malloc(len + 1);
     if (!copy) { snprintf(err, errlen, "out of memory"); return CG_SRC_EREAD; }
     memcpy(copy, buf, len);
@@ -290,6 +294,7 @@ int cg_source_load_ex(cg_source *out, const char *path, size_t max_size, unsigne
                      have, limit);
             return CG_SRC_ETOOBIG;
         }
+        /* raw malloc: sized by the input; failing is this file's error */
         char *copy = malloc(plen + 1);
         if (!copy) { snprintf(err, errlen, "out of memory"); return CG_SRC_EREAD; }
         memcpy(copy, mem, plen);
@@ -344,6 +349,7 @@ const char *cg_source_line_text(const cg_source *self, uint32_t line)
     cg_source *s = (cg_source *)self;
     char **tab = __atomic_load_n(&s->line_copy, __ATOMIC_ACQUIRE);
     if (!tab) {
+        /* raw calloc: sized by the input; NULL: the caller goes on without the line */
         char **fresh = calloc(s->nlines, sizeof *fresh), **expected = NULL;
         if (!fresh) return NULL;
         if (__atomic_compare_exchange_n(&s->line_copy, &expected, fresh, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -400,6 +406,7 @@ uint64_t cg_source_digest(const cg_source *self)
 
 char *cg_source_raw(const cg_source *self)
 {
+    /* raw malloc here and below: sized by the input; NULL is the caller's to handle */
     char *copy = malloc(self->len + 1);
     if (!copy) return NULL;
     memcpy(copy, self->text, self->len + 1);

@@ -25,6 +25,7 @@ char *cg_snippet_code(cg_arena *arena, const char *text, size_t len, size_t max,
 
 static char *snippet_code(cg_arena *arena, const char *text, size_t len, size_t max, int py)
 {
+    /* raw malloc: on failure the plain snippet below is good enough */
     char *out = malloc(len + 1);
     if (!out) return cg_snippet(arena, text, len, max);
     char stack[64];           /* open brackets */

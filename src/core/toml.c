@@ -5,6 +5,7 @@
  * Keys are `bare_key`, `quoted_key` or a left-nested `dotted_key`.  The
  * walk below turns that into nested cg_toml tables, TOML 1.0's semantics. */
 #include "toml.h"
+#include "core/alloc.h"
 #include "arena.h"
 #include <ctype.h>
 #include <errno.h>
@@ -794,8 +795,7 @@ cg_toml_doc *cg_toml_parse(const char *text, size_t len, char *err, size_t errle
         ts_tree_delete(tree);
         return NULL;
     }
-    cg_toml_doc *doc = calloc(1, sizeof *doc);
-    if (!doc) { ts_tree_delete(tree); snprintf(err, errlen, "out of memory"); return NULL; }
+    cg_toml_doc *doc = cg_xcalloc(1, sizeof *doc);
     doc->arena = cg_arena_new();
     toml_ctx c = { doc->arena, text, err, errlen, err_line, 0 };
     doc->root = toml_new(&c, CG_TOML_TABLE, root);

@@ -6,7 +6,7 @@
 #define CG_CU_H
 #include <stddef.h>
 #include "core/report.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 
 typedef enum {
     CG_CU_MODE_AUTO = 0,    /* the toolkit when one is found, else the shim */
@@ -28,7 +28,7 @@ typedef struct cg_cu_opts {
     const char *const *defines; /* -D NAME[=VALUE] for every file */
     size_t ndefines;
     const char *std;            /* -std= for files whose flags name none, or NULL */
-    struct cg_cache *cache;     /* the project index (core/cache.h), or NULL: a cold run */
+    struct cg_cache *cache;     /* the project index (workflow/cache.h), or NULL: a cold run */
 } cg_cu_opts;
 
 /* Analyse the C, C++ and CUDA files among `files` (lang == CG_LANG_CU) as one

@@ -1,4 +1,4 @@
-/* cu_cache.c - the C/C++/CUDA front end and the project index (core/cache.h).
+/* cu_cache.c - the C/C++/CUDA front end and the project index (workflow/cache.h).
  *
  * A memo of the whole front end's findings and notices, keyed by its files
  * (path, language, reported or context) and every option and variable that
@@ -11,7 +11,7 @@
  * the memo again. */
 #include "cu_eval.h"
 #include "cu_cache.h"
-#include "core/cache.h"
+#include "workflow/cache.h"
 #include "core/hash.h"
 #include "core/path.h"
 #include <clang-c/Index.h>

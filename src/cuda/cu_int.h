@@ -34,7 +34,7 @@
 #include "core/hash.h"
 #include "core/source.h"
 #include "core/report.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 #include "cu.h"
 
 /* ---- lowered code ------------------------------------------------------------ */

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/report.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 
 /* Parsed trees kept between runs (`cglint server`), by path and content
  * digest; thread-safe.  A run with a cache parses only what changed. */
@@ -48,7 +48,7 @@ typedef struct cg_py_opts {
     size_t max_file_size;   /* bytes; 0: no limit */
     cg_py_cache *cache;     /* NULL: parse everything afresh */
     const cg_py_focus *focus; /* NULL: the whole project, every capture */
-    struct cg_cache *index; /* the project index (core/cache.h), or NULL: a cold run */
+    struct cg_cache *index; /* the project index (workflow/cache.h), or NULL: a cold run */
 } cg_py_opts;
 
 /* Check that the linked grammar is usable by the tree-sitter runtime.

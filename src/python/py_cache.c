@@ -1,4 +1,4 @@
-/* py_cache.c - the Python front end and the project index (core/cache.h).
+/* py_cache.c - the Python front end and the project index (workflow/cache.h).
  *
  * What a run's findings depend on, and so what the memo's manifest holds:
  *   - the modules, by path, dotted name and sys.path root (the key);
@@ -16,7 +16,7 @@
  * miss the analysis reads every file (each one's call names are wanted). */
 #include "py_int.h"
 #include "py_cache.h"
-#include "core/cache.h"
+#include "workflow/cache.h"
 #include "core/path.h"
 #include "core/pool.h"
 #include "core/source.h"

@@ -22,7 +22,7 @@
 #include "core/source.h"
 #include "core/str.h"
 #include "core/report.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 #include "py.h"
 
 const TSLanguage *tree_sitter_python(void);

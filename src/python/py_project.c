@@ -10,9 +10,9 @@
 #include "py_int.h"
 #include "core/alloc.h"
 #include "py_cache.h"
-#include "core/cache.h"
+#include "workflow/cache.h"
 #include "core/pool.h"
-#include "core/suppress.h"
+#include "workflow/suppress.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

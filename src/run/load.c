@@ -4,6 +4,7 @@
  * whose driver is cglint.  Verdicts in the file are ignored: the run gives
  * new ones. */
 #include "run.h"
+#include "core/alloc.h"
 #include "core/file.h"
 #include <errno.h>
 #include <jansson.h>
@@ -53,6 +54,18 @@ static cg_severity severity_of(const char *s, cg_severity dflt)
     return dflt;
 }
 
+/* A finding of rule `id` at `level` (a JSON severity or SARIF level, else the
+ * rule's own); -1 with the message when `id` is not a rule.  `what` and `i`
+ * name the entry ("finding 3", "result 3"). */
+static int start_finding(cg_finding *f, const char *id, const char *level, const char *what, size_t i,
+                         char *err, size_t errlen)
+{
+    int rule = id ? cg_rule_index(id) : -1;
+    if (rule < 0) return fail(err, errlen, "%s %zu: unknown rule '%s'", what, i + 1, id ? id : "(none)");
+    *f = (cg_finding){ .rule = rule, .level = severity_of(level, cg_rules[rule].severity) };
+    return 0;
+}
+
 /* The source line, when the file is there to read (JSON reports carry none):
  * a regular file only, and at most 1 MiB of the line. */
 static char *read_line(const char *root, const char *path, uint32_t line)
@@ -73,19 +86,15 @@ static int load_json(json_t *doc, cg_report *r, char *err, size_t errlen)
     struct stat st;
     if (root && root[0] == '/' && stat(root, &st) == 0 && S_ISDIR(st.st_mode)) {   /* not one of another machine */
         free(r->root);
-        r->root = strdup(root);
+        r->root = cg_xstrdup(root);
     }
     json_t *findings = json_object_get(doc, "findings");
     if (!json_is_array(findings)) return fail(err, errlen, "no \"findings\" array");
     size_t i;
     json_t *o;
     json_array_foreach(findings, i, o) {
-        const char *id = jstr(o, "rule");
-        int rule = id ? cg_rule_index(id) : -1;
-        if (rule < 0) return fail(err, errlen, "finding %zu: unknown rule '%s'", i + 1, id ? id : "(none)");
-        cg_finding f = {0};
-        f.rule = rule;
-        f.level = severity_of(jstr(o, "severity"), cg_rules[rule].severity);
+        cg_finding f;
+        if (start_finding(&f, jstr(o, "rule"), jstr(o, "severity"), "finding", i, err, errlen) < 0) return -1;
         f.loc.path = jstr(o, "path");
         if (!f.loc.path) return fail(err, errlen, "finding %zu has no path", i + 1);
         f.loc.line = jnum(o, "line");
@@ -94,7 +103,7 @@ static int load_json(json_t *doc, cg_report *r, char *err, size_t errlen)
         f.loc.end_col = jnum(o, "end_column");
         f.message = (char *)jstr(o, "message");
         const char *fix = jstr(o, "fix");
-        f.fix = fix && cg_rules[rule].fix && strcmp(fix, cg_rules[rule].fix) == 0 ? NULL : (char *)fix;
+        f.fix = fix && cg_rules[f.rule].fix && strcmp(fix, cg_rules[f.rule].fix) == 0 ? NULL : (char *)fix;
         json_t *cap = json_object_get(o, "capture");
         if (json_is_object(cap)) {
             f.has_capture = 1;
@@ -106,7 +115,7 @@ static int load_json(json_t *doc, cg_report *r, char *err, size_t errlen)
         }
         json_t *steps = json_object_get(o, "call_path");
         size_t ns = json_is_array(steps) ? json_array_size(steps) : 0;
-        cg_step *path = ns ? calloc(ns, sizeof *path) : NULL;
+        cg_step *path = ns ? cg_xcalloc(ns, sizeof *path) : NULL;
         for (size_t k = 0; k < ns; k++) {
             json_t *s = json_array_get(steps, k);
             path[k].function = (char *)jstr(s, "function");
@@ -137,7 +146,7 @@ static int hexval(int c)
 static char *uri_decode(const char *s)
 {
     size_t n = strlen(s);
-    char *out = malloc(n + 1), *o = out;
+    char *out = cg_xmalloc(n + 1), *o = out;
     for (size_t i = 0; i < n; i++) {
         int a, b;
         if (s[i] == '%' && i + 2 < n + 0 + 1 && (a = hexval(s[i + 1])) >= 0 && (b = hexval(s[i + 2])) >= 0) {
@@ -205,12 +214,8 @@ static int load_sarif(json_t *doc, cg_report *r, char *err, size_t errlen)
     size_t i;
     json_t *res;
     json_array_foreach(results, i, res) {
-        const char *id = jstr(res, "ruleId");
-        int rule = id ? cg_rule_index(id) : -1;
-        if (rule < 0) return fail(err, errlen, "result %zu: unknown rule '%s'", i + 1, id ? id : "(none)");
-        cg_finding f = {0};
-        f.rule = rule;
-        f.level = severity_of(jstr(res, "level"), cg_rules[rule].severity);
+        cg_finding f;
+        if (start_finding(&f, jstr(res, "ruleId"), jstr(res, "level"), "result", i, err, errlen) < 0) return -1;
         char *msg = strip_period(json_string_value(jpath(res, "message.text")));
         f.message = msg;
         char *p0 = NULL, *pc = NULL;
@@ -233,8 +238,8 @@ static int load_sarif(json_t *doc, cg_report *r, char *err, size_t errlen)
         json_t *flow = jpath(res, "codeFlows.0.threadFlows.0.locations");
         size_t nflow = json_is_array(flow) ? json_array_size(flow) : 0;
         size_t ns = nflow >= 2 ? nflow - 2 : 0;
-        cg_step *steps = ns ? calloc(ns, sizeof *steps) : NULL;
-        char **owned = ns ? calloc(ns, sizeof *owned) : NULL;
+        cg_step *steps = ns ? cg_xcalloc(ns, sizeof *steps) : NULL;
+        char **owned = ns ? cg_xcalloc(ns, sizeof *owned) : NULL;
         for (size_t s = 0; s < ns; s++) {
             json_t *st = jpath(json_array_get(flow, s + 1), "location");
             const char *t = json_string_value(jpath(st, "message.text"));

@@ -12,7 +12,9 @@
  * The exit status is the program's (128+N when signal N killed it), 127 when
  * COMMAND cannot be found, 2 when cglint could not start it. */
 #include "run.h"
+#include "core/alloc.h"
 #include "driver.h"
+#include "cli/options.h"
 #include "emit/emit.h"
 #include "core/file.h"
 #include <errno.h>
@@ -40,25 +42,10 @@ static const char run_usage[] =
     "not exercised, or static only. What the run saw that no finding predicted is\n"
     "reported as found at run time. The program's stdin, stdout, stderr and exit\n"
     "status are its own; the report goes to stderr, or to -o FILE.\n"
-    "\n"
-    "Findings:\n"
-    "      --findings FILE     static findings from an earlier `cglint -f json` or `-f sarif`\n"
-    "                          report, instead of analysing PATH (default PATH: .)\n"
-    "      --select CODES      only these rules\n"
-    "      --ignore CODES      not these rules\n"
-    "Output:\n"
-    "  -f, --format FMT        text (default), json, sarif, github, html (one self-contained page),\n"
-    "                          concise, json-lines, junit, gitlab\n"
-    "  -o, --output FILE       write the report to FILE instead of stderr\n"
-    "      --color WHEN        auto, always, never\n"
-    "  -q, --quiet             no summary lines\n"
-    "Observation:\n"
-    "      --events DIR        keep the event files in DIR (default: a temporary directory)\n"
-    "      --no-cupti          do not load the CUPTI library (Python observation only)\n"
-    "      --strict            exit 1 when the program succeeded but a finding was confirmed\n"
-    "                          or found at run time, or when no capture ran (no GPU, CUDA\n"
-    "                          never initialised): a run that exercised nothing\n"
-    "  -h, --help              this help\n"
+    "\n";
+
+/* after the options */
+static const char run_usage_epilogue[] =
     "\n"
     "Exit status: the program's own (128+N if signal N killed it); 127 COMMAND not\n"
     "found; 2 cglint could not start it (bad options, a findings file that is not cglint's).\n"
@@ -71,10 +58,7 @@ static const char run_usage[] =
 
 static void die_usage(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "%s", cg_emit_error_prefix());
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nRun 'cglint run --help' for usage.\n");
-    exit(2);
+    cg_cli_usage_error("cglint run", fmt, arg);
 }
 
 static int exists(const char *p)
@@ -121,7 +105,7 @@ static char *find_runtime_dir(int *env_bad)
     if (env && *env) {
         if (has_observer(env)) {
             char res[PATH_MAX];
-            return strdup(realpath(env, res) ? res : env);
+            return cg_xstrdup(realpath(env, res) ? res : env);
         }
         *env_bad = 1;
         return NULL;
@@ -139,7 +123,7 @@ static char *find_runtime_dir(int *env_bad)
     for (int i = 0; i < nc; i++) {
         if (has_observer(cand[i])) {
             char res[PATH_MAX];
-            return strdup(realpath(cand[i], res) ? res : cand[i]);
+            return cg_xstrdup(realpath(cand[i], res) ? res : cand[i]);
         }
     }
     return NULL;
@@ -150,7 +134,7 @@ static char *find_runtime_dir(int *env_bad)
 static char *find_cupti_lib(void)
 {
     const char *env = getenv("CGLINT_CUPTI_LIB");
-    if (env) return *env && exists(env) ? strdup(env) : NULL;
+    if (env) return *env && exists(env) ? cg_xstrdup(env) : NULL;
     char d[PATH_MAX], p[PATH_MAX + 64];
     exe_dir(d, sizeof d);
     const char *rel[] = { CGLINT_REL_LIBDIR, "../lib/cglint", "." };
@@ -158,11 +142,11 @@ static char *find_cupti_lib(void)
         snprintf(p, sizeof p, "%.3000s/%s/libcglint_cupti.so", d, rel[i]);
         if (exists(p)) {
             char res[PATH_MAX];
-            return strdup(realpath(p, res) ? res : p);
+            return cg_xstrdup(realpath(p, res) ? res : p);
         }
     }
 #ifdef CGLINT_CUPTI_BUILD_PATH
-    if (exists(CGLINT_CUPTI_BUILD_PATH)) return strdup(CGLINT_CUPTI_BUILD_PATH);
+    if (exists(CGLINT_CUPTI_BUILD_PATH)) return cg_xstrdup(CGLINT_CUPTI_BUILD_PATH);
 #endif
     return NULL;
 }
@@ -262,7 +246,7 @@ static char *read_first_line(const char *path)
     char *out = NULL;
     if (fgets(buf, sizeof buf, f)) {
         buf[strcspn(buf, "\n")] = 0;
-        out = strdup(buf);
+        out = cg_xstrdup(buf);
     }
     fclose(f);
     return out;
@@ -277,7 +261,7 @@ static char *driver_version(void)
     char *out = NULL, *save = NULL;
     for (char *w = strtok_r(l, " \t", &save); w && !out; w = strtok_r(NULL, " \t", &save)) {
         size_t n = strspn(w, "0123456789.");
-        if (n == strlen(w) && n > 2 && strchr(w, '.')) out = strdup(w);
+        if (n == strlen(w) && n > 2 && strchr(w, '.')) out = cg_xstrdup(w);
     }
     free(l);
     return out;
@@ -317,18 +301,18 @@ int cg_run_main(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--") == 0) { dd = i; break; }
     for (int i = 1; i < (dd < 0 ? argc : dd); i++)
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) { fputs(run_usage, stdout); return 0; }
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(run_usage, stdout);
+            cg_opts_help(stdout, cg_run_options);
+            fputs(run_usage_epilogue, stdout);
+            return 0;
+        }
     if (dd < 0) die_usage("%s", "cglint run needs the program after '--': cglint run [PATH...] -- COMMAND [ARGS...]");
     if (dd == argc - 1) die_usage("%s", "no COMMAND after '--'");
 
-    enum { O_FINDINGS = 300, O_EVENTS, O_NOCUPTI, O_STRICT, O_SELECT, O_IGNORE, O_COLOR };
-    static const struct option longopts[] = {
-        {"findings", required_argument, 0, O_FINDINGS}, {"events", required_argument, 0, O_EVENTS},
-        {"no-cupti", no_argument, 0, O_NOCUPTI}, {"strict", no_argument, 0, O_STRICT},
-        {"format", required_argument, 0, 'f'}, {"output", required_argument, 0, 'o'},
-        {"select", required_argument, 0, O_SELECT}, {"ignore", required_argument, 0, O_IGNORE},
-        {"color", required_argument, 0, O_COLOR}, {"quiet", no_argument, 0, 'q'}, {0, 0, 0, 0},
-    };
+    struct option longopts[24];
+    char shortopts[48];
+    cg_opts_getopt(cg_run_options, longopts, sizeof longopts / sizeof *longopts, shortopts, sizeof shortopts);
     const char *findings = NULL, *events = NULL, *output = NULL;
     int fmt = CG_FMT_TEXT, no_cupti = 0, strict = 0, quiet = 0, color = -1, selected = 0;
     cg_ruleset rules;
@@ -337,12 +321,12 @@ int cg_run_main(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(dd, argv, ":f:o:q", longopts, NULL)) != -1) {
+    while ((c = getopt_long(dd, argv, shortopts, longopts, NULL)) != -1) {
         switch (c) {
-        case O_FINDINGS: findings = optarg; break;
-        case O_EVENTS: events = optarg; break;
-        case O_NOCUPTI: no_cupti = 1; break;
-        case O_STRICT: strict = 1; break;
+        case RO_FINDINGS: findings = optarg; break;
+        case RO_EVENTS: events = optarg; break;
+        case RO_NOCUPTI: no_cupti = 1; break;
+        case RO_STRICT: strict = 1; break;
         case 'f':
             fmt = cg_format_parse(optarg);
             if (fmt < 0)
@@ -351,16 +335,16 @@ int cg_run_main(int argc, char **argv)
             break;
         case 'o': output = optarg; break;
         case 'q': quiet = 1; break;
-        case O_SELECT:
+        case RO_SELECT:
             if (cg_ruleset_select(&rules, optarg, !selected, bad, sizeof bad) != 0)
                 die_usage("--select: '%s' is not a rule code or prefix", bad);
             selected = 1;
             break;
-        case O_IGNORE:
+        case RO_IGNORE:
             if (cg_ruleset_ignore(&rules, optarg, bad, sizeof bad) != 0)
                 die_usage("--ignore: '%s' is not a rule code or prefix", bad);
             break;
-        case O_COLOR:
+        case RO_COLOR:
             color = strcmp(optarg, "always") == 0 ? 1 : strcmp(optarg, "never") == 0 ? 0 : -1;
             if (color < 0 && strcmp(optarg, "auto") != 0) die_usage("--color takes auto, always or never, not '%s'", optarg);
             cg_emit_stderr_color(color);
@@ -378,7 +362,7 @@ int cg_run_main(int argc, char **argv)
     cg_report report;
     cg_report_init(&report, &rules);
     char cwd[PATH_MAX];
-    report.root = strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    report.root = cg_xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
     if (findings) {
         char err[1024];
         if (cg_findings_load(findings, &report, err, sizeof err) != 0) {
@@ -388,8 +372,8 @@ int cg_run_main(int argc, char **argv)
         }
     } else {
 #ifdef CGLINT_HAVE_ANALYZERS
-        cg_run_opts ro = {.paths = (const char *const *)paths, .npaths = npaths, .max_file_size = 8u << 20};
-        cg_run(&ro, &report);
+        cg_analyze_opts ro = {.paths = (const char *const *)paths, .npaths = npaths, .max_file_size = 8u << 20};
+        cg_analyze(&ro, &report);
 #else
         (void)paths;
         if (npaths) {
@@ -446,7 +430,7 @@ int cg_run_main(int argc, char **argv)
     if (npaths) {
         size_t len = 1;
         for (size_t i = 0; i < npaths; i++) len += strlen(paths[i]) + PATH_MAX + 2;
-        char *ud = calloc(1, len);
+        char *ud = cg_xcalloc(1, len);
         for (size_t i = 0; i < npaths; i++) {
             char res[PATH_MAX];
             if (!realpath(paths[i], res)) continue;
@@ -492,10 +476,10 @@ int cg_run_main(int argc, char **argv)
     }
 
     /* 3. the join and the report */
-    cg_run_info *ri = calloc(1, sizeof *ri);
+    cg_run_info *ri = cg_xcalloc(1, sizeof *ri);
     for (char **a = cmd; *a; a++) ri->argc++;
-    ri->argv = calloc(ri->argc, sizeof *ri->argv);
-    for (size_t i = 0; i < ri->argc; i++) ri->argv[i] = strdup(cmd[i]);
+    ri->argv = cg_xcalloc(ri->argc, sizeof *ri->argv);
+    for (size_t i = 0; i < ri->argc; i++) ri->argv[i] = cg_xstrdup(cmd[i]);
     int code;
     if (WIFSIGNALED(status)) {
         ri->exit_code = -1;
@@ -513,9 +497,9 @@ int cg_run_main(int argc, char **argv)
         memset(&ev, 0, sizeof ev);
     }
     ri->processes = ev.processes;
-    ri->torch = ev.torch ? strdup(ev.torch) : NULL;
-    ri->cuda = ev.cuda ? strdup(ev.cuda) : NULL;
-    ri->gpu = ev.gpu ? strdup(ev.gpu) : NULL;
+    ri->torch = ev.torch ? cg_xstrdup(ev.torch) : NULL;
+    ri->cuda = ev.cuda ? cg_xstrdup(ev.cuda) : NULL;
+    ri->gpu = ev.gpu ? cg_xstrdup(ev.gpu) : NULL;
     ri->driver = driver_version();
     cg_join(&report, &ev);
 
@@ -570,7 +554,7 @@ int cg_run_main(int argc, char **argv)
             if (f->verdict == CG_VERDICT_RUNTIME || f->verdict == CG_VERDICT_CONFIRMED) continue;
             f->verdict = CG_VERDICT_NOT_EXERCISED;
             free(f->evidence);
-            f->evidence = strdup("no capture ran");
+            f->evidence = cg_xstrdup("no capture ran");
         }
     }
     if (!no_capture && !cupti && !no_cupti && ev.processes)

@@ -23,7 +23,7 @@
  * diagnostics (its notice goes to the client's log). */
 #include "server.h"
 #include "project.h"
-#include "core/config.h"
+#include "workflow/config.h"
 #include "core/path.h"
 #include "core/rules.h"
 #include <errno.h>

@@ -171,9 +171,9 @@ cg_project *cg_project_open(const char *root, cg_configs *configs, int jobs, cg_
     cg_map_init(&p->buffers);
     p->trees = cg_py_cache_new();
     const char *paths[] = { root };
-    cg_run_opts o = { .paths = paths, .npaths = 1, .configs = configs, .respect_gitignore = -1,
+    cg_analyze_opts o = { .paths = paths, .npaths = 1, .configs = configs, .respect_gitignore = -1,
                       .max_file_size = MAX_FILE, .jobs = jobs };
-    if (cg_run_files(&o, notices, &p->files, &p->nfiles) < 0) {
+    if (cg_analyze_files(&o, notices, &p->files, &p->nfiles) < 0) {
         p->files = NULL;
         p->nfiles = 0;
     }
@@ -273,11 +273,11 @@ void cg_project_warm(cg_project *p)
          * project until saved), learning what each capture file reaches */
         forget_reach(p);
         cg_py_focus fo = { .reach = reach, .ctx = p };
-        cg_run_opts o = { .files = files, .nfiles = n, .configs = p->configs, .respect_gitignore = -1,
+        cg_analyze_opts o = { .files = files, .nfiles = n, .configs = p->configs, .respect_gitignore = -1,
                           .max_file_size = MAX_FILE, .jobs = p->jobs, .py_cache = p->trees,
                           .no_suppressions = 1, .py_focus = &fo };
         cg_source_set_provider(provide_disk, p);
-        cg_run(&o, &scratch);
+        cg_analyze(&o, &scratch);
         cg_source_set_provider(NULL, NULL);
     }
     p->warm = 1;
@@ -290,7 +290,7 @@ int cg_project_analyze(cg_project *p, const char *path, cg_report *out)
     cg_lang lang = cg_lang_of(path);
     if (lang == CG_LANG_NONE) lang = CG_LANG_PY;   /* as a named file of another name */
     const char *paths[] = { path };
-    cg_run_opts o = { .paths = paths, .npaths = 1, .configs = p->configs, .respect_gitignore = -1,
+    cg_analyze_opts o = { .paths = paths, .npaths = 1, .configs = p->configs, .respect_gitignore = -1,
                       .max_file_size = MAX_FILE, .jobs = p->jobs, .context = 1, .py_cache = p->trees };
     cg_file *files = NULL;
     if (lang == CG_LANG_PY && cg_path_under(path, p->root)) {
@@ -319,7 +319,7 @@ int cg_project_analyze(cg_project *p, const char *path, cg_report *out)
     /* C/C++ (analysed as a named file is, clang-tidy's way) and files outside
      * the project: a run naming the file, its buffer standing for it */
     cg_source_set_provider(provide, p);
-    int rc = cg_run(&o, out);
+    int rc = cg_analyze(&o, out);
     cg_source_set_provider(NULL, NULL);
     p->focus = NULL;
     p->focus_entry = NULL;

@@ -15,7 +15,7 @@
 #ifndef CG_SERVER_PROJECT_H
 #define CG_SERVER_PROJECT_H
 #include <stddef.h>
-#include "core/config.h"
+#include "workflow/config.h"
 #include "core/report.h"
 
 typedef struct cg_project cg_project;

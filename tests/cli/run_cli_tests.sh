@@ -241,6 +241,25 @@ t_help() {
     want_rc 0 && want_out '^Usage: cglint'
 }
 
+# Every option --help lists (cli/options.c) is one the command's switch
+# handles: an option added to the table but not to main.c's or run_cmd.c's
+# switch would fall to "unknown option".
+t_help_options_handled() {
+    local cmd o arg bad=""
+    for cmd in "" run; do
+        while read -r o arg; do
+            [ "$o" = --help ] && continue
+            if [ -n "$cmd" ]; then
+                "$CGLINT" run $o ${arg:+x} --findings /nonexistent -- true </dev/null >"$T/out" 2>"$T/err"
+            else
+                "$CGLINT" $o ${arg:+x} "$T/none" </dev/null >"$T/out" 2>"$T/err"
+            fi
+            grep -q 'unknown option' "$T/err" && bad="$bad ${cmd:+run }$o"
+        done < <("$CGLINT" $cmd --help | sed -nE 's/^  (-., |    )(--[a-z-]+)( ([A-Z][^ ]*))?.*/\2 \4/p')
+    done
+    [ -z "$bad" ] || { echo "listed by --help but not handled:$bad"; return 1; }
+}
+
 check exit.clean-tree-0 t_exit_clean
 check exit.findings-1 t_exit_findings
 check exit.exit-zero t_exit_zero
@@ -253,6 +272,7 @@ check exit.statistics-needs-text-2 t_statistics_json
 check exit.missing-path-2 t_missing_path
 check exit.version t_version
 check exit.help t_help
+check help.options-handled t_help_options_handled
 
 # ============================================================================
 # output formats, on examples/

@@ -5,7 +5,7 @@
  * same files), then the report that is left is emitted. */
 #include "fuzz_common.h"
 #include "driver.h"
-#include "core/baseline.h"
+#include "workflow/baseline.h"
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +38,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     globfree(&g);
     const char *dirs[] = { fz_dir() };
     cg_report_init(&tmpl, NULL);
-    cg_run_opts o = { .paths = dirs, .npaths = 1, .jobs = 1, .respect_gitignore = -1 };
-    if (cg_run(&o, &tmpl) != 0 || tmpl.nfindings == 0) {
+    cg_analyze_opts o = { .paths = dirs, .npaths = 1, .jobs = 1, .respect_gitignore = -1 };
+    if (cg_analyze(&o, &tmpl) != 0 || tmpl.nfindings == 0) {
         fprintf(stderr, "fuzz_baseline: examples/*.py gave no findings\n");
         abort();
     }

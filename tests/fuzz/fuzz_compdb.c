@@ -34,9 +34,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *dirs[] = { fz_dir() };
     cg_report r;
     cg_report_init(&r, NULL);
-    cg_run_opts o = { .paths = dirs, .npaths = 1, .jobs = 1, .respect_gitignore = -1, .floor = 3,
+    cg_analyze_opts o = { .paths = dirs, .npaths = 1, .jobs = 1, .respect_gitignore = -1, .floor = 3,
                       .cuda_mode = 2, .compile_commands = fz_dir() };
-    cg_run(&o, &r);
+    cg_analyze(&o, &r);
     fflush(stdout);
     fz_emit_all(&r);
     cg_report_free(&r);

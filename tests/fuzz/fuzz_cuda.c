@@ -33,9 +33,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *paths[] = { path };
     cg_report r;
     cg_report_init(&r, NULL);
-    cg_run_opts o = { .paths = paths, .npaths = 1, .jobs = 1, .max_file_size = 256 << 10,
+    cg_analyze_opts o = { .paths = paths, .npaths = 1, .jobs = 1, .max_file_size = 256 << 10,
                       .respect_gitignore = -1, .cuda_mode = 2, .cuda_parse_all = 1 };
-    cg_run(&o, &r);
+    cg_analyze(&o, &r);
     fz_emit_all(&r);
     cg_report_free(&r);
     return 0;

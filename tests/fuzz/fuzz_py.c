@@ -24,9 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *paths[] = { path };
     cg_report r;
     cg_report_init(&r, NULL);
-    cg_run_opts o = { .paths = paths, .npaths = 1, .jobs = 1, .max_file_size = 1 << 20,
+    cg_analyze_opts o = { .paths = paths, .npaths = 1, .jobs = 1, .max_file_size = 1 << 20,
                       .respect_gitignore = -1 };
-    cg_run(&o, &r);
+    cg_analyze(&o, &r);
     static FILE *devnull;
     if (!devnull) devnull = fopen("/dev/null", "w");
     cg_fix_opts fo = { .unsafe = 1, .write = 0, .diff = devnull, .checker = cg_syntax_checker };

@@ -39,18 +39,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *dirs[] = { fz_dir() };
     cg_report r;
     cg_report_init(&r, NULL);
-    cg_run_opts o = { .paths = dirs, .npaths = 1, .jobs = 1, .max_file_size = 1 << 20,
+    cg_analyze_opts o = { .paths = dirs, .npaths = 1, .jobs = 1, .max_file_size = 1 << 20,
                       .respect_gitignore = -1 };
-    cg_run(&o, &r);
+    cg_analyze(&o, &r);
     fz_emit_all(&r);
     cg_report_free(&r);
     if (first) {
         const char *named[] = { first };
         cg_report_init(&r, NULL);
-        cg_run_opts on = o;
+        cg_analyze_opts on = o;
         on.paths = named;
         on.context = 1;
-        cg_run(&on, &r);
+        cg_analyze(&on, &r);
         fz_emit_all(&r);
         cg_report_free(&r);
     }

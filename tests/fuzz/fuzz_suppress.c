@@ -8,8 +8,8 @@
  * emitters are the other harnesses' business: they made this one slow). */
 #include "fuzz_common.h"
 #include "core/rules.h"
-#include "core/suppress.h"
-#include "core/walk.h"
+#include "workflow/suppress.h"
+#include "workflow/walk.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

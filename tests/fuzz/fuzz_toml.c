@@ -4,7 +4,7 @@
  * pyproject.toml's [tool.cglint], and a loaded configuration's rule
  * selection, per-file-ignores and exclude globs are applied to a few paths. */
 #include "fuzz_common.h"
-#include "core/config.h"
+#include "workflow/config.h"
 #include "core/toml.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "core/config.h"
+#include "workflow/config.h"
 #include "core/path.h"
-#include "core/suppress.h"
+#include "workflow/suppress.h"
 #include "core/toml.h"
 
 /* ---- TOML ------------------------------------------------------------------------ */

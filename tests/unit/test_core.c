@@ -29,12 +29,12 @@
 #include <cmocka.h>
 
 #include "core/arena.h"
-#include "core/cache.h"
+#include "workflow/cache.h"
 #include "core/hash.h"
 #include "core/report.h"
 #include "core/rules.h"
 #include "core/source.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -1055,7 +1055,7 @@ static void test_walk_dedupe(void **state)
     free(a); free(slash);
 }
 
-/* src/core/walk.c cg_walk(): duplicates are dropped by comparing path
+/* src/workflow/walk.c cg_walk(): duplicates are dropped by comparing path
  * strings, so one file named as "DIR/./a.py" and "DIR/a.py" (or "./a.py"
  * and "a.py" on the command line) is listed twice, analysed twice and every
  * finding in it is reported twice.  walk.h promises "no duplicates". */

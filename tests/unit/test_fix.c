@@ -1,4 +1,4 @@
-/* test_fix.c - core/fix.c on hand-made reports: an edit that would make the
+/* test_fix.c - workflow/fix.c on hand-made reports: an edit that would make the
  * file parse worse is refused, an edit whose old text is no longer in the
  * file is refused, overlapping edits take the first, and a good edit is
  * written atomically.  (The CLI side is tests/workflow/fix.sh.) */
@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "driver.h"
-#include "core/fix.h"
+#include "workflow/fix.h"
 #include "core/source.h"
 
 static char dir[] = "/tmp/cglint-test-fix-XXXXXX";
@@ -53,16 +53,24 @@ static void one_finding(cg_report *r, const char *path, cg_edit *e, size_t n)
     cg_report_add(r, &f);
 }
 
+/* --fix (writing, with the syntax check) on a report of one finding in `path`
+ * with `n` edits; the report is the caller's to free. */
+static cg_fix_result fix_one(cg_report *r, const char *path, cg_edit *e, size_t n)
+{
+    one_finding(r, path, e, n);
+    cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
+    cg_fix_result res;
+    cg_fix_apply(r, &o, &res);
+    return res;
+}
+
 static void test_refuses_worse_parse(void **state)
 {
     const char *src = "x = f(a, flag=True)\n";
     char *p = write_file("worse.py", src);
     cg_edit e = {14, 18, 1, 15, 1, 19, "(", "True", 0};
     cg_report r;
-    one_finding(&r, p, &e, 1);
-    cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
-    cg_fix_result res;
-    cg_fix_apply(&r, &o, &res);
+    cg_fix_result res = fix_one(&r, p, &e, 1);
     assert_int_equal(res.findings, 0);
     assert_int_equal(r.nfindings, 1);
     assert_string_equal(read_file(p), src);
@@ -77,10 +85,7 @@ static void test_refuses_stale(void **state)
     char *p = write_file("stale.py", "x = f(a, flag=Fals)\n");
     cg_edit e = {14, 18, 1, 15, 1, 19, "False", "True", 0};
     cg_report r;
-    one_finding(&r, p, &e, 1);
-    cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
-    cg_fix_result res;
-    cg_fix_apply(&r, &o, &res);
+    cg_fix_result res = fix_one(&r, p, &e, 1);
     assert_int_equal(res.files, 0);
     assert_non_null(strstr(r.notices[0].message, "changed since it was analysed"));
     cg_report_free(&r);
@@ -96,10 +101,7 @@ static void test_refuses_stale_insertion_moved(void **state)
     char *p = write_file("stale_ins.py", now);
     cg_edit e = {7, 7, 1, 8, 1, 8, ", flag=True", "", 0};   /* made for "x = f(a)\n" */
     cg_report r;
-    one_finding(&r, p, &e, 1);
-    cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
-    cg_fix_result res;
-    cg_fix_apply(&r, &o, &res);
+    cg_fix_result res = fix_one(&r, p, &e, 1);
     assert_int_equal(res.files, 0);
     assert_string_equal(read_file(p), now);
     assert_int_equal(r.nnotices, 1);
@@ -120,18 +122,14 @@ static void test_refuses_stale_insertion_digest(void **state)
     cg_edit e = {7, 7, 1, 8, 1, 8, ", flag=True", "", cg_source_digest(&was)};
     cg_source_free(&was);
     cg_report r;
-    one_finding(&r, p, &e, 1);
-    cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
-    cg_fix_result res;
-    cg_fix_apply(&r, &o, &res);
+    cg_fix_result res = fix_one(&r, p, &e, 1);
     assert_int_equal(res.files, 0);
     assert_string_equal(read_file(p), now);
     assert_non_null(strstr(r.notices[0].message, "changed since it was analysed"));
     cg_report_free(&r);
     /* and the file as analysed takes it */
     free(write_file("stale_dig.py", "x = f(a)\n"));
-    one_finding(&r, p, &e, 1);
-    cg_fix_apply(&r, &o, &res);
+    res = fix_one(&r, p, &e, 1);
     assert_int_equal(res.files, 1);
     assert_string_equal(read_file(p), "x = f(a, flag=True)\n");
     cg_report_free(&r);
@@ -147,10 +145,7 @@ static void test_applies_and_overlaps(void **state)
         {26, 26, 2, 7, 2, 7, "z=1", "", 0},                  /* an insertion */
     };
     cg_report r;
-    one_finding(&r, p, e, 3);
-    cg_fix_opts o = {.write = 1, .checker = cg_syntax_checker};
-    cg_fix_result res;
-    cg_fix_apply(&r, &o, &res);
+    cg_fix_result res = fix_one(&r, p, e, 3);
     assert_int_equal(res.files, 1);
     assert_int_equal(res.findings, 1);
     assert_int_equal(r.nfindings, 0);

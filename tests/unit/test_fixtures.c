@@ -36,7 +36,7 @@
 #include <unistd.h>
 #include "driver.h"
 #include "core/source.h"
-#include "core/walk.h"
+#include "workflow/walk.h"
 
 typedef struct expect { char *path; uint32_t line, col; int rule; int matched; char *frag; } expect;
 
@@ -151,9 +151,9 @@ static int check_fixture_dir(const char *dir, int cuda_mode, const char *name)
     cg_report r;
     cg_report_init(&r, NULL);
     const char *paths[] = { dir };
-    cg_run_opts o = { .paths = paths, .npaths = 1, .jobs = 2, .max_file_size = 8u << 20,
+    cg_analyze_opts o = { .paths = paths, .npaths = 1, .jobs = 2, .max_file_size = 8u << 20,
                       .cuda_mode = cuda_mode };
-    cg_run(&o, &r);
+    cg_analyze(&o, &r);
 
     cg_file *files;
     size_t nf;

@@ -17,7 +17,7 @@
 #ifndef CG_BASELINE_H
 #define CG_BASELINE_H
 #include <stddef.h>
-#include "report.h"
+#include "core/report.h"
 
 /* Write every finding of the report (sorted) to `path`, atomically.
  * Returns 0, or -1 with a message in err. */

@@ -6,9 +6,9 @@
  * skipped.  Within a comment, each `#` (or `//`) may start a directive, so
  * `# noqa: E501  # cglint: ignore[CG101]` holds two. */
 #include "suppress.h"
-#include "alloc.h"
-#include "hash.h"
-#include "source.h"
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "core/source.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,13 +326,13 @@ void cg_suppress_apply(cg_report *r, const cg_file *files, size_t n, const cg_ru
     cg_map_init(&by_path);
     for (size_t i = 0; i < n; i++) cg_map_put(&by_path, files[i].path, strlen(files[i].path), (void *)(i + 1));
     /* which files have findings */
-    unsigned char *has = calloc(n ? n : 1, 1);
+    unsigned char *has = cg_xcalloc(n ? n : 1, 1);
     for (size_t i = 0; i < r->nfindings; i++) {
         const char *p = r->findings[i].loc.path;
         size_t idx = p ? (size_t)cg_map_get(&by_path, p, strlen(p)) : 0;
         if (idx) has[idx - 1] = 1;
     }
-    unsigned char *drop = calloc(r->nfindings ? r->nfindings : 1, 1);
+    unsigned char *drop = cg_xcalloc(r->nfindings ? r->nfindings : 1, 1);
     size_t nfound = r->nfindings;
     typedef struct { size_t file; cg_source src; cg_directive *d; size_t nd; } scanned;
     scanned *sc = NULL;
@@ -347,7 +347,7 @@ void cg_suppress_apply(cg_report *r, const cg_file *files, size_t n, const cg_ru
         const char *marker = files[i].lang == CG_LANG_PY ? "#" : "//";
         size_t nd = cg_suppress_scan(src.text, src.len, marker, &d);
         if (!nd) { free(d); cg_source_free(&src); continue; }
-        sc = realloc(sc, (nsc + 1) * sizeof *sc);
+        sc = cg_xrealloc(sc, (nsc + 1) * sizeof *sc);
         sc[nsc++] = (scanned){ i, src, d, nd };
     }
     for (size_t k = 0; k < nsc; k++) {

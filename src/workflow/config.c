@@ -6,12 +6,12 @@
  * error stops the load, so a user fixes one thing at a time, with the exact
  * place to look. */
 #include "config.h"
-#include "alloc.h"
-#include "arena.h"
-#include "hash.h"
-#include "path.h"
-#include "source.h"
-#include "toml.h"
+#include "core/alloc.h"
+#include "core/arena.h"
+#include "core/hash.h"
+#include "core/path.h"
+#include "core/source.h"
+#include "core/toml.h"
 #include "walk.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -454,8 +454,7 @@ static char none_marker;
 
 cg_configs *cg_configs_new(const char *forced, int isolated, char *err, size_t errlen)
 {
-    cg_configs *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
+    cg_configs *s = cg_xcalloc(1, sizeof *s);
     s->isolated = isolated;
     cg_map_init(&s->by_dir);
     if (forced) {
@@ -483,8 +482,8 @@ void cg_configs_free(cg_configs *self)
 
 static void remember(cg_configs *s, const char *dir, void *val)
 {
-    char *k = strdup(dir);
-    s->keys = realloc(s->keys, (s->nkeys + 1) * sizeof *s->keys);
+    char *k = cg_xstrdup(dir);
+    s->keys = cg_xrealloc(s->keys, (s->nkeys + 1) * sizeof *s->keys);
     s->keys[s->nkeys++] = k;
     cg_map_put(&s->by_dir, k, strlen(k), val);
 }
@@ -508,7 +507,7 @@ static int probe_dir(cg_configs *s, const char *dir, cg_config **out, char *err,
         free(cwd);
         if (rc < 0) return -1;
         if (rc == 1) continue;
-        s->owned = realloc(s->owned, (s->nowned + 1) * sizeof *s->owned);
+        s->owned = cg_xrealloc(s->owned, (s->nowned + 1) * sizeof *s->owned);
         s->owned[s->nowned++] = c;
         *out = c;
         return 0;
@@ -521,7 +520,7 @@ int cg_configs_find(cg_configs *self, const char *abs_dir, const cg_config **out
     *out = NULL;
     if (self->isolated) return 0;
     if (self->forced) { *out = self->forced; return 0; }
-    char *dir = strdup(abs_dir);
+    char *dir = cg_xstrdup(abs_dir);
     /* directories looked at on the way up, to cache the answer for each */
     char **walked = NULL;
     size_t nwalked = 0;
@@ -532,8 +531,8 @@ int cg_configs_find(cg_configs *self, const char *abs_dir, const cg_config **out
         if (hit) { found = hit; break; }
         cg_config *c;
         if (probe_dir(self, dir, &c, err, errlen) < 0) { rc = -1; break; }
-        walked = realloc(walked, (nwalked + 1) * sizeof *walked);
-        walked[nwalked++] = strdup(dir);
+        walked = cg_xrealloc(walked, (nwalked + 1) * sizeof *walked);
+        walked[nwalked++] = cg_xstrdup(dir);
         if (c) { found = c; break; }
         if (strcmp(dir, "/") == 0) { found = &none_marker; break; }
         char *up = cg_path_dirname(dir);

@@ -1,9 +1,9 @@
 /* baseline.c - see baseline.h. */
 #include "baseline.h"
-#include "alloc.h"
-#include "file.h"
-#include "hash.h"
-#include "path.h"
+#include "core/alloc.h"
+#include "core/file.h"
+#include "core/hash.h"
+#include "core/path.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -47,10 +47,10 @@ static char *baseline_dir(const char *path)
 /* Fingerprints of the report's findings, in report order (sorted). */
 static fp *fingerprints(const cg_report *r, const char *dir)
 {
-    fp *out = calloc(r->nfindings ? r->nfindings : 1, sizeof *out);
+    fp *out = cg_xcalloc(r->nfindings ? r->nfindings : 1, sizeof *out);
     cg_map occ;
     cg_map_init(&occ);
-    char **keys = calloc(r->nfindings ? r->nfindings : 1, sizeof *keys);
+    char **keys = cg_xcalloc(r->nfindings ? r->nfindings : 1, sizeof *keys);
     for (size_t i = 0; i < r->nfindings; i++) {
         const cg_finding *f = &r->findings[i];
         fp *p = &out[i];
@@ -87,13 +87,13 @@ static void fingerprints_free(fp *f, size_t n)
 #define TEXT_MAX 240
 static char *trimmed(const char *s)
 {
-    if (!s) return strdup("");
+    if (!s) return cg_xstrdup("");
     while (*s == ' ' || *s == '\t') s++;
     size_t n = strnlen(s, TEXT_MAX + 1);
     if (n > TEXT_MAX) {
         n = TEXT_MAX;
         while (n && ((unsigned char)s[n] & 0xC0) == 0x80) n--;   /* a whole character */
-        char *t = malloc(n + 4);
+        char *t = cg_xmalloc(n + 4);
         if (!t) return NULL;
         memcpy(t, s, n);
         memcpy(t + n, "\xE2\x80\xA6", 4);   /* ... */
@@ -136,6 +136,7 @@ int cg_baseline_write(const cg_report *r, const char *path, const char *tool_ver
         snprintf(werr, sizeof werr, "out of memory");
     } else {
         size_t n = strlen(text);
+        /* raw realloc: sized by the file; without it the last line is compared without its newline */
         char *withnl = realloc(text, n + 2);
         if (withnl) {
             text = withnl;
@@ -188,8 +189,8 @@ int cg_baseline_apply(cg_report *r, const char *path, int (*analysed)(void *ctx,
         return -1;
     }
     size_t n = json_array_size(arr);
-    char **keys = calloc(n ? n : 1, sizeof *keys);
-    unsigned char *matched = calloc(n ? n : 1, 1), *dup = calloc(n ? n : 1, 1);
+    char **keys = cg_xcalloc(n ? n : 1, sizeof *keys);
+    unsigned char *matched = cg_xcalloc(n ? n : 1, 1), *dup = cg_xcalloc(n ? n : 1, 1);
     cg_map entries;
     cg_map_init(&entries);
     for (size_t i = 0; i < n; i++) {

@@ -8,8 +8,9 @@
  * index has none), the payload length and the payload's digest. */
 
 #include "cache.h"
-#include "hash.h"
-#include "rules.h"
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "core/rules.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -186,6 +187,8 @@ static void *read_all(const char *path, size_t *len)
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)1 << 30) { close(fd); return NULL; }
     size_t n = (size_t)st.st_size, got = 0;
+    /* raw malloc/realloc in the index's reader and writer: an entry that cannot be read
+     * or written is a miss (the index is only a speed-up), never the run's failure */
     char *buf = malloc(n + 1);
     while (buf && got < n) {
         ssize_t r = read(fd, buf + got, n - got);
@@ -218,6 +221,7 @@ static void *unwrap(char *buf, size_t n, cg_digest key, size_t *len)
 
 static char *wrap(cg_digest key, const void *data, size_t len, size_t *out)
 {
+    /* raw malloc: an entry that cannot be made is not written (a miss next time) */
     char *buf = malloc(HDR + len);
     if (!buf) return NULL;
     cg_digest id = cg_cache_identity(), d = cg_digest_bytes(data, len, 0x70);
@@ -238,15 +242,12 @@ static rec *index_put(cg_cache *c, const char *path, size_t pl)
     if (r) return r;
     if (c->n == c->cap) {
         c->cap = c->cap ? c->cap * 2 : 1024;
-        char **k = realloc(c->keys, c->cap * sizeof *k);
-        rec **rr = k ? realloc(c->recs, c->cap * sizeof *rr) : NULL;
-        if (k) c->keys = k;
-        if (!k || !rr) { fputs("cglint: out of memory\n", stderr); abort(); }
+        c->keys = cg_xrealloc(c->keys, c->cap * sizeof *c->keys);
+        rec **rr = cg_xrealloc(c->recs, c->cap * sizeof *rr);
         c->recs = rr;
     }
-    char *key = malloc(pl + 1);
-    r = calloc(1, sizeof *r);
-    if (!key || !r) { fputs("cglint: out of memory\n", stderr); abort(); }
+    char *key = cg_xmalloc(pl + 1);
+    r = cg_xcalloc(1, sizeof *r);
     memcpy(key, path, pl);
     key[pl] = 0;
     c->keys[c->n] = key;
@@ -331,9 +332,8 @@ cg_cache *cg_cache_open(const char *dir, char *err, size_t errlen)
     write_small(path, "Signature: 8a477f597d28d172789f06886806bc55\n"
                       "# This file is a cache directory tag created by cglint.\n"
                       "# For information about cache directory tags see https://bford.info/cachedir/\n");
-    cg_cache *c = calloc(1, sizeof *c);
-    if (!c) { snprintf(err, errlen, "out of memory"); return NULL; }
-    c->dir = strdup(dir);
+    cg_cache *c = cg_xcalloc(1, sizeof *c);
+    c->dir = cg_xstrdup(dir);
     pthread_mutex_init(&c->lock, NULL);
     cg_map_init(&c->index);
     load_index(c);
@@ -480,6 +480,7 @@ void cg_buf_bytes(cg_buf *b, const void *p, size_t n)
     if (b->n + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->n + n) cap *= 2;
+        /* raw realloc: a buffer that cannot grow marks the entry bad: not written */
         char *q = realloc(b->p, cap);
         if (!q) { b->bad = 1; return; }
         b->p = q;
@@ -519,6 +520,7 @@ char *cg_rd_str(cg_rd *r)
     uint64_t n = cg_rd_u64(r);
     if (r->bad || n == UINT64_MAX) return NULL;
     if (n > r->n - r->off) { r->bad = 1; return NULL; }
+    /* raw malloc: a string that cannot be read marks the entry bad: a miss */
     char *s = malloc((size_t)n + 1);
     if (!s) { r->bad = 1; return NULL; }
     memcpy(s, r->p + r->off, (size_t)n);
@@ -556,6 +558,7 @@ void cg_cache_encode_report(cg_buf *b, const cg_report *r, size_t f0, size_t n0,
      * made a 4.7 GB entry) */
     cg_map lines;
     cg_map_init(&lines);
+    /* raw calloc/strdup: without them lines are written once per finding, as before sharing */
     char **keys = calloc(r->nfindings - f0 + 1, sizeof *keys);
     size_t nlines = 0;
     for (size_t i = f0; i < r->nfindings; i++) {
@@ -653,6 +656,7 @@ static int decode(cg_rd *rd, cg_report *r, int add)
         if (at == 0) {
             f.line_text = cg_rd_str(rd);
             if (f.line_text) {
+                /* raw realloc: a line that cannot be kept marks the entry bad: a miss */
                 char **g = realloc(lines, (nlines + 1) * sizeof *g);
                 if (g) { lines = g; lines[nlines++] = f.line_text; }
                 else { free(f.line_text); f.line_text = NULL; rd->bad = 1; }
@@ -668,7 +672,7 @@ static int decode(cg_rd *rd, cg_report *r, int add)
         uint64_t np = cg_rd_u64(rd);
         if (np > rd->n) rd->bad = 1;
         if (!rd->bad && np) {
-            f.path = calloc((size_t)np, sizeof *f.path);
+            f.path = cg_xcalloc((size_t)np, sizeof *f.path);
             f.npath = (size_t)np;
             for (size_t k = 0; k < f.npath && !rd->bad; k++) {
                 f.path[k].function = cg_rd_str(rd);
@@ -678,7 +682,7 @@ static int decode(cg_rd *rd, cg_report *r, int add)
         uint64_t ne = rd->bad ? 0 : cg_rd_u64(rd);
         if (ne > rd->n) rd->bad = 1;
         if (!rd->bad && ne) {
-            f.edits = calloc((size_t)ne, sizeof *f.edits);
+            f.edits = cg_xcalloc((size_t)ne, sizeof *f.edits);
             f.nedits = (size_t)ne;
             for (size_t k = 0; k < f.nedits && !rd->bad; k++) {
                 cg_edit *e = &f.edits[k];

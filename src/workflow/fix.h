@@ -17,7 +17,7 @@
 #ifndef CG_FIX_H
 #define CG_FIX_H
 #include <stdio.h>
-#include "report.h"
+#include "core/report.h"
 
 /* Syntax errors in a text of the file's language, or -1 when it cannot be
  * told; NULL from the lookup means no check for that file. */

@@ -1,7 +1,7 @@
 /* walk.c - file discovery (see walk.h). */
 #include "walk.h"
-#include "alloc.h"
-#include "hash.h"
+#include "core/alloc.h"
+#include "core/hash.h"
 #include <pthread.h>
 #ifdef CGLINT_HAVE_LIBGIT2
 #include <git2.h>
@@ -107,7 +107,7 @@ static const glob_alts *glob_compile(const char *pat)
     pthread_mutex_lock(&glob_lock);
     if (!glob_cache_ready) { cg_map_init(&glob_cache); glob_cache_ready = 1; }
     glob_alts *g = cg_map_get(&glob_cache, pat, strlen(pat));
-    if (!g && (g = calloc(1, sizeof *g))) {
+    if (!g && (g = cg_xcalloc(1, sizeof *g))) {
         glob_expand(g, pat, 0);
 #ifdef CGLINT_HAVE_LIBGIT2
         git_libgit2_init();
@@ -117,8 +117,8 @@ static const glob_alts *glob_compile(const char *pat)
             if (git_pathspec_new(&g->ps[i], &sa) != 0) g->ps[i] = NULL;
         }
 #endif
-        char *key = strdup(pat);   /* the cache lives for the process */
-        if (key) cg_map_put(&glob_cache, key, strlen(key), g);
+        char *key = cg_xstrdup(pat);   /* the cache lives for the process */
+        cg_map_put(&glob_cache, key, strlen(key), g);
     }
     pthread_mutex_unlock(&glob_lock);
     return g;
@@ -170,7 +170,7 @@ static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit)
         w->cap = w->cap ? w->cap * 2 : 256;
         w->files = cg_xrealloc(w->files, w->cap * sizeof *w->files);
     }
-    w->files[w->n].path = strdup(path);
+    w->files[w->n].path = cg_xstrdup(path);
     w->files[w->n].lang = lang;
     w->files[w->n].is_explicit = is_explicit;
     w->files[w->n].report = 1;
@@ -249,7 +249,7 @@ static void walk_dir(walker *w, const char *dir, int depth)
             cap = cap ? cap * 2 : 32;
             names = cg_xrealloc(names, cap * sizeof *names);
         }
-        names[n++] = strdup(e->d_name);
+        names[n++] = cg_xstrdup(e->d_name);
     }
     closedir(d);
     if (n > 1) qsort(names, n, sizeof *names, cmp_name);

@@ -1,8 +1,9 @@
 /* gitignore.c - see gitignore.h. */
 #include "gitignore.h"
-#include "hash.h"
-#include "path.h"
-#include "report.h"
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "core/path.h"
+#include "core/report.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 /* A build without the analyzers (CGLINT_ANALYZERS=OFF) has no libgit2 and
  * walks no trees for analysis: nothing is ignored. */
 struct cg_gitignore { int unused; };
-cg_gitignore *cg_gitignore_new(struct cg_report *report) { (void)report; return calloc(1, sizeof(cg_gitignore)); }
+cg_gitignore *cg_gitignore_new(struct cg_report *report) { (void)report; return cg_xcalloc(1, sizeof(cg_gitignore)); }
 void cg_gitignore_free(cg_gitignore *self) { free(self); }
 int cg_gitignore_check(cg_gitignore *self, const char *abs_path, int is_dir)
 {
@@ -37,7 +38,7 @@ struct cg_gitignore {
 
 cg_gitignore *cg_gitignore_new(cg_report *report)
 {
-    cg_gitignore *g = calloc(1, sizeof *g);
+    cg_gitignore *g = cg_xcalloc(1, sizeof *g);
     if (!g) return NULL;
     git_libgit2_init();
     cg_map_init(&g->by_dir);
@@ -48,10 +49,8 @@ cg_gitignore *cg_gitignore_new(cg_report *report)
 
 static char *remember_key(cg_gitignore *g, const char *s)
 {
-    char *k = strdup(s);
-    char **keys = k ? realloc(g->keys, (g->nkeys + 1) * sizeof *g->keys) : NULL;
-    if (!keys) { free(k); return NULL; }
-    g->keys = keys;
+    char *k = cg_xstrdup(s);
+    g->keys = cg_xrealloc(g->keys, (g->nkeys + 1) * sizeof *g->keys);
     g->keys[g->nkeys++] = k;
     return k;
 }
@@ -160,7 +159,7 @@ static git_repository *repo_for_dir(cg_gitignore *g, const char *dir)
         if (idx == -2) {
             idx = -1;
         } else if (idx < 0) {
-            g->repos = realloc(g->repos, (g->nrepos + 1) * sizeof *g->repos);
+            g->repos = cg_xrealloc(g->repos, (g->nrepos + 1) * sizeof *g->repos);
             g->repos[g->nrepos] = repo;
             idx = (intptr_t)g->nrepos++;
             repo = NULL;
@@ -185,12 +184,11 @@ int cg_gitignore_check(cg_gitignore *self, const char *abs_path, int is_dir)
     const char *rel = abs_path + wl;
     if (!*rel) return 0;
     /* every .gitignore libgit2 would read for this path: regular files only */
-    char *pdir = is_dir ? strdup(abs_path) : cg_path_dirname(abs_path);
+    char *pdir = is_dir ? cg_xstrdup(abs_path) : cg_path_dirname(abs_path);
     int safe = pdir && safe_to_ask(self, wd, pdir);
     free(pdir);
     if (!safe) return 0;
-    char *q = malloc(strlen(rel) + 2);
-    if (!q) return 0;
+    char *q = cg_xmalloc(strlen(rel) + 2);
     strcpy(q, rel);
     if (is_dir) strcat(q, "/");
     int ignored = 0;

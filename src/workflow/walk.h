@@ -6,7 +6,7 @@
 #ifndef CG_WALK_H
 #define CG_WALK_H
 #include <stddef.h>
-#include "report.h"
+#include "core/report.h"
 
 /* CG_LANG_CU: C, C++ and CUDA (.cu .cuh .c .cc .cpp .cxx .h .hpp), all parsed
  * by the libclang front end. */

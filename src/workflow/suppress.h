@@ -31,7 +31,7 @@
 #define CG_SUPPRESS_H
 #include <stddef.h>
 #include <stdint.h>
-#include "report.h"
+#include "core/report.h"
 #include "walk.h"
 
 typedef enum { CG_SUP_LINE, CG_SUP_NEXT_LINE, CG_SUP_FILE,

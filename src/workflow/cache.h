@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
-#include "report.h"
+#include "core/report.h"
 
 typedef struct cg_digest { uint64_t lo, hi; } cg_digest;
 

@@ -21,7 +21,7 @@
 #define CG_CONFIG_H
 #include <stddef.h>
 #include <stdint.h>
-#include "rules.h"
+#include "core/rules.h"
 
 typedef struct cg_strlist {
     const char **items;

@@ -6,9 +6,9 @@
  * merged into one hunk.  That is exactly what `diff -u` would print for
  * such local changes, and `patch -p1` / `git apply` take it. */
 #include "fix.h"
-#include "alloc.h"
-#include "file.h"
-#include "source.h"
+#include "core/alloc.h"
+#include "core/file.h"
+#include "core/source.h"
 #include <errno.h>
 #include <libgen.h>
 #include <stdlib.h>
@@ -112,8 +112,8 @@ static size_t hunk_body(FILE *out, const cg_source *src, const take *t, size_t i
         size_t ts = line_begin(src, g1), te = line_begin(src, g2 + 1);
         diff_lines(out, ' ', src->text, pos, ts);
         newlines += count_lines(src->text, pos, ts);
-        take *rel = malloc((l - k) * sizeof *rel);
-        cg_edit *shifted = malloc((l - k) * sizeof *shifted);
+        take *rel = cg_xmalloc((l - k) * sizeof *rel);
+        cg_edit *shifted = cg_xmalloc((l - k) * sizeof *shifted);
         for (size_t x = k; x < l; x++) {
             shifted[x - k] = *t[x].e;
             shifted[x - k].start -= (uint32_t)ts;
@@ -174,6 +174,7 @@ static int write_fixed(const char *path, const cg_source *src, const take *t, si
         return -1;
     }
     size_t bom = src->had_bom ? 3 : 0;
+    /* raw malloc: sized by the file; failing refuses this file's fixes with a message */
     char *out = malloc(bom + elen + 1);
     if (!out) { free(enc); snprintf(err, errlen, "out of memory"); return -1; }
     memcpy(out, "\xEF\xBB\xBF", bom);
@@ -219,7 +220,7 @@ void cg_fix_apply(cg_report *r, const cg_fix_opts *o, cg_fix_result *out)
 {
     memset(out, 0, sizeof *out);
     cg_report_sort(r);
-    unsigned char *fixed = calloc(r->nfindings ? r->nfindings : 1, 1);
+    unsigned char *fixed = cg_xcalloc(r->nfindings ? r->nfindings : 1, 1);
     size_t i = 0;
     while (i < r->nfindings) {
         const char *path = r->findings[i].loc.path;
@@ -232,7 +233,7 @@ void cg_fix_apply(cg_report *r, const cg_fix_opts *o, cg_fix_result *out)
         for (size_t k = i; k < j; k++) {
             const cg_finding *f = &r->findings[k];
             if (!f->nedits || (!f->fix_safe && !o->unsafe)) continue;
-            t = realloc(t, (nt + f->nedits) * sizeof *t);
+            t = cg_xrealloc(t, (nt + f->nedits) * sizeof *t);
             for (size_t e = 0; e < f->nedits; e++) t[nt++] = (take){ &f->edits[e], k };
         }
         if (!nt || !path) { free(t); i = j; continue; }
