@@ -4,18 +4,19 @@
 # (AFTER), with hyperfine.  One run of the script gives one table.
 #
 #   bench/par.sh --before OLD_CGLINT --after NEW_CGLINT [--runs N] [--cold-runs N]
-#                [--mega DIR] [--torch DIR] [--te DIR] [--work DIR] [--out DIR]
+#                [--te-runs N] [--mega DIR] [--torch DIR] [--te DIR] [--work DIR] [--out DIR]
 #
 # Cold rows: --no-cache (nothing is written to the trees), --jobs 1 and
 # --jobs 2, AFTER only; PyTorch is torch/ and test/ of the tree (Python and
-# the C/C++ beside it), TransformerEngine the whole tree.  Warm row: a copy of
+# the C/C++ beside it), TransformerEngine the whole tree (--te-runs runs of
+# each, default 1 and no warm-up: minutes a run on a loaded machine).  Warm row: a copy of
 # Megatron-LM under --work with a warm index, one file no capture reaches
 # edited before every timed run (--prepare) and named; then the loader's own
 # account of start-up (LD_DEBUG=statistics) for both binaries.  Every command
 # gets -q --exit-zero --isolated.  Results: hyperfine JSON per case under
 # --out, a Markdown table (median, min, user+system) on stdout.
 set -euo pipefail
-BEFORE= AFTER= RUNS=20 COLD_RUNS=5
+BEFORE= AFTER= RUNS=20 COLD_RUNS=5 TE_RUNS=1
 MEGA=/work/corpus/Megatron-LM TORCH=/work/corpus/mcPytorch TE=/work/corpus/TransformerEngine
 WORK=/tmp/cglint-par OUT=
 while [ $# -gt 0 ]; do
@@ -24,6 +25,7 @@ while [ $# -gt 0 ]; do
         --after) AFTER=$2; shift 2 ;;
         --runs) RUNS=$2; shift 2 ;;
         --cold-runs) COLD_RUNS=$2; shift 2 ;;
+        --te-runs) TE_RUNS=$2; shift 2 ;;
         --mega) MEGA=$2; shift 2 ;;
         --torch) TORCH=$2; shift 2 ;;
         --te) TE=$2; shift 2 ;;
@@ -55,16 +57,16 @@ PY
 echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 echo "| case | --jobs 1 | --jobs 2 |"
 echo "|---|--:|--:|"
-cold() { # NAME DIR PATHS...
-    local name=$1 dir=$2
-    shift 2
-    (cd "$dir" && hyperfine -N -w 1 -r "$COLD_RUNS" --export-json "$OUT/cold-$name.json" \
+cold() { # NAME RUNS WARMUP DIR PATHS...
+    local name=$1 runs=$2 warm=$3 dir=$4
+    shift 4
+    (cd "$dir" && hyperfine -N -w "$warm" -r "$runs" --export-json "$OUT/cold-$name.json" \
         "$A $FLAGS --no-cache --jobs 1 $*" "$A $FLAGS --no-cache --jobs 2 $*" >&2)
     row "$name, cold" "$OUT/cold-$name.json"
 }
-cold megatron "$MEGA" .
-cold pytorch "$TORCH" torch test
-cold te "$TE" .
+cold megatron "$COLD_RUNS" 1 "$MEGA" .
+cold pytorch "$COLD_RUNS" 1 "$TORCH" torch test
+cold te "$TE_RUNS" 0 "$TE" .
 
 echo
 echo "| case | before (linked) | after (lazy) |"
@@ -74,9 +76,12 @@ cp -a "$MEGA" "$WORK/mega"
 rm -rf "$WORK/mega/.cglint_cache"
 sleep 3   # past the index's "racy" window for the copied files
 F=megatron/core/num_microbatches_calculator.py   # no capture reaches it
+# the edit before each timed run (hyperfine -N runs --prepare without a shell)
+printf '#!/bin/sh\nprintf "# edited %%s\\n" "$(date +%%s%%N)" >>"$1"\n' >"$WORK/edit.sh"
+chmod +x "$WORK/edit.sh"
 (cd "$WORK/mega" && "$A" $FLAGS . && "$B" $FLAGS --cache-dir "$WORK/cache-before" . )   # warm both indexes
 (cd "$WORK/mega" && hyperfine -N -w 2 -r "$RUNS" --export-json "$OUT/warm-named.json" \
-    --prepare "sh -c 'echo \"# edit\" >> $F'" \
+    --prepare "$WORK/edit.sh $F" \
     "$B $FLAGS --cache-dir $WORK/cache-before $F" "$A $FLAGS $F" >&2)
 row "Megatron-LM, one changed .py named, warm" "$OUT/warm-named.json"
 (cd "$WORK/mega" && hyperfine -N -w 2 -r "$RUNS" --export-json "$OUT/warm-tree.json" \
