@@ -44,11 +44,12 @@ set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# Depends: the Debian packages of the libraries cglint links (libclang,
-# libgit2, jansson, tree-sitter, libc), as dpkg-shlibdeps finds them for the
-# built binary when cpack runs (cglint_cpack.cmake).  Not CPACK_DEBIAN_PACKAGE_
-# SHLIBDEPS: that also reads the CUPTI library, whose libcupti and libcuda come
-# from the CUDA toolkit and driver, not from any Debian package, and fails.
+# Depends: the Debian packages of the libraries cglint links (libgit2,
+# jansson, tree-sitter, libc), as dpkg-shlibdeps finds them for the built
+# binary when cpack runs (cglint_cpack.cmake), and the package of the libclang
+# it loads (dpkg -S).  Not CPACK_DEBIAN_PACKAGE_SHLIBDEPS: that also reads the
+# CUPTI library, whose libcupti and libcuda come from the CUDA toolkit and
+# driver, not from any Debian package, and fails.
 find_program(CGLINT_DPKG_SHLIBDEPS dpkg-shlibdeps)
 set(_cg_cpack_tmpl [=[
 if(CPACK_GENERATOR STREQUAL "DEB")
@@ -65,6 +66,15 @@ if(CPACK_GENERATOR STREQUAL "DEB")
                         "(apt-get install dpkg-dev): ${_err}")
   endif()
   set(CPACK_DEBIAN_PACKAGE_DEPENDS "${CMAKE_MATCH_1}")
+  # libclang is loaded with dlopen (src/cuda/cu_clang.c), so dpkg-shlibdeps
+  # does not see it: its package is added by the file cglint loads
+  if(NOT "@LIBCLANG_REAL@" STREQUAL "")
+    execute_process(COMMAND dpkg -S "@LIBCLANG_REAL@" OUTPUT_VARIABLE _lc RESULT_VARIABLE _lrc ERROR_QUIET)
+    if(NOT _lrc EQUAL 0 OR NOT _lc MATCHES "^([^:,]+)[:,]")
+      message(FATAL_ERROR "cglint: no Debian package holds @LIBCLANG_REAL@ (dpkg -S)")
+    endif()
+    string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", ${CMAKE_MATCH_1}")
+  endif()
   message(STATUS "cglint: Depends: ${CPACK_DEBIAN_PACKAGE_DEPENDS}")
 endif()
 ]=])

@@ -14,7 +14,7 @@
 #include "workflow/cache.h"
 #include "core/hash.h"
 #include "core/path.h"
-#include <clang-c/Index.h>
+#include "cu_clang.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* cu_cache.h - the C/C++/CUDA front end's memo in the project index (cu_cache.c). */
 #ifndef CG_CU_CACHE_H
 #define CG_CU_CACHE_H
-#include <clang-c/Index.h>
+#include "cu_clang.h"
 
 struct cu_project;
 struct cg_cache;

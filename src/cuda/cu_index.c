@@ -15,7 +15,7 @@
  * Between parse rounds (cu_project.c) cu_collect_names says which names the
  * parsed code needs from files not parsed yet. */
 #include "cu_eval.h"
-#include <clang-c/Index.h>
+#include "cu_clang.h"
 #include <stdlib.h>
 #include <string.h>
 #include "core/str.h"

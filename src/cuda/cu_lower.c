@@ -19,7 +19,7 @@
  *   - an operator() call lists the object as its first argument. */
 #include "cu_int.h"
 #include "core/alloc.h"
-#include <clang-c/Index.h>
+#include "cu_clang.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

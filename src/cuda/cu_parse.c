@@ -27,7 +27,7 @@
 #include "cu_cache.h"
 #include "core/file.h"
 #include "core/path.h"
-#include <clang-c/Index.h>
+#include "cu_clang.h"
 #include <ctype.h>
 #include <errno.h>
 #include <ftw.h>
@@ -537,6 +537,11 @@ static int ends_with(const char *s, const char *suf)
 
 void cg_cu_clang_version(char *buf, size_t n)
 {
+    char err[1024];
+    if (cu_clang_load(err, sizeof err) != 0) {
+        snprintf(buf, n, "unavailable (%s)", err);
+        return;
+    }
     CXString vs = clang_getClangVersion();
     const char *v = clang_getCString(vs);
     snprintf(buf, n, "%s", v ? v : "unknown");
@@ -545,6 +550,12 @@ void cg_cu_clang_version(char *buf, size_t n)
 
 int cu_parse_setup(cu_project *p)
 {
+    /* libclang is loaded here, once a run has C/C++/CUDA files to analyse */
+    char err[1024];
+    if (cu_clang_load(err, sizeof err) != 0) {
+        cg_report_notice(p->report, CG_ERROR, NULL, 0, 0, "%s; C/C++/CUDA files not analysed", err);
+        return -1;
+    }
     /* libclang's version: 19 or newer parses CUDA 12+ headers */
     CXString vs = clang_getClangVersion();
     const char *v = clang_getCString(vs);

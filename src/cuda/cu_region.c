@@ -34,7 +34,7 @@
  *   runs in, or in a function that one of those calls after the capture
  *   (CG204, CG306).  Writes inside the capture are its own. */
 #include "cu_eval.h"
-#include <clang-c/Index.h>
+#include "cu_clang.h"
 #include <stdlib.h>
 #include <string.h>
 #include "core/str.h"

@@ -14,7 +14,7 @@
  * code, and the environment: the values of locals (the frame), fields and
  * globals.  Nothing here walks statements or emits events. */
 #include "cu_eval.h"
-#include <clang-c/Index.h>
+#include "cu_clang.h"
 #include <string.h>
 #include "core/str.h"
 

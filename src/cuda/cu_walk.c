@@ -22,7 +22,7 @@
  *   call path and the context (error path, loop header), and only in
  *   capture context. */
 #include "cu_eval.h"
-#include <clang-c/Index.h>
+#include "cu_clang.h"
 #include <stdlib.h>
 #include <string.h>
 #include "core/str.h"

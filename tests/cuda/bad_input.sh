@@ -8,8 +8,8 @@
 # file no capture can reach is parsed only with --cuda-parse-all; checked
 # too).  Also: code nested too deep to analyse or to parse, a function of
 # 70,000 statements, response files that include themselves, a configuration
-# file nested 100,000 deep (none may crash), and a Python and a CUDA file in
-# one run make one report.
+# file nested 100,000 deep (none may crash), a Python and a CUDA file in
+# one run make one report, and libclang that cannot be loaded.
 #
 # Usage: bad_input.sh CGLINT
 set -uo pipefail
@@ -272,6 +272,32 @@ rc=$?
 [ "$rc" -eq 1 ] || fail "mixed tree: exit $rc, expected 1"
 n=$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(sorted({f["path"].rsplit(".",1)[1] for f in d["findings"]}))' <<<"$out" 2>/dev/null)
 [ "$n" = "['cu', 'py']" ] || fail "mixed tree: expected findings in the .py and the .cu file, got $n"
+
+# ---- libclang that cannot be loaded ---------------------------------------------
+# It is loaded (dlopen) only when a run has C/C++/CUDA files: a Python-only run
+# never needs it, a run with a .cu file gets one error line and exit 2.
+mkdir -p "$TMP/pyonly"
+cp "$TMP/mixed/train.py" "$TMP/pyonly/"
+out=$(CGLINT_LIBCLANG=/nonexistent/libclang.so "$CGLINT" --color never "$TMP/pyonly" 2>"$TMP/err")
+rc=$?
+err=$(cat "$TMP/err")
+[ "$rc" -eq 1 ] || fail "Python only, no libclang: exit $rc, expected 1 (its finding)"$'\n'"$err"
+[ -z "$err" ] || fail "Python only, no libclang: stderr not empty:"$'\n'"$err"
+# the loader's own account (glibc's LD_DEBUG): libclang is not mapped at all
+LD_DEBUG=files "$CGLINT" --color never "$TMP/pyonly" >/dev/null 2>"$TMP/ld"
+if grep -q 'file=libc\.so' "$TMP/ld"; then
+    ! grep -q 'libclang' "$TMP/ld" || fail "a Python-only run loads libclang: $(grep -m1 libclang "$TMP/ld")"
+    LD_DEBUG=files "$CGLINT" --no-cache --cuda-mode shim --color never "$TMP/mixed" >/dev/null 2>"$TMP/ld"
+    grep -q 'file=.*libclang.*dynamically loaded' "$TMP/ld" || fail "a run with a .cu file does not load libclang"
+fi
+out=$(CGLINT_LIBCLANG=/nonexistent/libclang.so "$CGLINT" --no-cache --color never "$TMP/mixed" 2>"$TMP/err")
+rc=$?
+err=$(cat "$TMP/err")
+[ "$rc" -eq 2 ] || fail "mixed tree, no libclang: exit $rc, expected 2"
+expect_errors "mixed tree, no libclang" 1
+grep -q '^cglint: error: cannot load libclang (/nonexistent/libclang.so): .*C/C++/CUDA files not analysed$' <<<"$err" ||
+    fail "mixed tree, no libclang: no 'cannot load libclang' line:"$'\n'"$err"
+grep -q 'train.py' <<<"$out" || fail "mixed tree, no libclang: the Python file's finding is missing"
 
 [ "$fails" -eq 0 ] && echo "all bad-input checks passed (modes: ${modes[*]})"
 exit $((fails > 0))

@@ -23,6 +23,9 @@ deps=$(dpkg-deb -f "$deb" Depends)
 # every library the binary links, by its package (dpkg -S), is in Depends
 for lib in libclang libgit2 libjansson libtree-sitter libc.so; do
     path=$(ldd "$BUILD/cglint" | awk -v l="$lib" 'index($1, l) == 1 {print $3; exit}')
+    # libclang is loaded when a run has C/C++ files (dlopen), not linked: the
+    # library the build found
+    [ "$lib" = libclang ] && path=$(sed -n 's/^LIBCLANG_LIBRARY:FILEPATH=//p' "$BUILD/CMakeCache.txt")
     [ -n "$path" ] || { nok "Depends: $lib is linked" "ldd shows no $lib"; continue; }
     real=$(readlink -f "$path")
     pkg=$(dpkg -S "$real" 2>/dev/null | head -1 | cut -d: -f1)
