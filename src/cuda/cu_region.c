@@ -405,6 +405,28 @@ int cu_is_relay(const cu_node *cond, const cu_node *then)
     return r == 2 || (r == 1 && k->kind != CU_N_INT && k->kind != CU_N_NULL);
 }
 
+/* A case label and its statement (`default: stmt`). */
+static int is_label(const cu_node *n) { return n->kind == CU_N_OTHER && n->op == 1; }
+/* do { body } while (c): the body runs once at least, so a body that ends
+ * the program or the function ends it (an error macro's `do { throw ...; }
+ * while (false)`). */
+static int is_do_loop(const cu_node *n) { return n->kind == CU_N_LOOP && n->op == 1 && n->nkids > 0; }
+
+/* Does an arm end by returning a failure of a status type (an enumerator
+ * other than the success one: `if (delta > timeout) { printf(...); return
+ * testTimeout; }`)?  Whatever the condition, that arm reports an error. */
+static int returns_failure_at(const cu_node *n, int depth)
+{
+    if (!n || depth > 16) return 0;
+    if (n->kind == CU_N_COMPOUND || is_label(n)) return n->nkids ? returns_failure_at(n->kids[n->nkids - 1], depth + 1) : 0;
+    if (is_do_loop(n)) return returns_failure_at(n->kids[0], depth + 1);
+    if (n->kind != CU_N_RETURN || n->nkids < 1) return 0;
+    const cu_node *v = strip_casts(n->kids[0]);
+    return v && v->kind == CU_N_REF && (v->flags & CU_F_STATUS) && (v->flags & CU_F_IVAL) && v->ival != 0;
+}
+
+int cu_returns_failure(const cu_node *arm) { return returns_failure_at(arm, 0); }
+
 /* A call that ends the program: exit, abort, a noreturn function. */
 int cu_is_terminator(const cu_node *call)
 {
@@ -417,7 +439,8 @@ int cu_is_terminator(const cu_node *call)
 static int ends_program_at(const cu_node *n, int depth)
 {
     if (!n || depth > CU_MAX_EVAL_NEST) return 0;
-    if (n->kind == CU_N_COMPOUND) return n->nkids && ends_program_at(n->kids[n->nkids - 1], depth + 1);
+    if (n->kind == CU_N_COMPOUND || is_label(n)) return n->nkids && ends_program_at(n->kids[n->nkids - 1], depth + 1);
+    if (is_do_loop(n)) return ends_program_at(n->kids[0], depth + 1);
     if (n->kind == CU_N_THROW) return 1;
     return n->kind == CU_N_CALL && cu_is_terminator(n);
 }

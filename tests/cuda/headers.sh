@@ -67,6 +67,23 @@ for t in cuprefix angled quoted; do
     done
 done
 
+# ---- a header reached through `..` leads to the headers it names ------------
+# (TransformerEngine: "../../../util/ptx_arch_spec.cuh", which includes
+# "common/util/ptx.cuh", found by suffix only once the first is followed)
+d=$TMP/dotdot
+mkdir -p "$d/lib/ops/fused" "$d/lib/util" "$d/include/proj"
+: >"$d/.git"
+printf '%s\n' "$sync_h" >"$d/include/proj/sync.h"
+printf '#pragma once\n#include "proj/sync.h"\n' >"$d/lib/util/arch.cuh"
+{ echo '#include "../../util/arch.cuh"'; printf '%s\n' "$capture"; } >"$d/lib/ops/fused/user.cu"
+for how in dir named; do
+    check
+    if [ $how = dir ]; then run "$d" .; else run "$d" lib/ops/fused/user.cu include/proj/sync.h; fi
+    [ "$rc" -eq 1 ] && grep -q 'sync.h:3:37: error: .*\[CG104\]' <<<"$out" ||
+        fail "dotdot ($how): the header's own include was not found (exit $rc):"$'\n'"$out$err"
+    grep -q 'not found' <<<"$err" && fail "dotdot ($how): a header reported missing:"$'\n'"$err"
+done
+
 # ---- still missing: one warning, analysed, exit 0 ----------------------------
 mkdir -p "$TMP/missing/src"
 : >"$TMP/missing/.git"
