@@ -125,7 +125,12 @@ static int is_cuda_family_header(const char *h) { return cu_header_origin(h) == 
  *   - it takes a directory and opens whatever is there: load_db opens regular
  *     files only, so a FIFO named compile_commands.json cannot block the run;
  *   - it may add arguments of its own (driver-mode and target inference), which
- *     filter_flags would then have to undo for nvcc command lines.
+ *     filter_flags would then have to undo for nvcc command lines;
+ *   - checked again against clang's JSONCompilationDatabase.cpp: loadFromDirectory
+ *     returns inferTargetAndDriverMode(inferMissingCompileCommands(
+ *     expandResponseFiles(db))), so a file the database does not list gets a
+ *     command borrowed from a neighbour, where cglint guesses its headers and
+ *     says the file is not in the database (stage 1).
  * "arguments" vs "command" strings and directory-relative paths are handled as
  * the API's JSONCompilationDatabase does; tests/cuda (headers.sh, bad_input.sh)
  * and the compile_db fixture check them. */
