@@ -491,6 +491,23 @@ static int uses_name_once(cu_ctx *ctx, const cu_node *n, const char *const *name
     return 0;
 }
 
+/* How many calls of the names (at most `max`) `n` makes outside loops nested
+ * in it, in its body and the project's functions it calls (cuda-samples'
+ * runDemo: a first launch, a repeat launch and one into a busy stream). */
+static int count_name_once(cu_ctx *ctx, const cu_node *n, const char *const *names, int depth, int calls, int max)
+{
+    if (!n || depth > 48 || max <= 0) return 0;
+    if (depth > 0 && n->kind == CU_N_LOOP) return 0;
+    int c = 0;
+    if (n->kind == CU_N_CALL && cg_one_of(n->name, names)) c++;
+    if (n->kind == CU_N_CALL && calls > 0 && n->usr) {
+        cu_func *f = cu_func_of(ctx, n->usr);
+        if (f && f->body) c += count_name_once(ctx, f->body, names, 1, calls - 1, max - c);
+    }
+    for (int i = 0; i < n->nkids && c < max; i++) c += count_name_once(ctx, n->kids[i], names, depth + 1, calls, max - c);
+    return c < max ? c : max;
+}
+
 /* CG705's facts: the loop that re-begins the capture, whether it launches a
  * graph (a capture-cost benchmark, which times the loop and launches each
  * graph only in a loop of its own, several times, does not count) and
@@ -506,9 +523,13 @@ static void loop_facts(cu_ctx *ctx, cu_event *ev)
     static const char *const clock[] = { "now", "cudaEventElapsedTime", "cuEventElapsedTime", "clock_gettime",
                                          "gettimeofday", "sdkStartTimer", "sdkStopTimer", NULL };
     /* launched once per capture, or several times in an inner loop of a loop
-     * that does not time itself (a capture-cost benchmark reads a clock) */
-    ev->loop_launches = uses_name_once(ctx, ev->loop, launch, 0, 2) ||
-                        (uses_any_name(ctx, ev->loop, launch, 0, 2) && !uses_any_name(ctx, ev->loop, clock, 0, 2));
+     * that does not time itself (a capture-cost benchmark reads a clock); a
+     * timed loop that launches each graph at several places one after the
+     * other (first launch, repeat launch) is such a benchmark too */
+    int timed = uses_any_name(ctx, ev->loop, clock, 0, 2);
+    ev->loop_launches = (uses_name_once(ctx, ev->loop, launch, 0, 2) &&
+                         !(timed && count_name_once(ctx, ev->loop, launch, 0, 2, 2) >= 2)) ||
+                        (uses_any_name(ctx, ev->loop, launch, 0, 2) && !timed);
     ev->loop_updates = uses_any_name(ctx, ev->loop, update, 0, 2);
 }
 
