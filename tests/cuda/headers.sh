@@ -84,6 +84,19 @@ for how in dir named; do
     grep -q 'not found' <<<"$err" && fail "dotdot ($how): a header reported missing:"$'\n'"$err"
 done
 
+# ---- C++ that nvcc accepts and clang's parser rejects: not exit 2 ------------
+# (TransformerEngine's group_dequantize_mxfp8.cuh, reached once "../" includes
+# are followed: clang drops the misplaced attribute, the declaration stands)
+d=$TMP/attr
+mkdir -p "$d"
+: >"$d/.git"
+{ echo '#include <cuda_runtime.h>'; echo 'namespace ns { constexpr int N = 4; __device__ alignas(128) int maps[N]; }';
+  printf '%s\n' "$capture" | sed 's/drain(s);/cudaDeviceSynchronize();/'; } >"$d/user.cu"
+run "$d" .
+check
+[ "$rc" -eq 1 ] && grep -q 'user.cu:7:.*\[CG104\]' <<<"$out" && ! grep -q 'cannot be parsed' <<<"$err" ||
+    fail "attribute placement: exit $rc:"$'\n'"$out$err"
+
 # ---- still missing: one warning, analysed, exit 0 ----------------------------
 mkdir -p "$TMP/missing/src"
 : >"$TMP/missing/.git"
