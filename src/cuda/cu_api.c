@@ -6,6 +6,7 @@
  * --default-stream per-thread) and undeclared calls in shim mode all land
  * on the same entry. */
 #include "cu_check.h"
+#include "core/str.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -177,4 +178,22 @@ void cu_api_normalize(const char *name, char *out, size_t outlen)
             if (n > k + 2 && strcmp(out + n - k, suffixes[i]) == 0) { out[n - k] = 0; again = 1; break; }
         }
     }
+}
+
+int cu_host_entropy(const char *name, const char *usr)
+{
+    static const char *const rnd[] = { "rand", "random", "rand_r", "drand48", "erand48", "lrand48",
+        "mrand48", "nrand48", NULL };
+    static const char *const clk[] = { "time", "clock", "gettimeofday", "clock_gettime", "timespec_get", NULL };
+    if (!name) return 0;
+    /* a free function of the C library, not a method or a project's own static */
+    int plain = !usr || !strstr(usr, "@S@");
+    if (plain && cg_one_of(name, rnd)) return CU_ENTROPY_RANDOM;
+    if (plain && cg_one_of(name, clk)) return CU_ENTROPY_CLOCK;
+    if (cg_eq(name, "now") && usr && strstr(usr, "chrono")) return CU_ENTROPY_CLOCK;
+    if (cg_eq(name, "operator()") && usr &&
+        (strstr(usr, "random_device") || strstr(usr, "mersenne_twister") || strstr(usr, "linear_congruential") ||
+         strstr(usr, "_distribution")))
+        return CU_ENTROPY_RANDOM;
+    return 0;
 }

@@ -55,15 +55,21 @@ void cu_frame_pop(cu_ctx *ctx, cu_frame *fr)
 /* May the walk go into `body` here?  Not twice for one capture and argument
  * shape, and not past the walk's bounds (the first call cut is kept for the
  * note).  Marks the body walked. */
+/* The memo's value for a body walked already: (void *)1, or the clock read
+ * (a cu_place) the value it returned was computed from (CG302). */
 static int call_admit(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cu_node *call,
-                      const cu_val *args, int nargs)
+                      const cu_val *args, int nargs, const char **memo_key, const cu_place **memo_clock)
 {
     char key[128];
     int kl = 0;
     if (cu_active(ctx)) {
         kl = snprintf(key, sizeof key, "%p:%d:%llx", (const void *)body, ctx->st.cap->id,
                       (unsigned long long)cu_v_args_sig(args, nargs));
-        if (cg_map_get(&ctx->memo, key, (size_t)kl)) return 0;   /* walked already */
+        void *m = cg_map_get(&ctx->memo, key, (size_t)kl);
+        if (m) {   /* walked already */
+            if (m != (void *)1) *memo_clock = m;
+            return 0;
+        }
     }
     if (ctx->depth >= CU_MAX_DEPTH) {
         if (!ctx->cut_depth) ctx->cut_depth = call;
@@ -76,7 +82,8 @@ static int call_admit(cu_ctx *ctx, cu_func *fn, const cu_node *body, const cu_no
         return 0;
     }
     if (cu_active(ctx)) {
-        cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, (void *)1);
+        *memo_key = cg_arena_strndup(ctx->arena, key, (size_t)kl);
+        cg_map_put(&ctx->memo, *memo_key, (size_t)kl, (void *)1);
         if (fn && ++fn->active_walks > CU_MAX_ACTIVE_WALKS) {
             if (!ctx->cut_walks) ctx->cut_walks = call;
             return 0;
@@ -107,7 +114,13 @@ cu_val cu_call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const char *n
 {
     if (!body) return CU_UNKNOWN;
     if (fn && fn->on_stack && bind) return CU_UNKNOWN;
-    if (!call_admit(ctx, fn, body, call, args, nargs)) return CU_UNKNOWN;
+    const char *memo_key = NULL;
+    const cu_place *memo_clock = NULL;
+    if (!call_admit(ctx, fn, body, call, args, nargs, &memo_key, &memo_clock)) {
+        cu_val r = CU_UNKNOWN;
+        r.clock = memo_clock;
+        return r;
+    }
     if (call) cg_callpath_push(&ctx->path, name, cu_cg_loc(ctx->p, &call->loc));
     cu_frame fr;
     cu_frame_push(ctx, &fr, fn);
@@ -120,6 +133,7 @@ cu_val cu_call_body(cu_ctx *ctx, cu_func *fn, const cu_node *body, const char *n
     if (fn) fn->on_stack--;
     cu_region_fn_end(ctx, fn, fr.depth, open_before);
     cu_val ret = fr.ret;
+    if (memo_key && ret.clock) cg_map_put(&ctx->memo, memo_key, strlen(memo_key), (void *)(uintptr_t)ret.clock);
     ctx->depth--;
     cu_frame_pop(ctx, &fr);
     if (call) cg_callpath_pop(&ctx->path);
@@ -242,6 +256,8 @@ __attribute__((noinline)) static void launch_site(cu_ctx *ctx, const cu_node *n,
     ev.nargs = n->nkids - 4;
     ev.argn = (const cu_node *const *)n->kids + 4;
     ev.args = kv + 4;
+    for (int i = 0; i < n->nkids && !ev.clock_read; i++)
+        if (kv[i].clock) { ev.clock_read = kv[i].clock; ev.clock_arg = n->kids[i]; }
     cu_smem_facts(ctx, &ev);
     cu_emit(ctx, &ev);
     cu_ledger_work(ctx, &ev);
@@ -289,6 +305,7 @@ static void api_launch_event(cu_ctx *ctx, const cu_event *ev, const cu_node *cal
 {
     cu_event le = *ev;
     le.kind = CU_EV_LAUNCH;
+    le.clock_read = NULL;   /* reported with the call's own event */
     le.nargs = 0;
     le.first_karg = -1;
     if (api->flags & CU_API_DRIVER) {
@@ -383,6 +400,18 @@ static void api_call(cu_ctx *ctx, const cu_node *n, const cu_api *api, cu_event 
 }
 
 /* ---- the call event ---------------------------------------------------------------------------- */
+/* A call the walk does not follow into a body that may keep its arguments
+ * (a library's setter: curandSetPseudoRandomGeneratorSeed(gen, t), a
+ * container's push_back): not the C or C++ standard library's functions
+ * that only compute with them (std::min) or print them (CG301's). */
+static int may_keep_args(const cu_node *n)
+{
+    static const char *const io[] = { "printf", "fprintf", "sprintf", "snprintf", "puts", "fputs",
+        "fwrite", "write", "perror", "fflush", "difftime", NULL };
+    if (cg_one_of(n->name, io)) return 0;
+    return !(n->usr && (strstr(n->usr, "@N@std@") || strstr(n->usr, "@N@__gnu_cxx@")));
+}
+
 static void call_event(cu_ctx *ctx, cu_event *ev, const cu_node *n, const cu_api *api, const cu_val *args,
                        int nargs)
 {
@@ -407,11 +436,15 @@ static void call_event(cu_ctx *ctx, cu_event *ev, const cu_node *n, const cu_api
  * that is all, 0 when the walk is to follow it into a body.  Not inlined:
  * the event stays off the stack of the calls the walk follows. */
 __attribute__((noinline)) static int call_site(cu_ctx *ctx, const cu_node *n, cu_func *fn, const cu_val *args,
-                                               int nargs)
+                                               int nargs, int opaque)
 {
     const cu_api *api = fn ? NULL : cu_api_lookup(n->name);
     cu_event ev;
     call_event(ctx, &ev, n, api, args, nargs);
+    /* a clock value handed to a CUDA API, or to a function not followed that may keep it */
+    if (api || (!fn && opaque && may_keep_args(n)))
+        for (int i = 0; i < nargs && !ev.clock_read; i++)
+            if (args[i].clock) { ev.clock_read = args[i].clock; ev.clock_arg = n->kids[i + 1]; }
     ctx->fr->at = n;
     if (!api && n->name) thread_call(ctx, n, &ev, args, nargs);
     if (api) {
@@ -452,7 +485,26 @@ static void call_api_value(cu_ctx *ctx, const cu_node *n, const cu_node *obj, co
         k[0] = empty;
         m->kids = k;
     }
-    call_site(ctx, m, NULL, args, nargs);
+    call_site(ctx, m, NULL, args, nargs, 0);
+}
+
+/* What a call not followed returns, as far as CG302 cares: a clock read
+ * here (outside an error path), or a value computed from its receiver's or
+ * arguments' (t.time_since_epoch().count(), std::max(t, 1)). */
+static const cu_place *clock_value(cu_ctx *ctx, const cu_node *n, const cu_val *objv, const cu_val *args, int nargs)
+{
+    if (cu_host_entropy(n->name, n->usr) == CU_ENTROPY_CLOCK) {
+        for (const cu_frame *f = ctx->fr; f; f = f->caller)
+            if (f->error_path > 0) return NULL;
+        cu_place *pl = cg_arena_alloc(ctx->arena, sizeof *pl);
+        pl->at = n;
+        pl->path = cu_snapshot_path(ctx, &pl->npath);
+        return pl;
+    }
+    if (objv->clock) return objv->clock;
+    for (int i = 0; i < nargs; i++)
+        if (args[i].clock) return args[i].clock;
+    return NULL;
 }
 
 cu_val cu_eval_call(cu_ctx *ctx, const cu_node *n)
@@ -469,13 +521,15 @@ cu_val cu_eval_call(cu_ctx *ctx, const cu_node *n)
         /* a function clang could not declare (its header missing): by name, when the tree defines one */
         if (!fn && (n->flags & CU_F_UNDECLARED) && (!obj || obj->kind == CU_N_EMPTY))
             fn = cu_index_by_name(&ctx->ix, n->name, nargs);
-        if (!call_site(ctx, n, fn, args, nargs)) {
+        int opaque = !fn && objv.kind != CU_V_LAMBDA && objv.kind != CU_V_FUNC;
+        if (!call_site(ctx, n, fn, args, nargs, opaque)) {
             if (fn) r = cu_call_function(ctx, fn, n, args, nargs);
             else if (objv.kind == CU_V_LAMBDA) r = call_lambda(ctx, &objv, n);
             else if (objv.kind == CU_V_FUNC && objv.fn) r = cu_call_function(ctx, objv.fn, n, args, nargs);
             else if (objv.kind == CU_V_FUNC && objv.name) call_api_value(ctx, n, obj, objv.name, args, nargs);
             /* a callback passed to an unknown function (std::for_each, a thread pool...) is not followed */
         }
+        if (opaque && cu_active(ctx)) r.clock = clock_value(ctx, n, &objv, args, nargs);
     }
     free(args);
     return r;

@@ -40,6 +40,11 @@ typedef struct cu_api {
 /* The entry of a CUDA API function (any alias of it), or NULL: a pointer
  * into a static table, not to be freed. */
 const cu_api *cu_api_lookup(const char *name);
+/* A call that reads host entropy (CG302): CU_ENTROPY_RANDOM for rand(),
+ * drand48(), a <random> engine or distribution; CU_ENTROPY_CLOCK for time(),
+ * clock(), gettimeofday(), clock_gettime(), std::chrono::...::now(); else 0. */
+enum { CU_ENTROPY_RANDOM = 1, CU_ENTROPY_CLOCK = 2 };
+int cu_host_entropy(const char *name, const char *usr);
 /* "cuMemcpyHtoD_v2" -> "cuMemcpyHtoD", "cudaMemcpy_ptds" -> "cudaMemcpy" */
 void cu_api_normalize(const char *name, char *out, size_t outlen);
 
@@ -76,6 +81,8 @@ typedef struct cu_val {
     const char *name;         /* an enumerator's name */
     cu_src src;               /* the host variable read */
     cu_src src2;              /* ... and where its value came from (dim3 grid((n + 255) / 256)) */
+    const struct cu_place *clock;   /* computed from a host clock read during the capture, there
+                                       (CG302: reported only where the graph would keep it) */
 } cu_val;
 
 /* ---- a capture region: the facts rules read ---------------------------------------
@@ -170,6 +177,11 @@ typedef struct cu_event {
     int target_outside;       /* the target is host state older than the capture */
     /* context */
     int error_path;           /* an error-handling branch (ends the program, tests an error code) */
+    const cu_place *clock_read;   /* CALL, LAUNCH, STORE: a value computed from a host clock read during
+                                 the capture reaches what the graph keeps (a kernel's or a CUDA API's
+                                 argument, a call the walk does not follow, memory through a pointer):
+                                 the read, CG302 */
+    const cu_node *clock_arg; /* ... the argument (or stored value) that carries it */
     int loop_header;          /* a loop's own header (init, condition, increment) */
     int loop_var;             /* the target controls an enclosing loop */
     int cond_depth;           /* RETURN: nesting below the capture's begin (<= 0: not conditional) */

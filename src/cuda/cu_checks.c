@@ -182,22 +182,23 @@ static void check_host_io(const cu_ctx *ctx, const cu_event *ev)
               "graph is replayed", cu_snip(ctx, ev->node));
 }
 
-/* CG302: rand(), time(), clock(), std::chrono ... now(), <random> engines */
+/* CG302: rand(), <random> engines where they are read; time(), clock(),
+ * std::chrono ... now() where their value reaches what the graph keeps (a
+ * clock read only to time or to time out host code is no hazard) */
 static void check_host_random(const cu_ctx *ctx, const cu_event *ev)
 {
-    static const char *const rnd[] = { "rand", "random", "rand_r", "drand48", "erand48", "lrand48",
-        "mrand48", "nrand48", "time", "clock", "gettimeofday", "clock_gettime", "timespec_get", NULL };
-    if (ev->error_path || ev->api) return;
-    int hit = 0;
-    if (cg_one_of(ev->name, rnd) && (!ev->usr || !strstr(ev->usr, "@S@"))) hit = 1;
-    else if (cg_eq(ev->name, "now") && ev->usr && strstr(ev->usr, "chrono")) hit = 1;
-    else if (cg_eq(ev->name, "operator()") && ev->usr &&
-             (strstr(ev->usr, "random_device") || strstr(ev->usr, "mersenne_twister") ||
-              strstr(ev->usr, "linear_congruential") || strstr(ev->usr, "_distribution")))
-        hit = 1;
-    if (!hit) return;
+    if (ev->error_path) return;
+    if (ev->clock_read) {
+        cu_report_place(ctx, ev, ev->clock_read, CG_R_CG302, -1, NULL,
+                        "`%s` reads the host clock during capture and its value reaches `%s` (%s): the graph "
+                        "keeps the capture-time value, and every replay uses the same one",
+                        cu_snip(ctx, ev->clock_read->at), cu_snip(ctx, ev->clock_arg),
+                        cu_loc_str(ctx, &ev->clock_arg->loc));
+        return;
+    }
+    if (ev->kind != CU_EV_CALL || ev->api || cu_host_entropy(ev->name, ev->usr) != CU_ENTROPY_RANDOM) return;
     cu_report(ctx, ev, ev->node, CG_R_CG302, -1, NULL,
-              "`%s` reads a host random number or clock during capture: the value is baked into the "
+              "`%s` reads a host random number during capture: the value is baked into the "
               "graph, and every replay uses the same one", cu_snip(ctx, ev->node));
 }
 
@@ -473,6 +474,8 @@ const cu_check cu_checks[] = {
     { CG_R_CG106, CU_EV_CALL, check_sync_memop },
     { CG_R_CG301, CU_EV_CALL, check_host_io },
     { CG_R_CG302, CU_EV_CALL, check_host_random },
+    { CG_R_CG302, CU_EV_LAUNCH, check_host_random },
+    { CG_R_CG302, CU_EV_STORE, check_host_random },
     { CG_R_CG303, CU_EV_STORE, check_bookkeeping_store },
     { CG_R_CG303, CU_EV_CALL, check_bookkeeping_call },
     { CG_R_CG306, CU_EV_REGION_END, check_kept_values },   /* and CG204 */

@@ -279,6 +279,8 @@ void cu_region_caller_holds(cu_ctx *ctx, const cu_func *fn);
 void cu_region_arms(const cu_ctx *ctx, const cu_val *cond, int *walk_then, int *walk_else);
 int cu_is_error_cond(const cu_node *n);
 int cu_is_relay(const cu_node *cond, const cu_node *then);
+/* Does an arm end by returning a failure status (`return testTimeout;`)? */
+int cu_returns_failure(const cu_node *arm);
 /* An if in the function that began the open capture, on the condition it was
  * begun under: the arm that the capture's path does not take is not walked. */
 /* Where the user can fix a value: for a reference to a parameter, the

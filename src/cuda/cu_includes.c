@@ -165,13 +165,57 @@ static void add_dir(guess *g, const char *dir, size_t len)
     g->dirs[g->ndirs++] = d;
 }
 
-static int exists_beside(cg_arena *a, const char *from_path, const char *name, size_t len)
+/* Collapse the `.` and `..` components of a relative or absolute path, in
+ * place (`a/b/../../c/./d.h` -> `c/d.h`); a `..` with nothing left to take
+ * off stays. */
+static void normalize_path(char *p)
+{
+    int abs = p[0] == '/';
+    char *out = p + abs, *in = p + abs;
+    size_t keep = 0;                  /* bytes of out that are leading `..` components */
+    char *w = out;
+    while (*in) {
+        char *e = strchr(in, '/');
+        size_t n = e ? (size_t)(e - in) : strlen(in);
+        if (n == 0 || (n == 1 && in[0] == '.')) {
+            /* empty or `.`: dropped */
+        } else if (n == 2 && in[0] == '.' && in[1] == '.') {
+            if ((size_t)(w - out) > keep) {
+                /* take off the last component written */
+                char *q = w - 1;
+                while (q > out && q[-1] != '/') q--;
+                w = q;
+            } else if (!abs) {
+                memcpy(w, "../", 3);
+                w += 3;
+                keep = (size_t)(w - out);
+            }
+        } else {
+            memmove(w, in, n);
+            w += n;
+            *w++ = '/';
+        }
+        in += n;
+        if (*in == '/') in++;
+    }
+    if (w > out && w[-1] == '/') w--;
+    *w = 0;
+}
+
+/* The path of `name` beside the including file, normalised (arena). */
+static char *path_beside(cg_arena *a, const char *from_path, const char *name, size_t len)
 {
     const char *slash = strrchr(from_path, '/');
     char *p = slash ? cg_arena_printf(a, "%.*s/%.*s", (int)(slash - from_path), from_path, (int)len, name)
                     : cg_arena_printf(a, "%.*s", (int)len, name);
+    normalize_path(p);
+    return p;
+}
+
+static int exists_beside(cg_arena *a, const char *from_path, const char *name, size_t len)
+{
     struct stat st;
-    return stat(p, &st) == 0;
+    return stat(path_beside(a, from_path, name, len), &st) == 0;
 }
 
 static void on_include(void *arg, const char *name, size_t len, int angled)
@@ -183,15 +227,15 @@ static void on_include(void *arg, const char *name, size_t len, int angled)
     size_t bl = (size_t)(name + len - b);
     hdr_list *l = cg_map_get(&g->p->hdr_by_name, b, bl);
     if (!l) return;
-    /* beside the includer: the compiler finds it without help (quotes only) */
+    /* beside the includer: the compiler finds it without help (quotes only);
+     * its own includes are read in turn (`"../../util/x.cuh"` leads to the
+     * headers that one names: compared as normalised paths) */
     if (!angled && exists_beside(g->a, g->from->path, name, len)) {
+        const char *want = path_beside(g->a, g->from->path, name, len);
         for (hdr_list *e = l; e; e = e->next) {
-            size_t pl = strlen(e->f->path);
-            const char *slash = strrchr(g->from->path, '/');
-            size_t dl = slash ? (size_t)(slash - g->from->path) + 1 : 0;
-            if (pl == dl + len && memcmp(e->f->path, g->from->path, dl) == 0 &&
-                memcmp(e->f->path + dl, name, len) == 0)
-                enqueue(g, e->f);
+            char *have = cg_arena_strdup(g->a, e->f->path);
+            normalize_path(have);
+            if (strcmp(have, want) == 0) enqueue(g, e->f);
         }
         return;
     }

@@ -90,6 +90,8 @@ enum {
                                  the callee may assign it (std::swap(a, b)) */
     CU_F_NORETURN = 1 << 8,   /* CALL: the callee is declared noreturn ([[noreturn]],
                                  _Noreturn, __attribute__((noreturn))): an error path */
+    CU_F_STATUS = 1 << 9,     /* REF to an enumerator of a status type: an enum whose value 0 is
+                                 its success (cudaSuccess, ncclSuccess, testSuccess, STATUS_OK) */
 };
 
 typedef struct cu_loc {

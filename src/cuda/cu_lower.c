@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 typedef struct lower {
     cu_project *p;
@@ -326,6 +327,38 @@ static int is_noreturn(lower *l, CXCursor decl)
  * code), with a host definition that may be in a file not parsed yet?  Not
  * for kernels and device-only functions (never lowered) or pure virtual
  * methods (no definition has their USR). */
+/* A status type: an enum whose enumerator of value 0 is named as a success
+ * (cudaSuccess, CUDA_SUCCESS, ncclSuccess, testSuccess, kOk, STATUS_OK).
+ * Its other enumerators are failures: `return testTimeout;` ends an error
+ * path. */
+static int success_name(const char *n)
+{
+    size_t len = n ? strlen(n) : 0;
+    if (len >= 7 && strcasecmp(n + len - 7, "success") == 0) return 1;
+    if (len < 2 || strcasecmp(n + len - 2, "ok") != 0) return 0;
+    /* OK, kOk, StatusOk, STATUS_OK: not a word that merely ends in "ok" (kBook) */
+    return len == 2 || n[len - 3] == '_' || n[len - 2] == 'O' || n[len - 3] == 'k';
+}
+
+static enum CXChildVisitResult find_success(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_EnumConstantDecl || clang_getEnumConstantDeclValue(c) != 0)
+        return CXChildVisit_Continue;
+    CXString s = clang_getCursorSpelling(c);
+    *(int *)d = success_name(clang_getCString(s));
+    clang_disposeString(s);
+    return CXChildVisit_Break;
+}
+
+static int is_status_enum(CXCursor e)
+{
+    if (clang_getCursorKind(e) != CXCursor_EnumDecl) return 0;
+    int found = 0;
+    clang_visitChildren(e, find_success, &found);
+    return found;
+}
+
 static int in_project(lower *l, CXCursor decl)
 {
     if (clang_Cursor_isNull(decl)) return 0;
@@ -670,6 +703,7 @@ static cu_node *lower_expr_at(lower *l, CXCursor c)
         if (rk == CXCursor_EnumConstantDecl) {
             n->ival = clang_getEnumConstantDeclValue(ref);
             n->flags |= CU_F_IVAL;
+            if (n->ival != 0 && is_status_enum(clang_getCursorSemanticParent(ref))) n->flags |= CU_F_STATUS;
             n->tclass = CU_T_ARITH;
             return n;
         }

@@ -125,7 +125,12 @@ static int is_cuda_family_header(const char *h) { return cu_header_origin(h) == 
  *   - it takes a directory and opens whatever is there: load_db opens regular
  *     files only, so a FIFO named compile_commands.json cannot block the run;
  *   - it may add arguments of its own (driver-mode and target inference), which
- *     filter_flags would then have to undo for nvcc command lines.
+ *     filter_flags would then have to undo for nvcc command lines;
+ *   - checked again against clang's JSONCompilationDatabase.cpp: loadFromDirectory
+ *     returns inferTargetAndDriverMode(inferMissingCompileCommands(
+ *     expandResponseFiles(db))), so a file the database does not list gets a
+ *     command borrowed from a neighbour, where cglint guesses its headers and
+ *     says the file is not in the database (stage 1).
  * "arguments" vs "command" strings and directory-relative paths are handled as
  * the API's JSONCompilationDatabase does; tests/cuda (headers.sh, bad_input.sh)
  * and the compile_db fixture check them. */
@@ -872,7 +877,12 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
             note_sys(p, buf);
             goto next;
         }
-        int semantic = (cat && strcmp(cat, "Semantic Issue") == 0) || lost;
+        /* an attribute where clang takes none and nvcc does (`__device__
+         * alignas(128) CUtensorMap m[N];`): clang drops the attribute and the
+         * declaration stands, as after a semantic error */
+        int attr_place = msg && strstr(msg, "attribute") &&
+                         (strstr(msg, "cannot be applied to types") || strstr(msg, "cannot appear here"));
+        int semantic = (cat && strcmp(cat, "Semantic Issue") == 0) || lost || attr_place;
         if (semantic) {
             /* the shim's gaps, or C++ that clang rejects where nvcc does not (host
              * calls to device-only overloads...): the file parsed; summarised once */

@@ -405,6 +405,28 @@ int cu_is_relay(const cu_node *cond, const cu_node *then)
     return r == 2 || (r == 1 && k->kind != CU_N_INT && k->kind != CU_N_NULL);
 }
 
+/* A case label and its statement (`default: stmt`). */
+static int is_label(const cu_node *n) { return n->kind == CU_N_OTHER && n->op == 1; }
+/* do { body } while (c): the body runs once at least, so a body that ends
+ * the program or the function ends it (an error macro's `do { throw ...; }
+ * while (false)`). */
+static int is_do_loop(const cu_node *n) { return n->kind == CU_N_LOOP && n->op == 1 && n->nkids > 0; }
+
+/* Does an arm end by returning a failure of a status type (an enumerator
+ * other than the success one: `if (delta > timeout) { printf(...); return
+ * testTimeout; }`)?  Whatever the condition, that arm reports an error. */
+static int returns_failure_at(const cu_node *n, int depth)
+{
+    if (!n || depth > 16) return 0;
+    if (n->kind == CU_N_COMPOUND || is_label(n)) return n->nkids ? returns_failure_at(n->kids[n->nkids - 1], depth + 1) : 0;
+    if (is_do_loop(n)) return returns_failure_at(n->kids[0], depth + 1);
+    if (n->kind != CU_N_RETURN || n->nkids < 1) return 0;
+    const cu_node *v = strip_casts(n->kids[0]);
+    return v && v->kind == CU_N_REF && (v->flags & CU_F_STATUS) && (v->flags & CU_F_IVAL) && v->ival != 0;
+}
+
+int cu_returns_failure(const cu_node *arm) { return returns_failure_at(arm, 0); }
+
 /* A call that ends the program: exit, abort, a noreturn function. */
 int cu_is_terminator(const cu_node *call)
 {
@@ -417,7 +439,8 @@ int cu_is_terminator(const cu_node *call)
 static int ends_program_at(const cu_node *n, int depth)
 {
     if (!n || depth > CU_MAX_EVAL_NEST) return 0;
-    if (n->kind == CU_N_COMPOUND) return n->nkids && ends_program_at(n->kids[n->nkids - 1], depth + 1);
+    if (n->kind == CU_N_COMPOUND || is_label(n)) return n->nkids && ends_program_at(n->kids[n->nkids - 1], depth + 1);
+    if (is_do_loop(n)) return ends_program_at(n->kids[0], depth + 1);
     if (n->kind == CU_N_THROW) return 1;
     return n->kind == CU_N_CALL && cu_is_terminator(n);
 }
@@ -468,6 +491,23 @@ static int uses_name_once(cu_ctx *ctx, const cu_node *n, const char *const *name
     return 0;
 }
 
+/* How many calls of the names (at most `max`) `n` makes outside loops nested
+ * in it, in its body and the project's functions it calls (cuda-samples'
+ * runDemo: a first launch, a repeat launch and one into a busy stream). */
+static int count_name_once(cu_ctx *ctx, const cu_node *n, const char *const *names, int depth, int calls, int max)
+{
+    if (!n || depth > 48 || max <= 0) return 0;
+    if (depth > 0 && n->kind == CU_N_LOOP) return 0;
+    int c = 0;
+    if (n->kind == CU_N_CALL && cg_one_of(n->name, names)) c++;
+    if (n->kind == CU_N_CALL && calls > 0 && n->usr) {
+        cu_func *f = cu_func_of(ctx, n->usr);
+        if (f && f->body) c += count_name_once(ctx, f->body, names, 1, calls - 1, max - c);
+    }
+    for (int i = 0; i < n->nkids && c < max; i++) c += count_name_once(ctx, n->kids[i], names, depth + 1, calls, max - c);
+    return c < max ? c : max;
+}
+
 /* CG705's facts: the loop that re-begins the capture, whether it launches a
  * graph (a capture-cost benchmark, which times the loop and launches each
  * graph only in a loop of its own, several times, does not count) and
@@ -483,9 +523,13 @@ static void loop_facts(cu_ctx *ctx, cu_event *ev)
     static const char *const clock[] = { "now", "cudaEventElapsedTime", "cuEventElapsedTime", "clock_gettime",
                                          "gettimeofday", "sdkStartTimer", "sdkStopTimer", NULL };
     /* launched once per capture, or several times in an inner loop of a loop
-     * that does not time itself (a capture-cost benchmark reads a clock) */
-    ev->loop_launches = uses_name_once(ctx, ev->loop, launch, 0, 2) ||
-                        (uses_any_name(ctx, ev->loop, launch, 0, 2) && !uses_any_name(ctx, ev->loop, clock, 0, 2));
+     * that does not time itself (a capture-cost benchmark reads a clock); a
+     * timed loop that launches each graph at several places one after the
+     * other (first launch, repeat launch) is such a benchmark too */
+    int timed = uses_any_name(ctx, ev->loop, clock, 0, 2);
+    ev->loop_launches = (uses_name_once(ctx, ev->loop, launch, 0, 2) &&
+                         !(timed && count_name_once(ctx, ev->loop, launch, 0, 2, 2) >= 2)) ||
+                        (uses_any_name(ctx, ev->loop, launch, 0, 2) && !timed);
     ev->loop_updates = uses_any_name(ctx, ev->loop, update, 0, 2);
 }
 

@@ -241,7 +241,15 @@ const char *cu_ident(cu_ctx *ctx, const cu_node *root)
 }
 
 /* ---- operators ---------------------------------------------------------------------------- */
+static cu_val unary_at(int op, cu_val v);
 cu_val cu_v_unary(int op, cu_val v)
+{
+    cu_val r = unary_at(op, v);
+    if (r.kind != CU_V_GUARD && !r.clock) r.clock = v.clock;
+    return r;
+}
+
+static cu_val unary_at(int op, cu_val v)
 {
     switch (op) {
     case CXUnaryOperator_LNot:
@@ -262,7 +270,15 @@ cu_val cu_v_unary(int op, cu_val v)
 }
 
 /* a && b, a || b: only guards survive (a guard anded with anything still guards) */
+static cu_val logic_at(int op, const cu_val *a, const cu_val *b);
 cu_val cu_v_logic(int op, const cu_val *a, const cu_val *b)
+{
+    cu_val r = logic_at(op, a, b);
+    if (r.kind != CU_V_GUARD) r.clock = a->clock ? a->clock : b->clock;
+    return r;
+}
+
+static cu_val logic_at(int op, const cu_val *a, const cu_val *b)
 {
     if (op == CXBinaryOperator_LAnd) {
         if (a->kind == CU_V_GUARD && a->guard == CU_G_NEG) return *a;
@@ -326,6 +342,7 @@ cu_val cu_v_binary(int op, const cu_val *a, const cu_val *b)
         fold_op(op, a->x, b->x, &folded))
         out = cu_v_int(folded);
     merge_srcs(&out, a, b);
+    out.clock = a->clock ? a->clock : b->clock;
     return out;
 }
 
@@ -350,6 +367,7 @@ cu_val cu_v_cast(int tclass, cu_val v)
     else return CU_UNKNOWN;
     return s;
 }
+
 
 /* ---- the environment ----------------------------------------------------------------- */
 cu_slot *cu_env_slot(cu_ctx *ctx, const cu_node *root, int create)

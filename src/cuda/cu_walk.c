@@ -47,13 +47,30 @@ void cu_emit(cu_ctx *ctx, cu_event *ev)
     cu_dispatch(ctx, ev);
 }
 
-/* An assignment, compound assignment or ++/-- (op 0, 1, 2) of lhs. */
-__attribute__((noinline)) static void store_event(cu_ctx *ctx, const cu_node *n, const cu_node *lhs, const cu_node *rhs, int op)
+/* Is lhs memory reached through a pointer or an index (*p, a[i], p->f), not
+ * a variable or a field of one? */
+static int through_pointer(const cu_node *lhs)
+{
+    for (int i = 0; lhs && i < CU_MAX_EVAL_NEST; i++) {
+        if (lhs->kind == CU_N_CAST && lhs->nkids == 1) { lhs = lhs->kids[0]; continue; }
+        if (lhs->kind == CU_N_REF) return 0;
+        if (lhs->kind == CU_N_MEMBER) return 0;
+        return 1;
+    }
+    return 1;
+}
+
+/* An assignment, compound assignment or ++/-- (op 0, 1, 2) of lhs; rv: the
+ * value stored (NULL: none). */
+__attribute__((noinline)) static void store_event(cu_ctx *ctx, const cu_node *n, const cu_node *lhs, const cu_node *rhs,
+                                                  int op, const cu_val *rv)
 {
     if (!cu_active(ctx)) return;
     const cu_node *root = cu_lvalue_root(lhs);
     if (!root) return;
     cu_event ev = { .kind = CU_EV_STORE, .node = n, .target = root, .store_op = op };
+    /* a clock value stored into memory a copy may take to the device */
+    if (rv && rv->clock && rhs && through_pointer(lhs)) { ev.clock_read = rv->clock; ev.clock_arg = rhs; }
     ev.self_ref = op == 0 && rhs && root->usr && cu_mentions_usr(rhs, root->usr);
     ev.target_outside = cu_env_older(ctx, root);
     for (int i = 0; i < ctx->fr->nloop_vars; i++)
@@ -124,9 +141,10 @@ __attribute__((noinline)) static cu_val eval_unary(cu_ctx *ctx, const cu_node *n
     const cu_node *k = n->nkids ? n->kids[0] : NULL;
     if (is_incdec(n->op)) {
         cu_val old = cu_eval(ctx, k);
-        store_event(ctx, n, k, NULL, 2);
+        store_event(ctx, n, k, NULL, 2, NULL);
         cu_val nv = CU_UNKNOWN;
         nv.src = old.src;
+        nv.clock = old.clock;
         cu_env_assign(ctx, k, nv);
         return nv;
     }
@@ -139,20 +157,30 @@ __attribute__((noinline)) static cu_val eval_assign(cu_ctx *ctx, const cu_node *
     const cu_node *l = n->kids[0], *r = n->kids[1];
     cu_val rv = cu_eval(ctx, r);
     cu_val lv = cu_eval(ctx, l);
-    store_event(ctx, n, l, r, n->op == CXBinaryOperator_Assign ? 0 : 1);
+    store_event(ctx, n, l, r, n->op == CXBinaryOperator_Assign ? 0 : 1, &rv);
     if (n->op == CXBinaryOperator_Assign) {
         cu_env_assign(ctx, l, rv);
         return rv;
     }
     cu_val nv = CU_UNKNOWN;
     nv.src = lv.src;
+    nv.clock = rv.clock ? rv.clock : lv.clock;
     cu_env_assign(ctx, l, nv);
     return nv;
 }
 
 __attribute__((noinline)) static cu_val eval_binary(cu_ctx *ctx, const cu_node *n)
 {
-    if (n->nkids < 2) return CU_UNKNOWN;
+    if (n->nkids < 2) {
+        /* an operand lowering dropped (a floating literal: `1e-9 * (now() - t0)`):
+         * the other one is still evaluated, for its calls and what it is computed from */
+        cu_val r = CU_UNKNOWN;
+        for (int i = 0; i < n->nkids; i++) {
+            cu_val v = cu_eval(ctx, n->kids[i]);
+            if (!r.clock) r.clock = v.clock;
+        }
+        return r;
+    }
     if (n->op >= CXBinaryOperator_Assign && n->op <= CXBinaryOperator_OrAssign) return eval_assign(ctx, n);
     cu_val a = cu_eval(ctx, n->kids[0]);
     cu_val b = cu_eval(ctx, n->kids[1]);
@@ -214,6 +242,17 @@ __attribute__((noinline)) static cu_val eval_all(cu_ctx *ctx, const cu_node *n)
     return CU_UNKNOWN;
 }
 
+/* c ? a : b: its parts in order; a value computed from a clock read stays one */
+__attribute__((noinline)) static cu_val eval_condop(cu_ctx *ctx, const cu_node *n)
+{
+    cu_val r = CU_UNKNOWN;
+    for (int i = 0; i < n->nkids; i++) {
+        cu_val v = cu_eval(ctx, n->kids[i]);
+        if (!r.clock) r.clock = v.clock;
+    }
+    return r;
+}
+
 /* Anything else: its children in order; one child is what it is. */
 __attribute__((noinline)) static cu_val eval_other(cu_ctx *ctx, const cu_node *n)
 {
@@ -239,7 +278,7 @@ static cu_val eval_node(cu_ctx *ctx, const cu_node *n)
     case CU_N_BINARY:
         return eval_binary(ctx, n);
     case CU_N_CONDOP:
-        return eval_all(ctx, n);
+        return eval_condop(ctx, n);
     case CU_N_CALL:
         return cu_eval_call(ctx, n);
     case CU_N_LAUNCH:
@@ -397,10 +436,15 @@ static void exec_if(cu_ctx *ctx, const cu_node *n)
     /* s0: the state before; s1, s2: after each arm (an arm not walked leaves s0) */
     cu_state s0 = cu_state_copy(&ctx->st);
     int t1 = 1, t2 = 0;
-    if (walk_then) t1 = walk_branch(ctx, n->kids[1], err || cu_ends_program(n->kids[1]), n->kids[0], 1);
+    if (walk_then)
+        t1 = walk_branch(ctx, n->kids[1], err || cu_ends_program(n->kids[1]) || cu_returns_failure(n->kids[1]),
+                         n->kids[0], 1);
     cu_state s1 = ctx->st;
     ctx->st = cu_state_copy(&s0);
-    if (n->nkids > 2) t2 = walk_else ? walk_branch(ctx, n->kids[2], cu_ends_program(n->kids[2]), n->kids[0], 0) : 1;
+    if (n->nkids > 2)
+        t2 = walk_else ? walk_branch(ctx, n->kids[2], cu_ends_program(n->kids[2]) || cu_returns_failure(n->kids[2]),
+                                     n->kids[0], 0)
+                       : 1;
     else if (!walk_else) t2 = 1;
     join_arms(ctx, s0, s1, t1, ctx->st, t2);
 }
@@ -472,19 +516,32 @@ static void exec_loop(cu_ctx *ctx, const cu_node *n)
 
 /* A switch body's statements: each case label starts again from the state
  * before the switch when what came before it ended (break, return). */
+static int is_case(const cu_node *n) { return n->kind == CU_N_OTHER && n->op == 1; }
+
+/* A switch's body: each case from its label to the next one.  A case that
+ * ends the program or returns a failure status (`default: printf(...);
+ * NVTE_ERROR(...);`) is an error path, as an if's arm would be. */
 static void exec_switch_body(cu_ctx *ctx, const cu_node *body, const cu_state *s0)
 {
     cu_frame *fr = ctx->fr;
+    int err = 0;
     for (int i = 0; i < body->nkids; i++) {
-        if (body->kids[i]->kind == CU_N_OTHER && body->kids[i]->op == 1) {
+        if (is_case(body->kids[i])) {
             if (fr->terminated || fr->broken) {
                 cu_state_free(&ctx->st);
                 ctx->st = cu_state_copy(s0);
             }
             fr->terminated = fr->broken = 0;
+            fr->error_path -= err;
+            int j = i + 1;
+            while (j < body->nkids && !is_case(body->kids[j])) j++;
+            const cu_node *last = body->kids[j - 1];
+            err = cu_ends_program(last) || cu_returns_failure(last);
+            fr->error_path += err;
         }
         cu_exec(ctx, body->kids[i]);
     }
+    fr->error_path -= err;
 }
 
 static void exec_switch(cu_ctx *ctx, const cu_node *n)

@@ -67,6 +67,36 @@ for t in cuprefix angled quoted; do
     done
 done
 
+# ---- a header reached through `..` leads to the headers it names ------------
+# (TransformerEngine: "../../../util/ptx_arch_spec.cuh", which includes
+# "common/util/ptx.cuh", found by suffix only once the first is followed)
+d=$TMP/dotdot
+mkdir -p "$d/lib/ops/fused" "$d/lib/util" "$d/include/proj"
+: >"$d/.git"
+printf '%s\n' "$sync_h" >"$d/include/proj/sync.h"
+printf '#pragma once\n#include "proj/sync.h"\n' >"$d/lib/util/arch.cuh"
+{ echo '#include "../../util/arch.cuh"'; printf '%s\n' "$capture"; } >"$d/lib/ops/fused/user.cu"
+for how in dir named; do
+    check
+    if [ $how = dir ]; then run "$d" .; else run "$d" lib/ops/fused/user.cu include/proj/sync.h; fi
+    [ "$rc" -eq 1 ] && grep -q 'sync.h:3:37: error: .*\[CG104\]' <<<"$out" ||
+        fail "dotdot ($how): the header's own include was not found (exit $rc):"$'\n'"$out$err"
+    grep -q 'not found' <<<"$err" && fail "dotdot ($how): a header reported missing:"$'\n'"$err"
+done
+
+# ---- C++ that nvcc accepts and clang's parser rejects: not exit 2 ------------
+# (TransformerEngine's group_dequantize_mxfp8.cuh, reached once "../" includes
+# are followed: clang drops the misplaced attribute, the declaration stands)
+d=$TMP/attr
+mkdir -p "$d"
+: >"$d/.git"
+{ echo '#include <cuda_runtime.h>'; echo 'namespace ns { constexpr int N = 4; __device__ alignas(128) int maps[N]; }';
+  printf '%s\n' "$capture" | sed 's/drain(s);/cudaDeviceSynchronize();/'; } >"$d/user.cu"
+run "$d" .
+check
+[ "$rc" -eq 1 ] && grep -q 'user.cu:7:.*\[CG104\]' <<<"$out" && ! grep -q 'cannot be parsed' <<<"$err" ||
+    fail "attribute placement: exit $rc:"$'\n'"$out$err"
+
 # ---- still missing: one warning, analysed, exit 0 ----------------------------
 mkdir -p "$TMP/missing/src"
 : >"$TMP/missing/.git"
