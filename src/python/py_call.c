@@ -1281,6 +1281,15 @@ static int follow_checkpoint(py_ctx *ctx, py_frame *fr, const py_event *ev, TSNo
     return 1;
 }
 
+/* Does project class c (an optimizer) say `_step_supports_amp_scaling = True`
+ * (in its body or a method): GradScaler.step hands it the scale instead of
+ * reading found_inf on the host? */
+static int amp_scaling_class(py_ctx *ctx, py_class *c)
+{
+    py_attr *a = py_class_attr(ctx->p, c, "_step_supports_amp_scaling");
+    return a && (a->bools_init | a->bools_out) == PY_AB_TRUE;
+}
+
 /* Calling one alternative of a callee; *known is 0 when its kind says nothing. */
 static py_val callee_result_one(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call,
                                 int *known)
@@ -1305,6 +1314,7 @@ static py_val callee_result_one(py_ctx *ctx, py_frame *fr, const py_event *ev, c
     case PY_V_CLASS: {
         py_val inst = py_vk(PY_V_INSTANCE);
         inst.cls = callee->cls;
+        if (amp_scaling_class(ctx, callee->cls)) inst.flags |= PY_VF_AMP_SCALING;
         py_func *init = NULL;
         if (ctx->active && py_class_lookup_method_owner(ctx->p, callee->cls, "__init__", &init))
             py_call_function(ctx, fr, call, init, &inst, &args, 0);
@@ -1317,7 +1327,7 @@ static py_val callee_result_one(py_ctx *ctx, py_frame *fr, const py_event *ev, c
             inst.cls = callee->elems[i];
             py_call_instance(ctx, fr, call, callee->elems[i], &inst, &args);
         }
-        return py_vtensor(PY_DEV_UNKNOWN);
+        return (callee->flags & PY_VF_OPAQUE_CALL) ? py_vk(PY_V_UNKNOWN) : py_vtensor(PY_DEV_UNKNOWN);
     case PY_V_EXTOBJ:
         return cg_starts(callee->qual, "torch.nn.") ? py_vtensor(PY_DEV_UNKNOWN) : py_vk(PY_V_UNKNOWN);
     default:

@@ -73,6 +73,12 @@ enum {
                                     callers pass is looked up when the name is read */
     PY_VF_FROM_CALLERS = 1 << 26,/* ...and that is what it holds: not seen through closures */
     PY_VF_LOOPVAR = 1 << 27,     /* a number a `for` binds: it changes every iteration (CG304) */
+    PY_VF_OPAQUE_CALL = 1 << 28, /* an nn.Sequential whose last module is not known: calling it gives
+                                    what that module returns (unknown), not a tensor */
+    PY_VF_KW_UNSEEN = 1 << 29,   /* an optimizer built with `**kwargs` the analysis cannot read:
+                                    fused/capturable unknown (CG108) */
+    PY_VF_AMP_SCALING = 1 << 30, /* an optimizer that handles GradScaler's scale itself
+                                    (`_step_supports_amp_scaling = True`): GradScaler.step does not sync */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */

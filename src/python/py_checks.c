@@ -244,6 +244,22 @@ static void check_format_fstring(const py_ctx *ctx, const py_event *ev)
               py_snip(ctx, ev->mod, ev->node));
 }
 
+/* Does GradScaler.step(opt) read found_inf on the host, opt being (one of)
+ * these optimizers?  A torch.optim optimizer does unless fused and
+ * capturable; a project optimizer unless it handles the scale itself
+ * (`_step_supports_amp_scaling`).  An optimizer of unknown kind, or built
+ * with keywords not known (`**kwargs`: fused unseen), says nothing. */
+static int scaler_step_syncs(const py_val *opt)
+{
+    for (const py_val *a = opt; a; a = a->alt) {
+        if (a->kind == PY_V_EXTOBJ && a->qual && cg_starts(a->qual, "torch.optim.") &&
+            !((a->flags & PY_VF_FUSED) && (a->flags & PY_VF_CAPTURABLE)) && !(a->flags & PY_VF_KW_UNSEEN))
+            return 1;
+        if (a->kind == PY_V_INSTANCE && !(a->flags & PY_VF_AMP_SCALING)) return 1;
+    }
+    return 0;
+}
+
 /* CG108: synchronization hidden in library calls */
 static void check_library_sync(const py_ctx *ctx, const py_event *ev)
 {
@@ -268,8 +284,8 @@ static void check_library_sync(const py_ctx *ctx, const py_event *ev)
      * the optimizer takes the scale and flag itself (fused=True, capturable:
      * measured to capture and replay); update() keeps the scale on the GPU and
      * never syncs. */
-    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && cg_eq(ev->method, "step") &&
-        !(ev->nargs > 0 && (ev->args[0].flags & PY_VF_FUSED) && (ev->args[0].flags & PY_VF_CAPTURABLE)))
+    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && cg_eq(ev->method, "step") && ev->nargs > 0 &&
+        scaler_step_syncs(&ev->args[0]))
         py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node),
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));

@@ -187,6 +187,15 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
                 pa->assigns++;
                 if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w, n, depth, a, al))
                     pa->assigns_outside_init++;
+                TSNode rv = nt == 1 && IS(n, assignment) ? py_field(n, PY.f_right) : (TSNode){0};
+                uint8_t ab = IS(rv, true_) ? PY_AB_TRUE : IS(rv, false_) ? PY_AB_FALSE : PY_AB_OTHER;
+                if (w->in_init) {
+                    pa->bools_init |= ab;
+                } else {
+                    pa->bools_out |= ab;
+                    if (pa->setter != w->fn) pa->setters++;
+                    pa->setter = w->fn;
+                }
                 if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
                     pa->type = py_field(n, PY.f_type);
                     pa->type_mod = w->m;
@@ -231,6 +240,8 @@ static void index_class_body(py_module *m, py_class *c, TSNode body)
             pa->type = type;
             pa->type_mod = m;
         }
+        if (!py_is_null(right))
+            pa->bools_init |= IS(right, true_) ? PY_AB_TRUE : IS(right, false_) ? PY_AB_FALSE : PY_AB_OTHER;
         if (py_is_null(pa->value) && !py_is_null(right)) {
             pa->value = right;   /* value_fn NULL: the class body, in type_mod */
             pa->type_mod = m;

@@ -128,7 +128,15 @@ typedef struct py_attr {
     py_module *type_mod;    /*   in this module */
     int assigns;            /* assignments to self.<name> in the class */
     int assigns_outside_init;
+    /* what the stores are, for a one-way flag (`self.ready = False` in
+     * __init__, `= True` in one other method): PY_AB_* bits, in __init__ or
+     * the class body, and elsewhere */
+    uint8_t bools_init, bools_out;
+    int latch;              /* 0 not decided yet, 1 set by the object's construction, -1 no */
+    py_func *setter;        /* the one method storing outside __init__ (NULL: none or several) */
+    int setters;
 } py_attr;
+enum { PY_AB_FALSE = 1, PY_AB_TRUE = 2, PY_AB_OTHER = 4 };
 
 struct py_class {
     py_module *mod;

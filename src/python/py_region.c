@@ -685,6 +685,71 @@ static int guard_of_comparison(py_ctx *ctx, py_frame *fr, TSNode c)
     return neg ? -g * val : g * val;
 }
 
+/* Does `return <name>` (nl bytes) appear in f's body: f hands the object on? */
+static int returns_name(py_func *f, const char *name, size_t nl)
+{
+    uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
+    const char *t = f->mod->src.text + s, *end = f->mod->src.text + e;
+    for (const char *p = t; (p = memmem(p, (size_t)(end - p), "return ", 7)) != NULL; p += 7) {
+        const char *q = p + 7;
+        while (q < end && *q == ' ') q++;
+        if ((size_t)(end - q) >= nl && memcmp(q, name, nl) == 0 &&
+            (q + nl == end || !(q[nl] == '_' || (q[nl] >= '0' && q[nl] <= '9') || ((q[nl] | 32) >= 'a' && (q[nl] | 32) <= 'z'))))
+            return 1;
+    }
+    return 0;
+}
+
+/* Is the one method that sets flag a (a->setter) run as part of building the
+ * object: called on self in __init__, or on a fresh object in a factory that
+ * returns it (`model = cls(...); model._resolve(); return model`)? */
+static int setter_runs_at_construction(py_ctx *ctx, py_class *c, py_attr *a)
+{
+    py_func *s = a->setter;
+    py_module *m = s->mod;
+    if (!s->name || py_module_ensure(ctx->p, m) != 0) return 0;
+    TSNode calls[16];
+    int k = py_module_call_nodes(m, s->name, calls, 16);
+    for (int i = 0; i < k; i++) {
+        TSNode fn = py_field(calls[i], PY.f_function), recv = py_field(fn, PY.f_object);
+        py_func *f = py_enclosing_func(m, calls[i]);
+        if (!IS(fn, attribute) || !IS(recv, identifier) || !f || f == s || py_is_null(f->body)) continue;
+        size_t rl;
+        const char *rt = py_text(m, recv, &rl);
+        if (f->cls == c && f->name && strcmp(f->name, "__init__") == 0 && rl == 4 && memcmp(rt, "self", 4) == 0)
+            return 1;
+        if (!(rl == 4 && memcmp(rt, "self", 4) == 0) && returns_name(f, rt, rl)) return 1;
+    }
+    return 0;
+}
+
+/* `self.flag` where flag is a one-way latch: one literal (False) in __init__
+ * or the class body, the other (True) stored by one other method only, and
+ * that method runs when the object is built.  A capture uses a built object,
+ * so the flag holds the latched value: +1 when that is True, -1 when False. */
+static int latch_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    TSNode obj = py_field(c, PY.f_object);
+    if (!fr->fn || !fr->fn->cls || !fr->self_name || !IS(obj, identifier)) return 0;
+    size_t ol;
+    const char *ot = py_text(fr->mod, obj, &ol);
+    if (ol != fr->self_len || memcmp(ot, fr->self_name, ol) != 0) return 0;
+    size_t al;
+    const char *at = py_text(fr->mod, py_field(c, PY.f_attribute), &al);
+    char name[128];
+    if (al == 0 || al >= sizeof name) return 0;
+    memcpy(name, at, al);
+    name[al] = 0;
+    py_class *cls = fr->self.kind == PY_V_INSTANCE && fr->self.cls ? fr->self.cls : fr->fn->cls;
+    py_attr *a = py_class_attr(ctx->p, cls, name);
+    if (!a || a->setters != 1 || !a->setter) return 0;
+    int init = a->bools_init, out = a->bools_out;
+    if (!((init == PY_AB_FALSE && out == PY_AB_TRUE) || (init == PY_AB_TRUE && out == PY_AB_FALSE))) return 0;
+    if (a->latch == 0) a->latch = setter_runs_at_construction(ctx, a->setter->cls ? a->setter->cls : cls, a) ? 1 : -1;
+    if (a->latch < 0) return 0;
+    return out == PY_AB_TRUE ? 1 : -1;
+}
+
 int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
 {
     c = py_unparen(c);
@@ -701,6 +766,7 @@ int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
         if (g) return g;
     }
     if (IS(c, comparison_operator) && py_named_child_count(c) == 2) return guard_of_comparison(ctx, fr, c);
+    if (IS(c, attribute)) return latch_polarity(ctx, fr, c);
     return 0;
 }
 
