@@ -91,6 +91,8 @@ static py_val build_math(const py_call_site *cs)
         }
     }
     if (r.flags & PY_VF_HOSTSCALAR) r.origin = PY_O_NONE;
+    /* read during the capture: where the value was baked (CG304 reports there) */
+    if (r.origin && cs->ctx->active) r.ctor = cs->call;
     return r;
 }
 

@@ -499,7 +499,10 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
         if (py_count_local_assigns(v->ofn, v->oname, nl) > 1) { reassigned = 1; where = "later in the function"; }
     }
     if (!reassigned) return;
-    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
+    /* a value math.* made from it in the capture, in this file: reported where
+     * math.* read it (`eff = math.sqrt(self.rate)`), not where eff meets a tensor */
+    TSNode at = !py_is_null(v->ctor) && v->ctor.tree == ev->node.tree ? v->ctor : ev->node;
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, at),
               "Python number `%s` is baked into the graph at capture, but it is reassigned %s: "
               "replays keep the captured value", v->oname, where);
 }
