@@ -179,6 +179,8 @@ typedef struct py_region {
     TSNode *bad_samples;        /* sample arguments written as literals that are no tensors: CG704 */
     size_t nbad_samples;
     int hooked_before;          /* its module got hooks earlier in the function: CG704 */
+    TSNode hooked_node;         /*   which module (an element of a tuple of them): CG704 */
+    const char *hooked_via;     /*   the function that registered them, when another one: CG704 */
 } py_region;
 
 /* What the walk is in: code outside any capture, code that runs during a

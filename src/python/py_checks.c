@@ -931,13 +931,14 @@ static void check_graphed_callables(const py_ctx *ctx, const py_event *ev)
         py_report(ctx, PY_AT(CG_R_CG704, ev->mod, r->bad_samples[i], .fix = "pass only tensors as sample arguments"),
                   "sample argument `%s` is not a tensor: make_graphed_callables refuses it",
                   py_snip(ctx, ev->mod, r->bad_samples[i]));
-    /* hooks registered earlier in the same function on the same module */
+    /* hooks registered on the module before the call: here, or in a function it called */
     if (r->hooked_before) {
         size_t ml;
-        const char *mt = py_text(ev->mod, ev->argn[0], &ml);
+        const char *mt = py_text(ev->mod, py_is_null(r->hooked_node) ? ev->argn[0] : r->hooked_node, &ml);
         py_report(ctx, PY_AT(CG_R_CG704, ev->mod, ev->node, .fix = "register hooks after graphing"),
-                  "`%.*s` has hooks registered before make_graphed_callables: \"Modules must not "
-                  "have hooks registered at the time they are passed\"", (int)ml, mt);
+                  "`%.*s` has hooks registered before make_graphed_callables%s%s%s: \"Modules must not "
+                  "have hooks registered at the time they are passed\"", (int)ml, mt,
+                  r->hooked_via ? " (in `" : "", r->hooked_via ? r->hooked_via : "", r->hooked_via ? "`)" : "");
     }
 }
 
