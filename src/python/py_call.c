@@ -644,8 +644,9 @@ void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, c
     int ai = 0, spread = 0, kwonly = 0;
     unsigned char taken[PY_MAX_ARGS] = { 0 };
     TSNode kwargs = { 0 };
+    py_kids kids = py_kids_of(params);
     for (uint32_t i = 0; i < np; i++) {
-        TSNode type, def, pn = py_named_child(params, i);
+        TSNode type, def, pn = py_kids_next(&kids);
         if (IS(pn, typed_parameter) && !IS(py_named_child(pn, 0), identifier)) pn = py_named_child(pn, 0);
         if (IS(pn, list_splat_pattern)) {
             passed(args, ai, "", 0, 1, &spread);
@@ -680,6 +681,7 @@ void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, c
         py_bind(ctx, fr, nt, nl, v);
         if (!kwonly) ai++;
     }
+    py_kids_free(&kids);
     if (!py_is_null(kwargs)) bind_rest(ctx, fr, f, kwargs, PY_V_DICT, args, ai, taken, spread);
 }
 
@@ -1230,11 +1232,10 @@ static void eval_arguments(py_ctx *ctx, py_frame *fr, TSNode args, py_event *ev)
     int outer_size = ctx->size_arg;
     ev->size_arg = outer_size;
     if (!py_is_null(args) && IS(args, argument_list)) {
-        uint32_t k = py_named_child_count(args);
-        for (uint32_t i = 0; i < k; i++) {
-            TSNode a = py_named_child(args, i);
+        py_kids kids = py_kids_of(args);
+        for (TSNode a; !py_is_null(a = py_kids_next(&kids));)
             if (!IS(a, comment)) eval_argument(ctx, fr, a, sizes, ev);
-        }
+        py_kids_free(&kids);
     } else if (!py_is_null(args)) {
         /* f(x for x in y) */
         ctx->size_arg = 0;

@@ -266,13 +266,8 @@ typedef struct py_event {
     py_val recv;
     TSNode recv_node;
     py_val callee;             /* what is called, when it is a value (a project or compiled function) */
-    int nargs;
-    py_val args[PY_MAX_ARGS];
-    TSNode argn[PY_MAX_ARGS];
-    int nkw;
-    const char *kwname[PY_MAX_ARGS];
-    py_val kw[PY_MAX_ARGS];
-    TSNode kwn[PY_MAX_ARGS];
+    int nargs;                 /* args/argn: the positional arguments (arrays last, below) */
+    int nkw;                   /* kwname/kw/kwn: the keywords */
     int size_arg;              /* the call is itself a size argument (CG203) */
     int chained_to_device;     /* result goes straight into .cuda()/.to() */
     int chained_to_pin;        /* result goes straight into .pin_memory() (CG503, not CG305) */
@@ -286,6 +281,13 @@ typedef struct py_event {
     TSNode target_base_node;
     int target_is_global;      /* PY_EV_STORE: a name declared global / module level (1), under
                                   self (2), a parameter holding the caller's container (3) */
+    /* the arguments, last: an event is cleared up to here and for the first
+     * two of each (py_event_init), not for all PY_MAX_ARGS */
+    py_val args[PY_MAX_ARGS];
+    TSNode argn[PY_MAX_ARGS];
+    const char *kwname[PY_MAX_ARGS];
+    py_val kw[PY_MAX_ARGS];
+    TSNode kwn[PY_MAX_ARGS];
 } py_event;
 
 /* ---- py_report.c: the one report builder ----------------------------------------- */

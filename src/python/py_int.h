@@ -95,6 +95,31 @@ static inline int py_cursor_first_child(py_cursor *k) { return k->ok && ts_tree_
 static inline int py_cursor_next_sibling(py_cursor *k) { return k->ok && ts_tree_cursor_goto_next_sibling(&k->c); }
 static inline int py_cursor_parent(py_cursor *k) { return k->ok && ts_tree_cursor_goto_parent(&k->c); }
 
+/* The named children of a node, in order: `py_kids k = py_kids_of(n); for
+ * (TSNode c; !py_is_null(c = py_kids_next(&k));) ...; py_kids_free(&k);`.
+ * Indexing (py_named_child(n, i)) walks the children from the first every
+ * time, quadratic over a long block or parameter list: past a few children
+ * a cursor walks them once instead. */
+typedef struct py_kids { TSNode n; uint32_t i, count; int started; py_cursor k; } py_kids;
+static inline py_kids py_kids_of(TSNode n)
+{
+    py_kids it = { .n = n, .count = py_named_child_count(n) };
+    if (it.count > 8) it.k = py_cursor_new(n);
+    return it;
+}
+static inline TSNode py_kids_next(py_kids *it)
+{
+    if (it->count <= 8) return it->i < it->count ? py_named_child(it->n, it->i++) : (TSNode){0};
+    for (;;) {
+        int ok = it->started ? py_cursor_next_sibling(&it->k) : py_cursor_first_child(&it->k);
+        it->started = 1;
+        if (!ok) return (TSNode){0};
+        TSNode c = py_cursor_node(&it->k);
+        if (ts_node_is_named(c)) { it->i++; return c; }
+    }
+}
+static inline void py_kids_free(py_kids *it) { if (it->count > 8) py_cursor_free(&it->k); }
+
 /* A node of this grammar symbol (never true of a null node). */
 #define IS(node, sym) py_is_sym((node), PY.sym)
 static inline int py_is_sym(TSNode n, TSSymbol sym) { return !ts_node_is_null(n) && ts_node_symbol(n) == sym; }
