@@ -148,10 +148,10 @@ static int default_if_none(const attr_walk *w, TSNode n, int depth, const char *
     return xl == al && memcmp(xt, a, al) == 0 && !memmem(ct, cl, " is not ", 8);
 }
 
-/* Every `X.attr = ...` / `X.attr += ...` below n (not into nested defs/classes):
- * counts for the project and, for `self.attr`, the class's attribute table. */
-static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project_counts)
+/* One node of walk_attr_assigns (the cursor k stands on it), and below it. */
+static void walk_attr_node(attr_walk *w, py_cursor *k, int depth, cg_map *project_counts)
 {
+    TSNode n = py_cursor_node(k);
     if (depth > 400) return;
     if (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda)) {
         if (depth > 0) return;
@@ -211,9 +211,22 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
         }
     }
     w->path[depth] = n;
-    py_kids k = py_kids_of(n);
-    for (TSNode c; !py_is_null(c = py_kids_next(&k));) walk_attr_assigns(w, c, depth + 1, project_counts);
-    py_kids_free(&k);
+    if (!py_cursor_first_child(k)) return;
+    do {
+        if (ts_node_is_named(py_cursor_node(k))) walk_attr_node(w, k, depth + 1, project_counts);
+    } while (py_cursor_next_sibling(k));
+    py_cursor_parent(k);
+}
+
+/* Every `X.attr = ...` / `X.attr += ...` below n (not into nested defs/classes):
+ * counts for the project and, for `self.attr`, the class's attribute table.
+ * One cursor for the whole walk (indexing children is quadratic, a cursor
+ * per node a malloc each). */
+static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project_counts)
+{
+    py_cursor k = py_cursor_new(n);
+    if (k.ok) walk_attr_node(w, &k, depth, project_counts);
+    py_cursor_free(&k);
 }
 
 static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_counts, int depth);
@@ -424,7 +437,8 @@ static void index_module(py_project *p, py_module *m)
     cg_map attr_counts;
     cg_map_init(&attr_counts);
     index_defs(m, root, NULL, &attr_counts, 0);
-    count_global_stmts(m, root, 0);
+    /* no `global` statement without the word: most files need no walk */
+    if (memmem(m->src.text, m->src.len, "global", 6)) count_global_stmts(m, root, 0);
     /* module-level `X.attr = v` (scripts configure models at top level) */
     attr_walk w = { .m = m };
     py_kids kids = py_kids_of(root);
