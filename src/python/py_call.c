@@ -354,16 +354,53 @@ static py_val join_stores(py_ctx *ctx, py_val a, py_val b)
     return py_join(ctx, a, b);
 }
 
+/* What one walk of a method stored in self's attributes: a list in the arena. */
+typedef struct py_attr_store {
+    const char *name;
+    size_t len;
+    py_val v;
+    struct py_attr_store *next;
+} py_attr_store;
+
+static py_val *store_of(py_attr_store *list, const char *name, size_t len)
+{
+    for (py_attr_store *s = list; s; s = s->next)
+        if (s->len == len && memcmp(s->name, name, len) == 0) return &s->v;
+    return NULL;
+}
+
+/* In a walk for every attribute stored (watch_attr_all): v joins what name
+ * (len bytes) holds. */
+static void note_store_all(py_ctx *ctx, const char *name, size_t len, py_val v)
+{
+    py_val *slot = store_of(*ctx->watch_attr_all, name, len);
+    if (!slot) {
+        py_attr_store *s = cg_arena_alloc(ctx->arena, sizeof *s);
+        s->name = cg_arena_strndup(ctx->arena, name, len);
+        s->len = len;
+        s->v = py_vk(PY_V_UNKNOWN);
+        s->next = *ctx->watch_attr_all;
+        *ctx->watch_attr_all = s;
+        slot = &s->v;
+    }
+    *slot = join_stores(ctx, *slot, v);
+}
+
 void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
 {
     if (!ctx->watch_attr || fr->fn != ctx->watch_attr_fn || !IS(t, attribute) || !fr->self_name) return;
     TSNode obj = py_field(t, PY.f_object);
     size_t ol;
     const char *o = py_text(fr->mod, obj, &ol);
-    if (!IS(obj, identifier) || ol != fr->self_len || memcmp(o, fr->self_name, ol) != 0 ||
-        !py_text_eq(fr->mod, py_field(t, PY.f_attribute), ctx->watch_attr))
-        return;
+    if (!IS(obj, identifier) || ol != fr->self_len || memcmp(o, fr->self_name, ol) != 0) return;
     v.flags &= ~(uint32_t)PY_VF_CALLERS;
+    if (ctx->watch_attr_all) {
+        size_t al;
+        const char *a = py_text(fr->mod, py_field(t, PY.f_attribute), &al);
+        note_store_all(ctx, a, al, v);
+        return;
+    }
+    if (!py_text_eq(fr->mod, py_field(t, PY.f_attribute), ctx->watch_attr)) return;
     *ctx->watch_attr_val = join_stores(ctx, *ctx->watch_attr_val, v);
 }
 
@@ -404,24 +441,37 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
             continue;
         uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
         if (!stores_attr(f->mod->src.text + s, e - s, pat, pl)) continue;
+        py_val inst = self && self->kind == PY_V_INSTANCE ? *self : py_vk(PY_V_INSTANCE);
+        if (inst.kind == PY_V_INSTANCE && !inst.cls) inst.cls = c;
+        inst.alt = NULL;
+        /* one walk of f per self class gives every attribute it stores */
+        char key[96];
+        int kl = snprintf(key, sizeof key, "stores/%p/%p", (void *)f, (void *)inst.cls);
+        py_attr_store **all = cg_map_get(&ctx->memo, key, (size_t)kl);
+        if (all) {
+            py_val *got = store_of(*all, name, pl);
+            out = join_stores(ctx, out, got ? *got : py_vk(PY_V_UNKNOWN));
+            continue;
+        }
+        all = cg_arena_alloc(ctx->arena, sizeof *all);
+        *all = NULL;
         walk_state w0, *w = &w0;
         walk_save(ctx, w);
         walk_quiet(ctx);
         const char *sa = ctx->watch_attr;
         py_func *sf = ctx->watch_attr_fn;
         py_val *sv = ctx->watch_attr_val, got = py_vk(PY_V_UNKNOWN);
+        py_attr_store **sall = ctx->watch_attr_all;
         ctx->watch_attr = name;
         ctx->watch_attr_fn = f;
         ctx->watch_attr_val = &got;
+        ctx->watch_attr_all = all;
         f->analyzing = 1;
         /* calls it makes are followed one level (`a, b = make_pair()`), no deeper */
         int saved_depth = ctx->depth;
         if (ctx->depth < 4) ctx->depth = 4;
         py_frame fr;
         py_frame_init(&fr, f, f->mod);
-        py_val inst = self && self->kind == PY_V_INSTANCE ? *self : py_vk(PY_V_INSTANCE);
-        if (inst.kind == PY_V_INSTANCE && !inst.cls) inst.cls = c;
-        inst.alt = NULL;
         py_bind_params(ctx, &fr, f, &inst, NULL, 0);
         py_exec_block(ctx, &fr, f->body);
         py_frame_free(&fr);
@@ -430,8 +480,11 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
         ctx->watch_attr = sa;
         ctx->watch_attr_fn = sf;
         ctx->watch_attr_val = sv;
+        ctx->watch_attr_all = sall;
         walk_restore(ctx, w);
-        out = join_stores(ctx, out, got);
+        cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, all);
+        py_val *stored = store_of(*all, name, pl);
+        out = join_stores(ctx, out, stored ? *stored : got);
     }
     py_class_resolve_bases(ctx->p, c);
     for (int i = 0; i < c->nbase; i++) {
@@ -1447,7 +1500,10 @@ py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         IS(ev.recv_node, identifier) && fr->self_name) {
         size_t sl, rl;
         const char *st = py_text(fr->mod, ev.argn[0], &sl), *rt = py_text(fr->mod, ev.recv_node, &rl);
-        size_t nl = strlen(ctx->watch_attr);
+        if (ctx->watch_attr_all && sl >= 2 && fr->fn == ctx->watch_attr_fn && rl == fr->self_len &&
+            memcmp(rt, fr->self_name, rl) == 0 && (st[0] == '"' || st[0] == '\'') && st[sl - 1] == st[0])
+            note_store_all(ctx, st + 1, sl - 2, py_vtensor(PY_DEV_UNKNOWN));
+        size_t nl = ctx->watch_attr_all ? (size_t)-1 : strlen(ctx->watch_attr);
         if (sl == nl + 2 && memcmp(st + 1, ctx->watch_attr, nl) == 0 && fr->fn == ctx->watch_attr_fn &&
             rl == fr->self_len && memcmp(rt, fr->self_name, rl) == 0)
             *ctx->watch_attr_val = join_stores(ctx, *ctx->watch_attr_val, py_vtensor(PY_DEV_UNKNOWN));

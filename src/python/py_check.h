@@ -236,6 +236,8 @@ typedef struct py_ctx {
     const char *watch_attr;
     py_func *watch_attr_fn;
     py_val *watch_attr_val;
+    struct py_attr_store **watch_attr_all; /* ...or every attribute it stores, into this list: one
+                                   walk per method, not one per attribute read (py_call.c) */
 } py_ctx;
 
 /* ---- events ------------------------------------------------------------------ */

@@ -501,7 +501,10 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
     if (!reassigned) return;
     /* a value math.* made from it in the capture, in this file: reported where
      * math.* read it (`eff = math.sqrt(self.rate)`), not where eff meets a tensor */
-    TSNode at = !py_is_null(v->ctor) && v->ctor.tree == ev->node.tree ? v->ctor : ev->node;
+    TSNode at = ev->node;
+    if (!py_is_null(v->ctor) && v->ctor.tree == ev->node.tree &&
+        !(py_start_byte(v->ctor) >= py_start_byte(at) && py_end_byte(v->ctor) <= py_end_byte(at)))
+        at = v->ctor;   /* computed elsewhere, not inside the operand itself */
     py_report(ctx, PY_AT(CG_R_CG304, ev->mod, at),
               "Python number `%s` is baked into the graph at capture, but it is reassigned %s: "
               "replays keep the captured value", v->oname, where);

@@ -213,7 +213,7 @@ static void walk_attr_node(attr_walk *w, py_cursor *k, int depth, cg_map *projec
     w->path[depth] = n;
     if (!py_cursor_first_child(k)) return;
     do {
-        if (ts_node_is_named(py_cursor_node(k))) walk_attr_node(w, k, depth + 1, project_counts);
+        if (py_is_named(py_cursor_node(k))) walk_attr_node(w, k, depth + 1, project_counts);
     } while (py_cursor_next_sibling(k));
     py_cursor_parent(k);
 }

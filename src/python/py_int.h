@@ -73,6 +73,7 @@ static inline uint32_t py_start_byte(TSNode n) { return ts_node_is_null(n) ? 0 :
 static inline uint32_t py_end_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
 static inline TSPoint py_start_point(TSNode n) { return ts_node_is_null(n) ? (TSPoint){0, 0} : ts_node_start_point(n); }
 static inline TSPoint py_end_point(TSNode n) { return ts_node_is_null(n) ? (TSPoint){0, 0} : ts_node_end_point(n); }
+static inline int py_is_named(TSNode n) { return !ts_node_is_null(n) && ts_node_is_named(n); }
 static inline int py_is_missing(TSNode n) { return !ts_node_is_null(n) && ts_node_is_missing(n); }
 static inline int py_has_error(TSNode n) { return !ts_node_is_null(n) && ts_node_has_error(n); }
 static inline int py_eq(TSNode a, TSNode b) { return ts_node_eq(a, b); }
@@ -115,7 +116,7 @@ static inline TSNode py_kids_next(py_kids *it)
         it->started = 1;
         if (!ok) return (TSNode){0};
         TSNode c = py_cursor_node(&it->k);
-        if (ts_node_is_named(c)) { it->i++; return c; }
+        if (py_is_named(c)) { it->i++; return c; }
     }
 }
 static inline void py_kids_free(py_kids *it) { if (it->count > 8) py_cursor_free(&it->k); }
