@@ -148,6 +148,42 @@ static int default_if_none(const attr_walk *w, TSNode n, int depth, const char *
     return xl == al && memcmp(xt, a, al) == 0 && !memmem(ct, cl, " is not ", 8);
 }
 
+/* Store n (an assignment of nt targets) into self.<a> (al bytes): the class's
+ * attribute table. */
+static void note_self_store(attr_walk *w, TSNode n, uint32_t nt, int depth, const char *a, size_t al)
+{
+    py_attr *pa = cg_map_get(&w->cls->attrs, a, al);
+    if (!pa) {
+        pa = cg_arena_alloc(w->m->arena, sizeof *pa);
+        pa->name = cg_arena_strndup(w->m->arena, a, al);
+        cg_map_put(&w->cls->attrs, pa->name, al, pa);
+    }
+    pa->assigns++;
+    if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w, n, depth, a, al))
+        pa->assigns_outside_init++;
+    /* a one-way flag: literal True/False stores, in __init__ and in which other method */
+    TSNode rv = nt == 1 && IS(n, assignment) ? py_field(n, PY.f_right) : (TSNode){0};
+    uint8_t ab = IS(rv, true_) ? PY_AB_TRUE : IS(rv, false_) ? PY_AB_FALSE : PY_AB_OTHER;
+    if (w->in_init) {
+        pa->bools_init |= ab;
+    } else {
+        pa->bools_out |= ab;
+        if (pa->setter != w->fn) pa->setters++;
+        pa->setter = w->fn;
+    }
+    if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
+        pa->type = py_field(n, PY.f_type);
+        pa->type_mod = w->m;
+    }
+    /* keep __init__'s value; else the first one seen */
+    if (IS(n, assignment) && nt == 1 &&
+        (py_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
+                                                       strcmp(pa->value_fn->name, "__init__") == 0)))) {
+        pa->value = py_field(n, PY.f_right);
+        pa->value_fn = w->fn;
+    }
+}
+
 /* One node of walk_attr_assigns (the cursor k stands on it), and below it. */
 static void walk_attr_node(attr_walk *w, py_cursor *k, int depth, cg_map *project_counts)
 {
@@ -177,37 +213,7 @@ static void walk_attr_node(attr_walk *w, py_cursor *k, int depth, cg_map *projec
              * Function's `ctx.x = ...` is a fresh object's */
             if (!is_self && !(IS(obj, identifier) && py_text_eq(w->m, obj, "ctx")))
                 map_inc(project_counts, cg_arena_strndup(w->m->arena, a, al), al);
-            if (is_self) {
-                py_attr *pa = cg_map_get(&w->cls->attrs, a, al);
-                if (!pa) {
-                    pa = cg_arena_alloc(w->m->arena, sizeof *pa);
-                    pa->name = cg_arena_strndup(w->m->arena, a, al);
-                    cg_map_put(&w->cls->attrs, pa->name, al, pa);
-                }
-                pa->assigns++;
-                if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w, n, depth, a, al))
-                    pa->assigns_outside_init++;
-                TSNode rv = nt == 1 && IS(n, assignment) ? py_field(n, PY.f_right) : (TSNode){0};
-                uint8_t ab = IS(rv, true_) ? PY_AB_TRUE : IS(rv, false_) ? PY_AB_FALSE : PY_AB_OTHER;
-                if (w->in_init) {
-                    pa->bools_init |= ab;
-                } else {
-                    pa->bools_out |= ab;
-                    if (pa->setter != w->fn) pa->setters++;
-                    pa->setter = w->fn;
-                }
-                if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
-                    pa->type = py_field(n, PY.f_type);
-                    pa->type_mod = w->m;
-                }
-                /* keep __init__'s value; else the first one seen */
-                if (IS(n, assignment) && nt == 1 &&
-                    (py_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
-                                                                   strcmp(pa->value_fn->name, "__init__") == 0)))) {
-                    pa->value = py_field(n, PY.f_right);
-                    pa->value_fn = w->fn;
-                }
-            }
+            if (is_self) note_self_store(w, n, nt, depth, a, al);
         }
     }
     w->path[depth] = n;

@@ -390,6 +390,41 @@ static py_func *callee_by_name(py_ctx *ctx, py_module *m, py_class *cls, const c
 
 static int hooks_param(py_ctx *ctx, py_func *f, const char *pname, size_t pl, int depth, const char **via);
 
+/* Does call n in f pass `name` (nl bytes), by position or keyword, to a
+ * function that registers hooks on that parameter? */
+static int passes_to_hooker(py_ctx *ctx, py_func *f, const char *self_name, TSNode n, const char *name, size_t nl,
+                            int depth, const char **via)
+{
+    TSNode fn = py_field(n, PY.f_function), args = py_field(n, PY.f_arguments);
+    uint32_t na = py_named_child_count(args);
+    for (uint32_t i = 0, pos = 0; i < na; i++) {
+        TSNode a = py_named_child(args, i), v = a;
+        const char *kw = NULL;
+        char kbuf[64];
+        if (IS(a, keyword_argument)) {
+            size_t kl;
+            const char *kt = py_text(f->mod, py_field(a, PY.f_name), &kl);
+            if (kl >= sizeof kbuf) continue;
+            memcpy(kbuf, kt, kl);
+            kbuf[kl] = 0;
+            kw = kbuf;
+            v = py_field(a, PY.f_value);
+        } else if (IS(a, list_splat) || IS(a, dictionary_splat)) {
+            return 0;
+        }
+        size_t vl;
+        const char *vt = py_text(f->mod, v, &vl);
+        int idx = kw ? -1 : (int)pos++;
+        if (vl != nl || memcmp(vt, name, nl) != 0) continue;
+        int skip;
+        py_func *g = callee_by_name(ctx, f->mod, f->cls, self_name, fn, &skip);
+        size_t gl;
+        const char *gp = g ? param_at(g, idx + skip, kw, &gl) : NULL;
+        if (g && gp && hooks_param(ctx, g, gp, gl, depth + 1, via)) return 1;
+    }
+    return 0;
+}
+
 /* The calls in f's body before byte `end` (not inside nested defs) that pass
  * `name` (nl bytes), or call a method on it when it is f's self: does one
  * reach a function that registers hooks on what it was passed? */
@@ -424,7 +459,7 @@ static int calls_hook(py_ctx *ctx, py_func *f, const char *name, size_t nl, uint
         if (py_start_byte(n) >= end) break;
         if (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda)) { down = 0; continue; }
         if (!IS(n, call)) continue;
-        TSNode fn = py_field(n, PY.f_function), args = py_field(n, PY.f_arguments);
+        TSNode fn = py_field(n, PY.f_function);
         int skip;
         /* x.meth(...) on f's self: the method, on self */
         TSNode obj = py_field(fn, PY.f_object);
@@ -434,31 +469,7 @@ static int calls_hook(py_ctx *ctx, py_func *f, const char *name, size_t nl, uint
             const char *gs = g && g->cls ? param_at(g, 0, NULL, &gl) : NULL;
             if (g && gs && hooks_param(ctx, g, gs, gl, depth + 1, via)) { found = 1; break; }
         }
-        uint32_t na = py_named_child_count(args);
-        for (uint32_t i = 0, pos = 0; i < na && !found; i++) {
-            TSNode a = py_named_child(args, i), v = a;
-            const char *kw = NULL;
-            char kbuf[64];
-            if (IS(a, keyword_argument)) {
-                size_t kl;
-                const char *kt = py_text(f->mod, py_field(a, PY.f_name), &kl);
-                if (kl >= sizeof kbuf) continue;
-                memcpy(kbuf, kt, kl);
-                kbuf[kl] = 0;
-                kw = kbuf;
-                v = py_field(a, PY.f_value);
-            } else if (IS(a, list_splat) || IS(a, dictionary_splat)) {
-                break;
-            }
-            size_t vl;
-            const char *vt = py_text(f->mod, v, &vl);
-            int idx = kw ? -1 : (int)pos++;
-            if (vl != nl || memcmp(vt, name, nl) != 0) continue;
-            py_func *g = callee_by_name(ctx, f->mod, f->cls, self_name, fn, &skip);
-            size_t gl;
-            const char *gp = g ? param_at(g, idx + skip, kw, &gl) : NULL;
-            if (g && gp && hooks_param(ctx, g, gp, gl, depth + 1, via)) found = 1;
-        }
+        if (passes_to_hooker(ctx, f, self_name, n, name, nl, depth, via)) found = 1;
     }
 done:
     py_cursor_free(&k);
