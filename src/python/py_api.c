@@ -91,6 +91,8 @@ static py_val build_math(const py_call_site *cs)
         }
     }
     if (r.flags & PY_VF_HOSTSCALAR) r.origin = PY_O_NONE;
+    /* read during the capture: where the value was baked (CG304 reports there) */
+    if (r.origin && cs->ctx->active) r.ctor = cs->call;
     return r;
 }
 
@@ -227,6 +229,15 @@ static py_val build_modlist(const py_call_site *cs)
                 for (const py_val *e = &a->items[k]; e && r.nelems < 4; e = e->alt)
                     if (e->kind == PY_V_INSTANCE) r.elems[r.nelems++] = e->cls;
     }
+    /* a Sequential returns what its last module returns: unknown when that
+     * module is not known (an external layer that may return a tuple) */
+    if (cg_ends_with(cs->q, ".Sequential") && cs->ev->nargs > 0) {
+        const py_val *last = &cs->ev->args[cs->ev->nargs - 1];
+        int known = last->kind == PY_V_INSTANCE || last->kind == PY_V_MODLIST || last->kind == PY_V_LIST ||
+                    last->kind == PY_V_TUPLE || last->kind == PY_V_DICT || (last->flags & PY_VF_SPREAD) ||
+                    (last->kind == PY_V_EXTOBJ && cg_starts(last->qual, "torch.nn."));
+        if (!known) r.flags |= PY_VF_OPAQUE_CALL;
+    }
     return r;
 }
 
@@ -338,6 +349,9 @@ static py_val build_optimizer(const py_call_site *cs)
     if (groups > 0 || (groups == 0 && kw_is(cs, "capturable", "True"))) r.flags |= PY_VF_CAPTURABLE;
     if (groups < 0) r.ctor = (TSNode){0};   /* capturable=True would not fix it: no edit */
     if (kw_is(cs, "fused", "True")) r.flags |= PY_VF_FUSED;
+    /* Opt(params, **kwargs) with keywords not known: fused and capturable unknown */
+    for (int i = 0; i < ev->nargs; i++)
+        if (IS(ev->argn[i], dictionary_splat)) r.flags |= PY_VF_KW_UNSEEN;
     int k = py_ev_kw(ev, "lr");
     if (k >= 0 && ev->kw[k].kind == PY_V_TENSOR) r.flags |= PY_VF_TENSOR_LR;
     return r;

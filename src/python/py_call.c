@@ -354,16 +354,53 @@ static py_val join_stores(py_ctx *ctx, py_val a, py_val b)
     return py_join(ctx, a, b);
 }
 
+/* What one walk of a method stored in self's attributes: a list in the arena. */
+typedef struct py_attr_store {
+    const char *name;
+    size_t len;
+    py_val v;
+    struct py_attr_store *next;
+} py_attr_store;
+
+static py_val *store_of(py_attr_store *list, const char *name, size_t len)
+{
+    for (py_attr_store *s = list; s; s = s->next)
+        if (s->len == len && memcmp(s->name, name, len) == 0) return &s->v;
+    return NULL;
+}
+
+/* In a walk for every attribute stored (watch_attr_all): v joins what name
+ * (len bytes) holds. */
+static void note_store_all(py_ctx *ctx, const char *name, size_t len, py_val v)
+{
+    py_val *slot = store_of(*ctx->watch_attr_all, name, len);
+    if (!slot) {
+        py_attr_store *s = cg_arena_alloc(ctx->arena, sizeof *s);
+        s->name = cg_arena_strndup(ctx->arena, name, len);
+        s->len = len;
+        s->v = py_vk(PY_V_UNKNOWN);
+        s->next = *ctx->watch_attr_all;
+        *ctx->watch_attr_all = s;
+        slot = &s->v;
+    }
+    *slot = join_stores(ctx, *slot, v);
+}
+
 void py_note_attr_store(py_ctx *ctx, py_frame *fr, TSNode t, py_val v)
 {
     if (!ctx->watch_attr || fr->fn != ctx->watch_attr_fn || !IS(t, attribute) || !fr->self_name) return;
     TSNode obj = py_field(t, PY.f_object);
     size_t ol;
     const char *o = py_text(fr->mod, obj, &ol);
-    if (!IS(obj, identifier) || ol != fr->self_len || memcmp(o, fr->self_name, ol) != 0 ||
-        !py_text_eq(fr->mod, py_field(t, PY.f_attribute), ctx->watch_attr))
-        return;
+    if (!IS(obj, identifier) || ol != fr->self_len || memcmp(o, fr->self_name, ol) != 0) return;
     v.flags &= ~(uint32_t)PY_VF_CALLERS;
+    if (ctx->watch_attr_all) {
+        size_t al;
+        const char *a = py_text(fr->mod, py_field(t, PY.f_attribute), &al);
+        note_store_all(ctx, a, al, v);
+        return;
+    }
+    if (!py_text_eq(fr->mod, py_field(t, PY.f_attribute), ctx->watch_attr)) return;
     *ctx->watch_attr_val = join_stores(ctx, *ctx->watch_attr_val, v);
 }
 
@@ -404,24 +441,37 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
             continue;
         uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
         if (!stores_attr(f->mod->src.text + s, e - s, pat, pl)) continue;
+        py_val inst = self && self->kind == PY_V_INSTANCE ? *self : py_vk(PY_V_INSTANCE);
+        if (inst.kind == PY_V_INSTANCE && !inst.cls) inst.cls = c;
+        inst.alt = NULL;
+        /* one walk of f per self class gives every attribute it stores */
+        char key[96];
+        int kl = snprintf(key, sizeof key, "stores/%p/%p", (void *)f, (void *)inst.cls);
+        py_attr_store **all = cg_map_get(&ctx->memo, key, (size_t)kl);
+        if (all) {
+            py_val *got = store_of(*all, name, pl);
+            out = join_stores(ctx, out, got ? *got : py_vk(PY_V_UNKNOWN));
+            continue;
+        }
+        all = cg_arena_alloc(ctx->arena, sizeof *all);
+        *all = NULL;
         walk_state w0, *w = &w0;
         walk_save(ctx, w);
         walk_quiet(ctx);
         const char *sa = ctx->watch_attr;
         py_func *sf = ctx->watch_attr_fn;
         py_val *sv = ctx->watch_attr_val, got = py_vk(PY_V_UNKNOWN);
+        py_attr_store **sall = ctx->watch_attr_all;
         ctx->watch_attr = name;
         ctx->watch_attr_fn = f;
         ctx->watch_attr_val = &got;
+        ctx->watch_attr_all = all;
         f->analyzing = 1;
         /* calls it makes are followed one level (`a, b = make_pair()`), no deeper */
         int saved_depth = ctx->depth;
         if (ctx->depth < 4) ctx->depth = 4;
         py_frame fr;
         py_frame_init(&fr, f, f->mod);
-        py_val inst = self && self->kind == PY_V_INSTANCE ? *self : py_vk(PY_V_INSTANCE);
-        if (inst.kind == PY_V_INSTANCE && !inst.cls) inst.cls = c;
-        inst.alt = NULL;
         py_bind_params(ctx, &fr, f, &inst, NULL, 0);
         py_exec_block(ctx, &fr, f->body);
         py_frame_free(&fr);
@@ -430,8 +480,11 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
         ctx->watch_attr = sa;
         ctx->watch_attr_fn = sf;
         ctx->watch_attr_val = sv;
+        ctx->watch_attr_all = sall;
         walk_restore(ctx, w);
-        out = join_stores(ctx, out, got);
+        cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, all);
+        py_val *stored = store_of(*all, name, pl);
+        out = join_stores(ctx, out, stored ? *stored : got);
     }
     py_class_resolve_bases(ctx->p, c);
     for (int i = 0; i < c->nbase; i++) {
@@ -644,8 +697,9 @@ void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, c
     int ai = 0, spread = 0, kwonly = 0;
     unsigned char taken[PY_MAX_ARGS] = { 0 };
     TSNode kwargs = { 0 };
+    py_kids kids = py_kids_of(params);
     for (uint32_t i = 0; i < np; i++) {
-        TSNode type, def, pn = py_named_child(params, i);
+        TSNode type, def, pn = py_kids_next(&kids);
         if (IS(pn, typed_parameter) && !IS(py_named_child(pn, 0), identifier)) pn = py_named_child(pn, 0);
         if (IS(pn, list_splat_pattern)) {
             passed(args, ai, "", 0, 1, &spread);
@@ -680,6 +734,7 @@ void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, c
         py_bind(ctx, fr, nt, nl, v);
         if (!kwonly) ai++;
     }
+    py_kids_free(&kids);
     if (!py_is_null(kwargs)) bind_rest(ctx, fr, f, kwargs, PY_V_DICT, args, ai, taken, spread);
 }
 
@@ -1230,11 +1285,10 @@ static void eval_arguments(py_ctx *ctx, py_frame *fr, TSNode args, py_event *ev)
     int outer_size = ctx->size_arg;
     ev->size_arg = outer_size;
     if (!py_is_null(args) && IS(args, argument_list)) {
-        uint32_t k = py_named_child_count(args);
-        for (uint32_t i = 0; i < k; i++) {
-            TSNode a = py_named_child(args, i);
+        py_kids kids = py_kids_of(args);
+        for (TSNode a; !py_is_null(a = py_kids_next(&kids));)
             if (!IS(a, comment)) eval_argument(ctx, fr, a, sizes, ev);
-        }
+        py_kids_free(&kids);
     } else if (!py_is_null(args)) {
         /* f(x for x in y) */
         ctx->size_arg = 0;
@@ -1281,6 +1335,15 @@ static int follow_checkpoint(py_ctx *ctx, py_frame *fr, const py_event *ev, TSNo
     return 1;
 }
 
+/* Does project class c (an optimizer) say `_step_supports_amp_scaling = True`
+ * (in its body or a method): GradScaler.step hands it the scale instead of
+ * reading found_inf on the host? */
+static int amp_scaling_class(py_ctx *ctx, py_class *c)
+{
+    py_attr *a = py_class_attr(ctx->p, c, "_step_supports_amp_scaling");
+    return a && (a->bools_init | a->bools_out) == PY_AB_TRUE;
+}
+
 /* Calling one alternative of a callee; *known is 0 when its kind says nothing. */
 static py_val callee_result_one(py_ctx *ctx, py_frame *fr, const py_event *ev, const py_val *callee, TSNode call,
                                 int *known)
@@ -1305,6 +1368,7 @@ static py_val callee_result_one(py_ctx *ctx, py_frame *fr, const py_event *ev, c
     case PY_V_CLASS: {
         py_val inst = py_vk(PY_V_INSTANCE);
         inst.cls = callee->cls;
+        if (amp_scaling_class(ctx, callee->cls)) inst.flags |= PY_VF_AMP_SCALING;
         py_func *init = NULL;
         if (ctx->active && py_class_lookup_method_owner(ctx->p, callee->cls, "__init__", &init))
             py_call_function(ctx, fr, call, init, &inst, &args, 0);
@@ -1317,7 +1381,7 @@ static py_val callee_result_one(py_ctx *ctx, py_frame *fr, const py_event *ev, c
             inst.cls = callee->elems[i];
             py_call_instance(ctx, fr, call, callee->elems[i], &inst, &args);
         }
-        return py_vtensor(PY_DEV_UNKNOWN);
+        return (callee->flags & PY_VF_OPAQUE_CALL) ? py_vk(PY_V_UNKNOWN) : py_vtensor(PY_DEV_UNKNOWN);
     case PY_V_EXTOBJ:
         return cg_starts(callee->qual, "torch.nn.") ? py_vtensor(PY_DEV_UNKNOWN) : py_vk(PY_V_UNKNOWN);
     default:
@@ -1436,7 +1500,10 @@ py_val py_eval_call(py_ctx *ctx, py_frame *fr, TSNode call)
         IS(ev.recv_node, identifier) && fr->self_name) {
         size_t sl, rl;
         const char *st = py_text(fr->mod, ev.argn[0], &sl), *rt = py_text(fr->mod, ev.recv_node, &rl);
-        size_t nl = strlen(ctx->watch_attr);
+        if (ctx->watch_attr_all && sl >= 2 && fr->fn == ctx->watch_attr_fn && rl == fr->self_len &&
+            memcmp(rt, fr->self_name, rl) == 0 && (st[0] == '"' || st[0] == '\'') && st[sl - 1] == st[0])
+            note_store_all(ctx, st + 1, sl - 2, py_vtensor(PY_DEV_UNKNOWN));
+        size_t nl = ctx->watch_attr_all ? (size_t)-1 : strlen(ctx->watch_attr);
         if (sl == nl + 2 && memcmp(st + 1, ctx->watch_attr, nl) == 0 && fr->fn == ctx->watch_attr_fn &&
             rl == fr->self_len && memcmp(rt, fr->self_name, rl) == 0)
             *ctx->watch_attr_val = join_stores(ctx, *ctx->watch_attr_val, py_vtensor(PY_DEV_UNKNOWN));

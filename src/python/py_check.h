@@ -73,6 +73,12 @@ enum {
                                     callers pass is looked up when the name is read */
     PY_VF_FROM_CALLERS = 1 << 26,/* ...and that is what it holds: not seen through closures */
     PY_VF_LOOPVAR = 1 << 27,     /* a number a `for` binds: it changes every iteration (CG304) */
+    PY_VF_OPAQUE_CALL = 1 << 28, /* an nn.Sequential whose last module is not known: calling it gives
+                                    what that module returns (unknown), not a tensor */
+    PY_VF_KW_UNSEEN = 1 << 29,   /* an optimizer built with `**kwargs` the analysis cannot read:
+                                    fused/capturable unknown (CG108) */
+    PY_VF_AMP_SCALING = 1 << 30, /* an optimizer that handles GradScaler's scale itself
+                                    (`_step_supports_amp_scaling = True`): GradScaler.step does not sync */
 };
 
 /* Where a Python number came from, for "reassigned elsewhere" (CG304). */
@@ -173,6 +179,8 @@ typedef struct py_region {
     TSNode *bad_samples;        /* sample arguments written as literals that are no tensors: CG704 */
     size_t nbad_samples;
     int hooked_before;          /* its module got hooks earlier in the function: CG704 */
+    TSNode hooked_node;         /*   which module (an element of a tuple of them): CG704 */
+    const char *hooked_via;     /*   the function that registered them, when another one: CG704 */
 } py_region;
 
 /* What the walk is in: code outside any capture, code that runs during a
@@ -228,6 +236,8 @@ typedef struct py_ctx {
     const char *watch_attr;
     py_func *watch_attr_fn;
     py_val *watch_attr_val;
+    struct py_attr_store **watch_attr_all; /* ...or every attribute it stores, into this list: one
+                                   walk per method, not one per attribute read (py_call.c) */
 } py_ctx;
 
 /* ---- events ------------------------------------------------------------------ */
@@ -258,13 +268,8 @@ typedef struct py_event {
     py_val recv;
     TSNode recv_node;
     py_val callee;             /* what is called, when it is a value (a project or compiled function) */
-    int nargs;
-    py_val args[PY_MAX_ARGS];
-    TSNode argn[PY_MAX_ARGS];
-    int nkw;
-    const char *kwname[PY_MAX_ARGS];
-    py_val kw[PY_MAX_ARGS];
-    TSNode kwn[PY_MAX_ARGS];
+    int nargs;                 /* args/argn: the positional arguments (arrays last, below) */
+    int nkw;                   /* kwname/kw/kwn: the keywords */
     int size_arg;              /* the call is itself a size argument (CG203) */
     int chained_to_device;     /* result goes straight into .cuda()/.to() */
     int chained_to_pin;        /* result goes straight into .pin_memory() (CG503, not CG305) */
@@ -278,6 +283,13 @@ typedef struct py_event {
     TSNode target_base_node;
     int target_is_global;      /* PY_EV_STORE: a name declared global / module level (1), under
                                   self (2), a parameter holding the caller's container (3) */
+    /* the arguments, last: an event is cleared up to here and for the first
+     * two of each (py_event_init), not for all PY_MAX_ARGS */
+    py_val args[PY_MAX_ARGS];
+    TSNode argn[PY_MAX_ARGS];
+    const char *kwname[PY_MAX_ARGS];
+    py_val kw[PY_MAX_ARGS];
+    TSNode kwn[PY_MAX_ARGS];
 } py_event;
 
 /* ---- py_report.c: the one report builder ----------------------------------------- */

@@ -244,6 +244,22 @@ static void check_format_fstring(const py_ctx *ctx, const py_event *ev)
               py_snip(ctx, ev->mod, ev->node));
 }
 
+/* Does GradScaler.step(opt) read found_inf on the host, opt being (one of)
+ * these optimizers?  A torch.optim optimizer does unless fused and
+ * capturable; a project optimizer unless it handles the scale itself
+ * (`_step_supports_amp_scaling`).  An optimizer of unknown kind, or built
+ * with keywords not known (`**kwargs`: fused unseen), says nothing. */
+static int scaler_step_syncs(const py_val *opt)
+{
+    for (const py_val *a = opt; a; a = a->alt) {
+        if (a->kind == PY_V_EXTOBJ && a->qual && cg_starts(a->qual, "torch.optim.") &&
+            !((a->flags & PY_VF_FUSED) && (a->flags & PY_VF_CAPTURABLE)) && !(a->flags & PY_VF_KW_UNSEEN))
+            return 1;
+        if (a->kind == PY_V_INSTANCE && !(a->flags & PY_VF_AMP_SCALING)) return 1;
+    }
+    return 0;
+}
+
 /* CG108: synchronization hidden in library calls */
 static void check_library_sync(const py_ctx *ctx, const py_event *ev)
 {
@@ -268,8 +284,8 @@ static void check_library_sync(const py_ctx *ctx, const py_event *ev)
      * the optimizer takes the scale and flag itself (fused=True, capturable:
      * measured to capture and replay); update() keeps the scale on the GPU and
      * never syncs. */
-    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && cg_eq(ev->method, "step") &&
-        !(ev->nargs > 0 && (ev->args[0].flags & PY_VF_FUSED) && (ev->args[0].flags & PY_VF_CAPTURABLE)))
+    if (ev->method && (ev->recv.flags & PY_VF_SCALER) && cg_eq(ev->method, "step") && ev->nargs > 0 &&
+        scaler_step_syncs(&ev->args[0]))
         py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node),
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));
@@ -483,7 +499,13 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
         if (py_count_local_assigns(v->ofn, v->oname, nl) > 1) { reassigned = 1; where = "later in the function"; }
     }
     if (!reassigned) return;
-    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, ev->node),
+    /* a value math.* made from it in the capture, in this file: reported where
+     * math.* read it (`eff = math.sqrt(self.rate)`), not where eff meets a tensor */
+    TSNode at = ev->node;
+    if (!py_is_null(v->ctor) && v->ctor.tree == ev->node.tree &&
+        !(py_start_byte(v->ctor) >= py_start_byte(at) && py_end_byte(v->ctor) <= py_end_byte(at)))
+        at = v->ctor;   /* computed elsewhere, not inside the operand itself */
+    py_report(ctx, PY_AT(CG_R_CG304, ev->mod, at),
               "Python number `%s` is baked into the graph at capture, but it is reassigned %s: "
               "replays keep the captured value", v->oname, where);
 }
@@ -912,13 +934,14 @@ static void check_graphed_callables(const py_ctx *ctx, const py_event *ev)
         py_report(ctx, PY_AT(CG_R_CG704, ev->mod, r->bad_samples[i], .fix = "pass only tensors as sample arguments"),
                   "sample argument `%s` is not a tensor: make_graphed_callables refuses it",
                   py_snip(ctx, ev->mod, r->bad_samples[i]));
-    /* hooks registered earlier in the same function on the same module */
+    /* hooks registered on the module before the call: here, or in a function it called */
     if (r->hooked_before) {
         size_t ml;
-        const char *mt = py_text(ev->mod, ev->argn[0], &ml);
+        const char *mt = py_text(ev->mod, py_is_null(r->hooked_node) ? ev->argn[0] : r->hooked_node, &ml);
         py_report(ctx, PY_AT(CG_R_CG704, ev->mod, ev->node, .fix = "register hooks after graphing"),
-                  "`%.*s` has hooks registered before make_graphed_callables: \"Modules must not "
-                  "have hooks registered at the time they are passed\"", (int)ml, mt);
+                  "`%.*s` has hooks registered before make_graphed_callables%s%s%s: \"Modules must not "
+                  "have hooks registered at the time they are passed\"", (int)ml, mt,
+                  r->hooked_via ? " (in `" : "", r->hooked_via ? r->hooked_via : "", r->hooked_via ? "`)" : "");
     }
 }
 

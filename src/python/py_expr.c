@@ -225,6 +225,9 @@ static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
         num.ofn = out.ofn;
         num.ocls = out.ocls;
         num.omod = out.omod;
+        num.ctor = out.ctor;
+        /* computed in the capture from a number with an origin: CG304 reports here */
+        if (num.origin && ctx->active && py_is_null(num.ctor)) num.ctor = n;
         return num;
     }
     if (a.kind == PY_V_STR || b.kind == PY_V_STR) {

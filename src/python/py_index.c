@@ -148,10 +148,46 @@ static int default_if_none(const attr_walk *w, TSNode n, int depth, const char *
     return xl == al && memcmp(xt, a, al) == 0 && !memmem(ct, cl, " is not ", 8);
 }
 
-/* Every `X.attr = ...` / `X.attr += ...` below n (not into nested defs/classes):
- * counts for the project and, for `self.attr`, the class's attribute table. */
-static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project_counts)
+/* Store n (an assignment of nt targets) into self.<a> (al bytes): the class's
+ * attribute table. */
+static void note_self_store(attr_walk *w, TSNode n, uint32_t nt, int depth, const char *a, size_t al)
 {
+    py_attr *pa = cg_map_get(&w->cls->attrs, a, al);
+    if (!pa) {
+        pa = cg_arena_alloc(w->m->arena, sizeof *pa);
+        pa->name = cg_arena_strndup(w->m->arena, a, al);
+        cg_map_put(&w->cls->attrs, pa->name, al, pa);
+    }
+    pa->assigns++;
+    if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w, n, depth, a, al))
+        pa->assigns_outside_init++;
+    /* a one-way flag: literal True/False stores, in __init__ and in which other method */
+    TSNode rv = nt == 1 && IS(n, assignment) ? py_field(n, PY.f_right) : (TSNode){0};
+    uint8_t ab = IS(rv, true_) ? PY_AB_TRUE : IS(rv, false_) ? PY_AB_FALSE : PY_AB_OTHER;
+    if (w->in_init) {
+        pa->bools_init |= ab;
+    } else {
+        pa->bools_out |= ab;
+        if (pa->setter != w->fn) pa->setters++;
+        pa->setter = w->fn;
+    }
+    if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
+        pa->type = py_field(n, PY.f_type);
+        pa->type_mod = w->m;
+    }
+    /* keep __init__'s value; else the first one seen */
+    if (IS(n, assignment) && nt == 1 &&
+        (py_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
+                                                       strcmp(pa->value_fn->name, "__init__") == 0)))) {
+        pa->value = py_field(n, PY.f_right);
+        pa->value_fn = w->fn;
+    }
+}
+
+/* One node of walk_attr_assigns (the cursor k stands on it), and below it. */
+static void walk_attr_node(attr_walk *w, py_cursor *k, int depth, cg_map *project_counts)
+{
+    TSNode n = py_cursor_node(k);
     if (depth > 400) return;
     if (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda)) {
         if (depth > 0) return;
@@ -177,33 +213,26 @@ static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project
              * Function's `ctx.x = ...` is a fresh object's */
             if (!is_self && !(IS(obj, identifier) && py_text_eq(w->m, obj, "ctx")))
                 map_inc(project_counts, cg_arena_strndup(w->m->arena, a, al), al);
-            if (is_self) {
-                py_attr *pa = cg_map_get(&w->cls->attrs, a, al);
-                if (!pa) {
-                    pa = cg_arena_alloc(w->m->arena, sizeof *pa);
-                    pa->name = cg_arena_strndup(w->m->arena, a, al);
-                    cg_map_put(&w->cls->attrs, pa->name, al, pa);
-                }
-                pa->assigns++;
-                if ((!w->in_init || IS(n, augmented_assignment)) && !default_if_none(w, n, depth, a, al))
-                    pa->assigns_outside_init++;
-                if (IS(n, assignment) && nt == 1 && !py_is_null(py_field(n, PY.f_type)) && py_is_null(pa->type)) {
-                    pa->type = py_field(n, PY.f_type);
-                    pa->type_mod = w->m;
-                }
-                /* keep __init__'s value; else the first one seen */
-                if (IS(n, assignment) && nt == 1 &&
-                    (py_is_null(pa->value) || (w->in_init && !(pa->value_fn && pa->value_fn->name &&
-                                                                   strcmp(pa->value_fn->name, "__init__") == 0)))) {
-                    pa->value = py_field(n, PY.f_right);
-                    pa->value_fn = w->fn;
-                }
-            }
+            if (is_self) note_self_store(w, n, nt, depth, a, al);
         }
     }
-    uint32_t c = py_named_child_count(n);
     w->path[depth] = n;
-    for (uint32_t i = 0; i < c; i++) walk_attr_assigns(w, py_named_child(n, i), depth + 1, project_counts);
+    if (!py_cursor_first_child(k)) return;
+    do {
+        if (py_is_named(py_cursor_node(k))) walk_attr_node(w, k, depth + 1, project_counts);
+    } while (py_cursor_next_sibling(k));
+    py_cursor_parent(k);
+}
+
+/* Every `X.attr = ...` / `X.attr += ...` below n (not into nested defs/classes):
+ * counts for the project and, for `self.attr`, the class's attribute table.
+ * One cursor for the whole walk (indexing children is quadratic, a cursor
+ * per node a malloc each). */
+static void walk_attr_assigns(attr_walk *w, TSNode n, int depth, cg_map *project_counts)
+{
+    py_cursor k = py_cursor_new(n);
+    if (k.ok) walk_attr_node(w, &k, depth, project_counts);
+    py_cursor_free(&k);
 }
 
 static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_counts, int depth);
@@ -212,9 +241,8 @@ static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_c
  * what self.x is when no method says (an annotation of x, its value). */
 static void index_class_body(py_module *m, py_class *c, TSNode body)
 {
-    uint32_t n = py_named_child_count(body);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode st = py_named_child(body, i);
+    py_kids kids = py_kids_of(body);
+    for (TSNode st; !py_is_null(st = py_kids_next(&kids));) {
         TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){0};
         if (!IS(e, assignment)) continue;
         TSNode left = py_field(e, PY.f_left), type = py_field(e, PY.f_type), right = py_field(e, PY.f_right);
@@ -231,11 +259,14 @@ static void index_class_body(py_module *m, py_class *c, TSNode body)
             pa->type = type;
             pa->type_mod = m;
         }
+        if (!py_is_null(right))
+            pa->bools_init |= IS(right, true_) ? PY_AB_TRUE : IS(right, false_) ? PY_AB_FALSE : PY_AB_OTHER;
         if (py_is_null(pa->value) && !py_is_null(right)) {
             pa->value = right;   /* value_fn NULL: the class body, in type_mod */
             pa->type_mod = m;
         }
     }
+    py_kids_free(&kids);
 }
 
 static void index_def(py_module *m, TSNode def, py_class *cls, cg_map *attr_counts, int depth, int top)
@@ -323,9 +354,8 @@ static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_c
 {
     if (depth > 100) return;
     int top = depth == 0;
-    uint32_t n = py_named_child_count(block);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode st = py_named_child(block, i);
+    py_kids kids = py_kids_of(block);
+    for (TSNode st; !py_is_null(st = py_kids_next(&kids));) {
         if (IS(st, function_definition) || IS(st, class_definition) || IS(st, decorated_definition)) {
             index_def(m, st, cls, attr_counts, depth, top || cls != NULL);
         } else if (top && (IS(st, import_statement) || IS(st, import_from_statement))) {
@@ -339,6 +369,7 @@ static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_c
                 if (is_clause(py_named_child(st, j))) index_defs(m, py_named_child(st, j), cls, attr_counts, depth);
         }
     }
+    py_kids_free(&kids);
 }
 
 /* `global x` in a function: each counts as an assignment made elsewhere. */
@@ -354,8 +385,9 @@ static void count_global_stmts(py_module *m, TSNode n, int depth)
         }
         return;
     }
-    uint32_t c = py_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) count_global_stmts(m, py_named_child(n, i), depth + 1);
+    py_kids k = py_kids_of(n);
+    for (TSNode c; !py_is_null(c = py_kids_next(&k));) count_global_stmts(m, c, depth + 1);
+    py_kids_free(&k);
 }
 
 /* Does the file call set_default_device with a device that may be CUDA?  A
@@ -411,15 +443,15 @@ static void index_module(py_project *p, py_module *m)
     cg_map attr_counts;
     cg_map_init(&attr_counts);
     index_defs(m, root, NULL, &attr_counts, 0);
-    count_global_stmts(m, root, 0);
+    /* no `global` statement without the word: most files need no walk */
+    if (memmem(m->src.text, m->src.len, "global", 6)) count_global_stmts(m, root, 0);
     /* module-level `X.attr = v` (scripts configure models at top level) */
     attr_walk w = { .m = m };
-    uint32_t n = py_named_child_count(root);
-    for (uint32_t i = 0; i < n; i++) {
-        TSNode st = py_named_child(root, i);
+    py_kids kids = py_kids_of(root);
+    for (TSNode st; !py_is_null(st = py_kids_next(&kids));)
         if (!IS(st, function_definition) && !IS(st, class_definition) && !IS(st, decorated_definition))
             walk_attr_assigns(&w, st, 1, &attr_counts);
-    }
+    py_kids_free(&kids);
     /* merge into the project's counts */
     pthread_mutex_lock(&p->report->lock);
     for (size_t i = 0; i < attr_counts.cap; i++)
@@ -655,8 +687,9 @@ static void count_assigns(py_func *f, TSNode n, int in_loop, int depth)
         c += (IS(n, augmented_assignment) || in_loop) ? 2 : 1;
         cg_map_put(&f->local_assigns, t, len, (void *)c);
     }
-    uint32_t c = py_named_child_count(n);
-    for (uint32_t i = 0; i < c; i++) count_assigns(f, py_named_child(n, i), loop, depth + 1);
+    py_kids k = py_kids_of(n);
+    for (TSNode c; !py_is_null(c = py_kids_next(&k));) count_assigns(f, c, loop, depth + 1);
+    py_kids_free(&k);
 }
 
 int py_count_local_assigns(py_func *f, const char *name, size_t len)
@@ -734,23 +767,38 @@ void cg_py_names_of(const char *t, size_t n, cg_py_names *out)
 {
     memset(out, 0, sizeof *out);
     const unsigned char *u = (const unsigned char *)t;
+    /* called names: the name before each `(` (spaces and tabs between), a
+     * name being a run of identifier bytes that does not begin with a digit */
+    for (const char *q = t, *end = t + n; (q = memchr(q, '(', (size_t)(end - q))) != NULL; q++) {
+        size_t e = (size_t)(q - t);
+        while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t')) e--;
+        size_t s = e;
+        while (s > 0 && ident_table[u[s - 1]]) s--;
+        if (s < e && ident_table[u[s]] == 1) bloom_add(out->call, 4096, t + s, e - s);
+    }
+    /* imported names: every name on an import line, and on the lines an
+     * import's parentheses continue it to; other lines are skipped whole */
     int in_import = import_line(t, n, 0), parens = 0;
     for (size_t i = 0; i < n;) {
+        if (!in_import) {
+            const char *nl = memchr(t + i, '\n', n - i);
+            if (!nl) break;
+            i = (size_t)(nl - t) + 1;
+            in_import = import_line(t, n, i);
+            continue;
+        }
         unsigned char c = u[i];
         if (ident_table[c] != 1) {
             i++;
             if (c == '\n' && !parens) in_import = import_line(t, n, i);
-            else if (in_import && (c == '(' || c == ')')) parens += c == '(' ? 1 : -1;
+            else if (c == '(' || c == ')') parens += c == '(' ? 1 : -1;
             /* a number's digits and letters (1e5, 0x1f) are no name */
             if (ident_table[c] == 2) while (i < n && ident_table[u[i]]) i++;
             continue;
         }
         size_t s = i;
         while (i < n && ident_table[u[i]]) i++;
-        size_t e = i, j = i;
-        if (in_import) bloom_add(out->import, 2048, t + s, e - s);
-        while (j < n && (t[j] == ' ' || t[j] == '\t')) j++;
-        if (j < n && t[j] == '(') bloom_add(out->call, 4096, t + s, e - s);
+        bloom_add(out->import, 2048, t + s, i - s);
     }
 }
 

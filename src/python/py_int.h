@@ -73,6 +73,7 @@ static inline uint32_t py_start_byte(TSNode n) { return ts_node_is_null(n) ? 0 :
 static inline uint32_t py_end_byte(TSNode n) { return ts_node_is_null(n) ? 0 : ts_node_end_byte(n); }
 static inline TSPoint py_start_point(TSNode n) { return ts_node_is_null(n) ? (TSPoint){0, 0} : ts_node_start_point(n); }
 static inline TSPoint py_end_point(TSNode n) { return ts_node_is_null(n) ? (TSPoint){0, 0} : ts_node_end_point(n); }
+static inline int py_is_named(TSNode n) { return !ts_node_is_null(n) && ts_node_is_named(n); }
 static inline int py_is_missing(TSNode n) { return !ts_node_is_null(n) && ts_node_is_missing(n); }
 static inline int py_has_error(TSNode n) { return !ts_node_is_null(n) && ts_node_has_error(n); }
 static inline int py_eq(TSNode a, TSNode b) { return ts_node_eq(a, b); }
@@ -94,6 +95,31 @@ static inline TSNode py_cursor_node(const py_cursor *k) { return k->ok ? ts_tree
 static inline int py_cursor_first_child(py_cursor *k) { return k->ok && ts_tree_cursor_goto_first_child(&k->c); }
 static inline int py_cursor_next_sibling(py_cursor *k) { return k->ok && ts_tree_cursor_goto_next_sibling(&k->c); }
 static inline int py_cursor_parent(py_cursor *k) { return k->ok && ts_tree_cursor_goto_parent(&k->c); }
+
+/* The named children of a node, in order: `py_kids k = py_kids_of(n); for
+ * (TSNode c; !py_is_null(c = py_kids_next(&k));) ...; py_kids_free(&k);`.
+ * Indexing (py_named_child(n, i)) walks the children from the first every
+ * time, quadratic over a long block or parameter list: past a few children
+ * a cursor walks them once instead. */
+typedef struct py_kids { TSNode n; uint32_t i, count; int started; py_cursor k; } py_kids;
+static inline py_kids py_kids_of(TSNode n)
+{
+    py_kids it = { .n = n, .count = py_named_child_count(n) };
+    if (it.count > 8) it.k = py_cursor_new(n);
+    return it;
+}
+static inline TSNode py_kids_next(py_kids *it)
+{
+    if (it->count <= 8) return it->i < it->count ? py_named_child(it->n, it->i++) : (TSNode){0};
+    for (;;) {
+        int ok = it->started ? py_cursor_next_sibling(&it->k) : py_cursor_first_child(&it->k);
+        it->started = 1;
+        if (!ok) return (TSNode){0};
+        TSNode c = py_cursor_node(&it->k);
+        if (py_is_named(c)) { it->i++; return c; }
+    }
+}
+static inline void py_kids_free(py_kids *it) { if (it->count > 8) py_cursor_free(&it->k); }
 
 /* A node of this grammar symbol (never true of a null node). */
 #define IS(node, sym) py_is_sym((node), PY.sym)
@@ -128,7 +154,15 @@ typedef struct py_attr {
     py_module *type_mod;    /*   in this module */
     int assigns;            /* assignments to self.<name> in the class */
     int assigns_outside_init;
+    /* what the stores are, for a one-way flag (`self.ready = False` in
+     * __init__, `= True` in one other method): PY_AB_* bits, in __init__ or
+     * the class body, and elsewhere */
+    uint8_t bools_init, bools_out;
+    int latch;              /* 0 not decided yet, 1 set by the object's construction, -1 no */
+    py_func *setter;        /* the one method storing outside __init__ (NULL: none or several) */
+    int setters;
 } py_attr;
+enum { PY_AB_FALSE = 1, PY_AB_TRUE = 2, PY_AB_OTHER = 4 };
 
 struct py_class {
     py_module *mod;

@@ -25,15 +25,26 @@
  * enough that "cuda" and "computational graph" in one file are not a hit. */
 int cg_py_mentions_capture(const char *t, size_t n)
 {
-    static const char *const apis[] = { "capture_begin", "make_graphed_callables", "CUDAGraph",
-        "cuda.graph", "reduce-overhead", "triton.cudagraphs", "CudaGraphManager",
-        "FullCudaGraphWrapper", NULL };
-    for (int i = 0; apis[i]; i++)
-        if (memmem(t, n, apis[i], strlen(apis[i]))) return 1;
-    /* `import torch.cuda as tc; tc.graph(g)`, `from torch.cuda import graph` */
-    if (memmem(t, n, "torch.cuda", 10) && (memmem(t, n, ".graph(", 7) || memmem(t, n, "import graph", 12)))
-        return 1;
-    return 0;
+    if (memmem(t, n, "capture_begin", 13) || memmem(t, n, "reduce-overhead", 15)) return 1;
+    /* the other names all spell "raph": one pass over its occurrences (a
+     * search per name read every file many times) */
+    static const struct { const char *s; size_t at; } apis[] = { { "make_graphed_callables", 6 },
+        { "CUDAGraph", 5 }, { "cuda.graph", 6 }, { "triton.cudagraphs", 12 }, { "CudaGraphManager", 5 },
+        { "FullCudaGraphWrapper", 9 } };
+    int torch_graph = 0;
+    for (const char *p = t, *end = t + n; (p = memmem(p, (size_t)(end - p), "raph", 4)) != NULL; p++) {
+        for (size_t i = 0; i < sizeof apis / sizeof *apis; i++) {
+            size_t l = strlen(apis[i].s);
+            if ((size_t)(p - t) >= apis[i].at && (size_t)(end - (p - apis[i].at)) >= l &&
+                memcmp(p - apis[i].at, apis[i].s, l) == 0)
+                return 1;
+        }
+        /* `import torch.cuda as tc; tc.graph(g)`, `from torch.cuda import graph` */
+        if (((size_t)(p - t) >= 2 && end - p >= 5 && memcmp(p - 2, ".graph(", 7) == 0) ||
+            ((size_t)(p - t) >= 8 && memcmp(p - 8, "import graph", 12) == 0))
+            torch_graph = 1;
+    }
+    return torch_graph && memmem(t, n, "torch.cuda", 10) != NULL;
 }
 
 typedef struct phase1 { py_project *p; int level; size_t done; } phase1;

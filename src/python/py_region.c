@@ -323,6 +323,217 @@ static int open_full_cuda_graph_wrapper(py_ctx *ctx, py_frame *fr, py_event *ev,
     return 1;
 }
 
+/* ---- CG704: hooks on a module before make_graphed_callables --------------------------- */
+static const char *const hook_methods[] = { "register_forward_hook", "register_forward_pre_hook",
+    "register_full_backward_hook", "register_backward_hook", NULL };
+
+/* Does text t[0..n) call `<name>.register_*hook(`? */
+static int text_hooks(const char *t, size_t n, const char *name, size_t nl)
+{
+    for (int i = 0; hook_methods[i]; i++) {
+        char needle[256];
+        int k = snprintf(needle, sizeof needle, "%.*s.%s(", (int)(nl < 200 ? nl : 200), name, hook_methods[i]);
+        if (k > 0 && memmem(t, n, needle, (size_t)k)) return 1;
+    }
+    return 0;
+}
+
+/* The name of parameter `idx` of f (self counted), or `kw` when f has a
+ * parameter of that name; NULL when none. */
+static const char *param_at(py_func *f, int idx, const char *kw, size_t *len)
+{
+    TSNode params = py_field(f->node, PY.f_parameters);
+    uint32_t n = py_named_child_count(params);
+    int pos = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        TSNode pn = py_named_child(params, i), name = pn;
+        if (IS(pn, typed_parameter)) name = py_named_child(pn, 0);
+        else if (IS(pn, default_parameter) || IS(pn, typed_default_parameter)) name = py_field(pn, PY.f_name);
+        if (!IS(name, identifier)) {
+            if (IS(pn, list_splat_pattern) || strcmp(py_type(pn), "keyword_separator") == 0) pos = -1000;
+            continue;
+        }
+        const char *t = py_text(f->mod, name, len);
+        if (kw ? (strlen(kw) == *len && memcmp(kw, t, *len) == 0) : pos == idx) return t;
+        pos++;
+    }
+    return NULL;
+}
+
+/* The project function a call's callee names, resolved by its spelling in
+ * module m (in a method of cls, `self.meth`): a function, a class's __init__,
+ * or a method of self; *skip: 1 when the callee's first parameter is bound
+ * (a method, __init__). */
+static py_func *callee_by_name(py_ctx *ctx, py_module *m, py_class *cls, const char *self_name, TSNode fn, int *skip)
+{
+    *skip = 0;
+    size_t l;
+    const char *t = py_text(m, fn, &l);
+    py_func *f = NULL;
+    if (IS(fn, identifier)) {
+        py_val v = py_val_of_sym(ctx, py_resolve_name(ctx->p, m, t, l), t, l);
+        if (v.kind == PY_V_FUNC) return v.fn;
+        if (v.kind == PY_V_CLASS && v.cls && py_class_lookup_method_owner(ctx->p, v.cls, "__init__", &f)) *skip = 1;
+        return f;
+    }
+    TSNode obj = py_field(fn, PY.f_object);
+    if (IS(fn, attribute) && cls && self_name && IS(obj, identifier) && py_text_eq(m, obj, self_name)) {
+        const char *mn = py_text(m, py_field(fn, PY.f_attribute), &l);
+        char name[128];
+        if (l == 0 || l >= sizeof name) return NULL;
+        memcpy(name, mn, l);
+        name[l] = 0;
+        if (py_class_lookup_method_owner(ctx->p, cls, name, &f)) *skip = 1;
+    }
+    return f;
+}
+
+static int hooks_param(py_ctx *ctx, py_func *f, const char *pname, size_t pl, int depth, const char **via);
+
+/* Does call n in f pass `name` (nl bytes), by position or keyword, to a
+ * function that registers hooks on that parameter? */
+static int passes_to_hooker(py_ctx *ctx, py_func *f, const char *self_name, TSNode n, const char *name, size_t nl,
+                            int depth, const char **via)
+{
+    TSNode fn = py_field(n, PY.f_function), args = py_field(n, PY.f_arguments);
+    uint32_t na = py_named_child_count(args);
+    for (uint32_t i = 0, pos = 0; i < na; i++) {
+        TSNode a = py_named_child(args, i), v = a;
+        const char *kw = NULL;
+        char kbuf[64];
+        if (IS(a, keyword_argument)) {
+            size_t kl;
+            const char *kt = py_text(f->mod, py_field(a, PY.f_name), &kl);
+            if (kl >= sizeof kbuf) continue;
+            memcpy(kbuf, kt, kl);
+            kbuf[kl] = 0;
+            kw = kbuf;
+            v = py_field(a, PY.f_value);
+        } else if (IS(a, list_splat) || IS(a, dictionary_splat)) {
+            return 0;
+        }
+        size_t vl;
+        const char *vt = py_text(f->mod, v, &vl);
+        int idx = kw ? -1 : (int)pos++;
+        if (vl != nl || memcmp(vt, name, nl) != 0) continue;
+        int skip;
+        py_func *g = callee_by_name(ctx, f->mod, f->cls, self_name, fn, &skip);
+        size_t gl;
+        const char *gp = g ? param_at(g, idx + skip, kw, &gl) : NULL;
+        if (g && gp && hooks_param(ctx, g, gp, gl, depth + 1, via)) return 1;
+    }
+    return 0;
+}
+
+/* The calls in f's body before byte `end` (not inside nested defs) that pass
+ * `name` (nl bytes), or call a method on it when it is f's self: does one
+ * reach a function that registers hooks on what it was passed? */
+static int calls_hook(py_ctx *ctx, py_func *f, const char *name, size_t nl, uint32_t end, int depth,
+                      const char **via)
+{
+    const char *self_name = NULL;
+    size_t sl = 0;
+    if (f->cls) self_name = param_at(f, 0, NULL, &sl);
+    char sbuf[64];
+    if (self_name && sl < sizeof sbuf) {
+        memcpy(sbuf, self_name, sl);
+        sbuf[sl] = 0;
+        self_name = sbuf;
+    } else {
+        self_name = NULL;
+    }
+    int is_self = self_name && nl == sl && memcmp(name, self_name, nl) == 0;
+    py_cursor k = py_cursor_new(f->body);
+    int found = 0, down = 1;
+    while (!found) {
+        if (down && py_cursor_first_child(&k)) {
+            down = 1;
+        } else {
+            while (!py_cursor_next_sibling(&k)) {
+                if (!py_cursor_parent(&k)) goto done;
+                if (py_eq(py_cursor_node(&k), f->body)) goto done;
+            }
+            down = 1;
+        }
+        TSNode n = py_cursor_node(&k);
+        if (py_start_byte(n) >= end) break;
+        if (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda)) { down = 0; continue; }
+        if (!IS(n, call)) continue;
+        TSNode fn = py_field(n, PY.f_function);
+        int skip;
+        /* x.meth(...) on f's self: the method, on self */
+        TSNode obj = py_field(fn, PY.f_object);
+        if (is_self && IS(fn, attribute) && IS(obj, identifier) && py_text_eq(f->mod, obj, self_name)) {
+            py_func *g = callee_by_name(ctx, f->mod, f->cls, self_name, fn, &skip);
+            size_t gl;
+            const char *gs = g && g->cls ? param_at(g, 0, NULL, &gl) : NULL;
+            if (g && gs && hooks_param(ctx, g, gs, gl, depth + 1, via)) { found = 1; break; }
+        }
+        if (passes_to_hooker(ctx, f, self_name, n, name, nl, depth, via)) found = 1;
+    }
+done:
+    py_cursor_free(&k);
+    return found;
+}
+
+/* Does f register hooks on its parameter pname, itself or through the
+ * functions it passes it to (depth: how many calls down)? */
+static int hooks_param(py_ctx *ctx, py_func *f, const char *pname, size_t pl, int depth, const char **via)
+{
+    if (depth > 3 || f->analyzing || py_is_null(f->body) || py_module_ensure(ctx->p, f->mod) != 0) return 0;
+    uint32_t b = py_start_byte(f->body), e = py_end_byte(f->body);
+    if (text_hooks(f->mod->src.text + b, e - b, pname, pl)) {
+        *via = f->qualname;
+        return 1;
+    }
+    f->analyzing = 1;
+    int r = calls_hook(ctx, f, pname, pl, e, depth, via);
+    f->analyzing = 0;
+    return r;
+}
+
+/* Module expression `item`, passed to make_graphed_callables at `call` in f:
+ * were hooks registered on it before, in f or in a function f called with
+ * it (a helper, a method of its class, its __init__)? */
+static int hooked_in(py_ctx *ctx, py_frame *fr, py_func *f, TSNode item, TSNode call, const char **via)
+{
+    size_t ml;
+    const char *mt = py_text(fr->mod, item, &ml);
+    uint32_t b = py_start_byte(f->node), e = py_start_byte(call);
+    if (ml == 0 || e <= b) return 0;
+    if (text_hooks(f->mod->src.text + b, e - b, mt, ml)) return 1;
+    /* built from a project class whose __init__ (or a method called on it here) hooks self */
+    py_val v = py_eval_quiet(ctx, fr, item);
+    py_func *init = NULL;
+    size_t sl;
+    const char *sn;
+    if (v.kind == PY_V_INSTANCE && v.cls && py_class_lookup_method_owner(ctx->p, v.cls, "__init__", &init) &&
+        (sn = param_at(init, 0, NULL, &sl)) && hooks_param(ctx, init, sn, sl, 1, via))
+        return 1;
+    if (v.kind == PY_V_INSTANCE && v.cls) {
+        /* item.meth(...) before the call */
+        for (const char *p = f->mod->src.text + b, *end = f->mod->src.text + e;
+             (p = memmem(p, (size_t)(end - p), mt, ml)) != NULL; p += ml) {
+            const char *q = p + ml;
+            if (q >= end || *q != '.' || (p > f->mod->src.text && (p[-1] == '.' || p[-1] == '_' ||
+                                                                  ((p[-1] | 32) >= 'a' && (p[-1] | 32) <= 'z'))))
+                continue;
+            const char *ms = ++q;
+            while (q < end && (*q == '_' || (*q >= '0' && *q <= '9') || ((*q | 32) >= 'a' && (*q | 32) <= 'z'))) q++;
+            char name[128];
+            if (q >= end || *q != '(' || q == ms || (size_t)(q - ms) >= sizeof name) continue;
+            memcpy(name, ms, (size_t)(q - ms));
+            name[q - ms] = 0;
+            py_func *g = NULL;
+            if (py_class_lookup_method_owner(ctx->p, v.cls, name, &g) && g->cls &&
+                (sn = param_at(g, 0, NULL, &sl)) && hooks_param(ctx, g, sn, sl, 1, via))
+                return 1;
+        }
+    }
+    /* passed to a function before the call */
+    return calls_hook(ctx, f, mt, ml, e, 0, via);
+}
+
 /* CG704's facts about make_graphed_callables(callables, sample_args, ...):
  * sample arguments written as literals that are no tensors, and hooks
  * registered on the module earlier in the capturing function. */
@@ -342,16 +553,17 @@ static void graphed_callables_facts(py_ctx *ctx, py_frame *fr, const py_event *e
             r->bad_samples[r->nbad_samples++] = e;
     }
     if (ev->nargs == 0 || !r->fn) return;
-    size_t ml;
-    const char *mt = py_text(ev->mod, ev->argn[0], &ml);
-    py_func *f = r->fn;
-    uint32_t b = py_start_byte(f->node), e = py_start_byte(ev->node);
-    static const char *const hooks[] = { ".register_forward_hook(", ".register_forward_pre_hook(",
-        ".register_full_backward_hook(", ".register_backward_hook(", NULL };
-    for (int i = 0; hooks[i] && e > b && !r->hooked_before; i++) {
-        char needle[256];
-        snprintf(needle, sizeof needle, "%.*s%s", (int)(ml < 200 ? ml : 200), mt, hooks[i]);
-        if (memmem(f->mod->src.text + b, e - b, needle, strlen(needle))) r->hooked_before = 1;
+    /* each module passed: the argument, or each element of a tuple or list of them */
+    TSNode a0 = py_unparen(ev->argn[0]);
+    uint32_t nm = IS(a0, tuple) || IS(a0, list) ? py_named_child_count(a0) : 1;
+    for (uint32_t i = 0; i < nm && !r->hooked_before; i++) {
+        TSNode item = nm == 1 && !(IS(a0, tuple) || IS(a0, list)) ? a0 : py_named_child(a0, i);
+        const char *via = NULL;
+        if (hooked_in(ctx, fr, r->fn, item, ev->node, &via)) {
+            r->hooked_before = 1;
+            r->hooked_node = item;
+            r->hooked_via = via;
+        }
     }
 }
 
@@ -685,6 +897,71 @@ static int guard_of_comparison(py_ctx *ctx, py_frame *fr, TSNode c)
     return neg ? -g * val : g * val;
 }
 
+/* Does `return <name>` (nl bytes) appear in f's body: f hands the object on? */
+static int returns_name(py_func *f, const char *name, size_t nl)
+{
+    uint32_t s = py_start_byte(f->body), e = py_end_byte(f->body);
+    const char *t = f->mod->src.text + s, *end = f->mod->src.text + e;
+    for (const char *p = t; (p = memmem(p, (size_t)(end - p), "return ", 7)) != NULL; p += 7) {
+        const char *q = p + 7;
+        while (q < end && *q == ' ') q++;
+        if ((size_t)(end - q) >= nl && memcmp(q, name, nl) == 0 &&
+            (q + nl == end || !(q[nl] == '_' || (q[nl] >= '0' && q[nl] <= '9') || ((q[nl] | 32) >= 'a' && (q[nl] | 32) <= 'z'))))
+            return 1;
+    }
+    return 0;
+}
+
+/* Is the one method that sets flag a (a->setter) run as part of building the
+ * object: called on self in __init__, or on a fresh object in a factory that
+ * returns it (`model = cls(...); model._resolve(); return model`)? */
+static int setter_runs_at_construction(py_ctx *ctx, py_class *c, py_attr *a)
+{
+    py_func *s = a->setter;
+    py_module *m = s->mod;
+    if (!s->name || py_module_ensure(ctx->p, m) != 0) return 0;
+    TSNode calls[16];
+    int k = py_module_call_nodes(m, s->name, calls, 16);
+    for (int i = 0; i < k; i++) {
+        TSNode fn = py_field(calls[i], PY.f_function), recv = py_field(fn, PY.f_object);
+        py_func *f = py_enclosing_func(m, calls[i]);
+        if (!IS(fn, attribute) || !IS(recv, identifier) || !f || f == s || py_is_null(f->body)) continue;
+        size_t rl;
+        const char *rt = py_text(m, recv, &rl);
+        if (f->cls == c && f->name && strcmp(f->name, "__init__") == 0 && rl == 4 && memcmp(rt, "self", 4) == 0)
+            return 1;
+        if (!(rl == 4 && memcmp(rt, "self", 4) == 0) && returns_name(f, rt, rl)) return 1;
+    }
+    return 0;
+}
+
+/* `self.flag` where flag is a one-way latch: one literal (False) in __init__
+ * or the class body, the other (True) stored by one other method only, and
+ * that method runs when the object is built.  A capture uses a built object,
+ * so the flag holds the latched value: +1 when that is True, -1 when False. */
+static int latch_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    TSNode obj = py_field(c, PY.f_object);
+    if (!fr->fn || !fr->fn->cls || !fr->self_name || !IS(obj, identifier)) return 0;
+    size_t ol;
+    const char *ot = py_text(fr->mod, obj, &ol);
+    if (ol != fr->self_len || memcmp(ot, fr->self_name, ol) != 0) return 0;
+    size_t al;
+    const char *at = py_text(fr->mod, py_field(c, PY.f_attribute), &al);
+    char name[128];
+    if (al == 0 || al >= sizeof name) return 0;
+    memcpy(name, at, al);
+    name[al] = 0;
+    py_class *cls = fr->self.kind == PY_V_INSTANCE && fr->self.cls ? fr->self.cls : fr->fn->cls;
+    py_attr *a = py_class_attr(ctx->p, cls, name);
+    if (!a || a->setters != 1 || !a->setter) return 0;
+    int init = a->bools_init, out = a->bools_out;
+    if (!((init == PY_AB_FALSE && out == PY_AB_TRUE) || (init == PY_AB_TRUE && out == PY_AB_FALSE))) return 0;
+    if (a->latch == 0) a->latch = setter_runs_at_construction(ctx, a->setter->cls ? a->setter->cls : cls, a) ? 1 : -1;
+    if (a->latch < 0) return 0;
+    return out == PY_AB_TRUE ? 1 : -1;
+}
+
 int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
 {
     c = py_unparen(c);
@@ -701,6 +978,7 @@ int py_guard_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
         if (g) return g;
     }
     if (IS(c, comparison_operator) && py_named_child_count(c) == 2) return guard_of_comparison(ctx, fr, c);
+    if (IS(c, attribute)) return latch_polarity(ctx, fr, c);
     return 0;
 }
 

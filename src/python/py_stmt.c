@@ -501,10 +501,9 @@ static void exec_stmt(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 int py_exec_block(py_ctx *ctx, py_frame *fr, TSNode block)
 {
     if (++ctx->depth > 150) { ctx->depth--; return 0; }
-    uint32_t k = py_named_child_count(block);
     int terminated = 0;
-    for (uint32_t i = 0; i < k && !terminated; i++) {
-        TSNode st = py_named_child(block, i);
+    py_kids kids = py_kids_of(block);
+    for (TSNode st; !terminated && !py_is_null(st = py_kids_next(&kids));) {
         /* a simple statement tree-sitter could not parse is not evaluated:
          * its recovered tree is not the code the user wrote */
         if (py_has_error(st) && (IS(st, expression_statement) || IS(st, return_statement) ||
@@ -513,6 +512,7 @@ int py_exec_block(py_ctx *ctx, py_frame *fr, TSNode block)
             continue;
         exec_stmt(ctx, fr, st, &terminated);
     }
+    py_kids_free(&kids);
     ctx->depth--;
     return terminated;
 }
