@@ -168,6 +168,7 @@ typedef struct py_region {
     int ngens;
     int gens_unknown;           /*   and registrations of generators not known: CG602 */
     int small_warmup;           /* a `for _ in range(N)` with N < 11 before the capture: CG703 */
+    int nccl_async_set;         /* NCCL_ASYNC_ERROR_HANDLING named in the module or one it imports: CG703 */
     int warmup_iters;           /*   its N: CG703 */
     /* make_graphed_callables (set on its first region only) */
     TSNode *bad_samples;        /* sample arguments written as literals that are no tensors: CG704 */

@@ -168,6 +168,7 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr, TSNode graph)
     r->autocast_mod = ctx->autocast_mod;
     r->autocast_node = ctx->autocast_node;
     /* only a module that builds DDP asks how many warm-up iterations there were */
+    if (r->mod->text_facts & PY_MT_BUILDS_DDP) r->nccl_async_set = py_module_or_imports_say(ctx->p, r->mod, PY_MT_NCCL_ASYNC);
     if ((r->mod->text_facts & PY_MT_BUILDS_DDP) && r->fn && !r->fn->is_module_body)
         r->small_warmup = small_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), &r->warmup_iters, 0);
 }
