@@ -126,6 +126,16 @@ static int dynamo_disable(const char *t, size_t len)
            ((memmem(t, len, "dynamo", 6) || memmem(t, len, "compiler", 8)) && memmem(t, len, "disable", 7));
 }
 
+/* @functools.cache, @functools.lru_cache(...), @cache, @lru_cache: the body
+ * runs once per arguments, on the first call */
+static int memo_decorator(const char *t, size_t len)
+{
+    while (len && (*t == '@' || *t == ' ')) t++, len--;
+    if (len > 10 && memcmp(t, "functools.", 10) == 0) t += 10, len -= 10;
+    return (len >= 5 && memcmp(t, "cache", 5) == 0 && (len == 5 || t[5] == '(' || t[5] == '\n' || t[5] == ' ')) ||
+           (len >= 9 && memcmp(t, "lru_cache", 9) == 0);
+}
+
 /* @torch.compile / @torch.compile(...) */
 static int compile_decorator(const char *t, size_t len) { return memmem(t, len, "compile", 7) != NULL; }
 
@@ -752,6 +762,9 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
      * result (`lr = lr_at(0)` is a float), and only a few levels deep. */
     int quiet_call = !ctx->active || ctx->quiet;
     if (quiet_call && ctx->depth > 6) return py_vk(PY_V_UNKNOWN);
+    /* a memoised function (a lazy JIT build, a cached table) did its work on the
+     * warm-up's call: in a warmed capture it only returns what it kept */
+    if (!quiet_call && ctx->region && ctx->region->warm && has_decorator(f, memo_decorator)) quiet_call = 1;
     int saved_quiet = ctx->quiet;
     if (f->analyzing || ctx->depth >= PY_MAX_CALL_DEPTH || cg_callpath_full(&ctx->path))
         return py_vk(PY_V_UNKNOWN);

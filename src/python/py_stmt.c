@@ -271,6 +271,26 @@ static int block_assigns(py_frame *fr, TSNode b, const char *t, size_t tl, int d
     return 0;
 }
 
+/* Does block b (or a block nested in it) store local t into a container
+ * (`memo[key] = t`)? */
+static int block_memoizes(py_frame *fr, TSNode b, const char *t, size_t tl, int depth)
+{
+    uint32_t k = py_named_child_count(b);
+    for (uint32_t i = 0; i < k && depth < 4; i++) {
+        TSNode st = py_named_child(b, i);
+        TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){ 0 };
+        if (IS(e, assignment) && IS(py_field(e, PY.f_left), subscript) && IS(py_field(e, PY.f_right), identifier)) {
+            size_t rl;
+            const char *rt = py_text(fr->mod, py_field(e, PY.f_right), &rl);
+            if (rl == tl && memcmp(rt, t, tl) == 0) return 1;
+        }
+        uint32_t kk = py_named_child_count(st);
+        for (uint32_t j = 0; j < kk; j++)
+            if (IS(py_named_child(st, j), block) && block_memoizes(fr, py_named_child(st, j), t, tl, depth + 1)) return 1;
+    }
+    return 0;
+}
+
 /* `if self.x is None: self.x = ...` (or `if not self.ready: ... self.ready =
  * ...`): lazy set-up that the first call does.  A capture comes after a
  * warm-up run (CG701 asks for one; make_graphed_callables does its own), so
@@ -286,9 +306,11 @@ static int lazy_init(py_frame *fr, TSNode cond, TSNode cons)
         const char *t = py_text(fr->mod, cond, &len);
         if (!memmem(t, len, " is not ", 8) && memmem(t, len, " is ", 4)) x = py_named_child(cond, 0);
     }
-    if (!IS(x, attribute)) return 0;
     size_t xl;
-    const char *xt = py_text(fr->mod, x, &xl);
+    const char *xt = py_is_null(x) ? NULL : py_text(fr->mod, x, &xl);
+    /* `t = memo.get(key); if t is None: t = make(); memo[key] = t` */
+    if (xt && IS(x, identifier)) return block_memoizes(fr, cons, xt, xl, 0);
+    if (!IS(x, attribute)) return 0;
     return block_assigns(fr, cons, xt, xl, 0);
 }
 
