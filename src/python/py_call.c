@@ -1269,6 +1269,13 @@ static void result_use(py_frame *fr, TSNode call, py_event *ev)
         if (IS(gp, call) && (py_text_eq(fr->mod, pa, "cuda") || py_text_eq(fr->mod, pa, "to")))
             ev->chained_to_device = 1;
         if (IS(gp, call) && py_text_eq(fr->mod, pa, "pin_memory")) ev->chained_to_pin = 1;
+        /* torch.tensor([], dtype=d).element_size(): only the dtype's facts are read */
+        static const char *const meta[] = { "element_size", "itemsize", "dtype", "is_floating_point",
+                                            "is_complex", "is_signed", NULL };
+        size_t al;
+        const char *at = py_text(fr->mod, pa, &al);
+        for (int i = 0; meta[i]; i++)
+            if (strlen(meta[i]) == al && memcmp(at, meta[i], al) == 0) ev->only_meta = 1;
     }
     if (IS(parent, argument_list)) {
         TSNode gp = py_parent(parent);

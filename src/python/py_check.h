@@ -148,6 +148,8 @@ typedef struct py_region {
                                    graph per iteration keeps each output; no replay overwrites it) */
     int loop_replays;           /* ...and that loop also replays a graph: a loop variable read in
                                    the capture is baked while it changes (CG304) */
+    uint32_t fresh_replay_end;  /* ...a graph made afresh in that loop body: the byte past its last
+                                   replay there; a rebinding after it is no replay's (CG504) */
     int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
     int eager_backward;         /* backward()/DDP() on the default stream before it, or a tensor the
                                    capture reads made there with an autograd node: CG702 */
@@ -269,6 +271,7 @@ typedef struct py_event {
     int size_arg;              /* the call is itself a size argument (CG203) */
     int chained_to_device;     /* result goes straight into .cuda()/.to() */
     int chained_to_pin;        /* result goes straight into .pin_memory() (CG503, not CG305) */
+    int only_meta;             /* result read only for its dtype facts: `.element_size()` (CG305) */
     int consumed_by_print;     /* a print/log call formats it anyway */
     /* other events */
     py_val val;                /* condition, index, stored value, scalar, stream */

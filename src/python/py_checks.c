@@ -511,6 +511,7 @@ static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->method || !py_api_is_factory(ev->qual) || ev->chained_to_device) return;
     if (kw_true(ev, "pin_memory") || ev->chained_to_pin) return;   /* CG503 says more */
+    if (ev->only_meta) return;   /* `torch.tensor([], dtype=d).element_size()`: no data */
     if (py_default_device_cuda(ctx, ev->mod) && !cg_eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;
@@ -685,6 +686,11 @@ static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
     /* another method of the capturing class: only its self attributes are the capture's */
     if (ctx->after_method && ev->target_kind != 1) return;
     if (ev->target_kind == 1 && !(IS(ev->target_base_node, identifier) && py_text_eq(ev->mod, ev->target_base_node, "self")))
+        return;
+    /* one graph per loop iteration, rebound after its last replay: the next
+     * iteration captures a new graph that reads the new binding */
+    if (r->fresh_replay_end && ev->mod == r->mod && py_start_byte(ev->node) >= r->fresh_replay_end &&
+        py_end_byte(ev->node) <= py_end_byte(r->capture_loop))
         return;
     size_t len;
     const char *t = py_text(ev->mod, ev->node, &len);

@@ -205,8 +205,9 @@ static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
     py_val a = py_eval(ctx, fr, l), b = py_eval(ctx, fr, r);
     TSNode op = py_field(n, PY.f_operator);
     if (a.kind == PY_V_TENSOR || b.kind == PY_V_TENSOR) {
-        if (a.kind == PY_V_TENSOR) py_scalar_math(ctx, fr, r, &b);
-        if (b.kind == PY_V_TENSOR) py_scalar_math(ctx, fr, l, &a);
+        /* math on a CPU tensor runs on the host, not in the graph (CG305 speaks of those) */
+        if (a.kind == PY_V_TENSOR && a.dev != PY_DEV_CPU) py_scalar_math(ctx, fr, r, &b);
+        if (b.kind == PY_V_TENSOR && b.dev != PY_DEV_CPU) py_scalar_math(ctx, fr, l, &a);
         py_val out = py_vtensor(a.kind == PY_V_TENSOR ? a.dev : b.dev);
         if ((py_text_eq(fr->mod, op, "&") || py_text_eq(fr->mod, op, "|") || py_text_eq(fr->mod, op, "^")) &&
             ((a.flags & PY_VF_BOOL) || (b.flags & PY_VF_BOOL)))
