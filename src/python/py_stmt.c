@@ -334,6 +334,14 @@ static int none_test(py_ctx *ctx, py_frame *fr, TSNode cond)
     return (none != is_not) ? 1 : -1;
 }
 
+/* The branch rebound the narrowed name itself: its value stands.  b: the
+ * block that ran (or the if statement, for its alternatives). */
+static void narrow_end_unless_assigned(py_frame *fr, py_narrow *nw, TSNode b)
+{
+    if (nw->on && !block_assigns(fr, b, nw->name, nw->len, 0)) py_narrow_end(nw);
+    nw->on = 0;
+}
+
 static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
     TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
@@ -352,12 +360,17 @@ static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         if (block_terminates(cons)) *terminated = 1;   /* the rest never runs under capture */
         return;
     }
+    py_narrow nw;
     if (g == 0) {
         py_eval_cond(ctx, fr, cond);
+        py_narrow_begin(ctx, fr, cond, 1, &nw);
         if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
+        narrow_end_unless_assigned(fr, &nw, cons);
     }
     /* g == -1: the consequence never runs under capture; alternatives do */
+    py_narrow_begin(ctx, fr, cond, 0, &nw);
     exec_if_alternatives(ctx, fr, st, g);
+    narrow_end_unless_assigned(fr, &nw, st);
 }
 
 static void exec_if(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
