@@ -244,6 +244,19 @@ static void check_format_fstring(const py_ctx *ctx, const py_event *ev)
               py_snip(ctx, ev->mod, ev->node));
 }
 
+/* An optimizer of a project class that sets `self._step_supports_amp_scaling =
+ * True` (apex's and NVIDIA's fused LAMB): GradScaler.step hands it the scale
+ * and the found-inf tensor and reads neither on the host. */
+static int steps_with_scaler(const py_ctx *ctx, const py_val *opt)
+{
+    for (const py_val *v = opt; v; v = v->alt) {
+        if (v->kind != PY_V_INSTANCE || !v->cls) continue;
+        py_attr *a = py_class_attr(ctx->p, v->cls, "_step_supports_amp_scaling");
+        if (a && IS(py_unparen(a->value), true_)) return 1;
+    }
+    return 0;
+}
+
 /* CG108: synchronization hidden in library calls */
 static void check_library_sync(const py_ctx *ctx, const py_event *ev)
 {
@@ -269,7 +282,8 @@ static void check_library_sync(const py_ctx *ctx, const py_event *ev)
      * measured to capture and replay); update() keeps the scale on the GPU and
      * never syncs. */
     if (ev->method && (ev->recv.flags & PY_VF_SCALER) && cg_eq(ev->method, "step") &&
-        !(ev->nargs > 0 && (ev->args[0].flags & PY_VF_FUSED) && (ev->args[0].flags & PY_VF_CAPTURABLE)))
+        !(ev->nargs > 0 && (ev->args[0].flags & PY_VF_FUSED) && (ev->args[0].flags & PY_VF_CAPTURABLE)) &&
+        !(ev->nargs > 0 && steps_with_scaler(ctx, &ev->args[0])))
         py_report(ctx, PY_AT(CG_R_CG108, ev->mod, ev->node),
                   "`%s`: GradScaler reads its found-inf flag on the host, which synchronizes during graph capture",
                   expr(ctx, ev));
