@@ -126,6 +126,16 @@ static int dynamo_disable(const char *t, size_t len)
            ((memmem(t, len, "dynamo", 6) || memmem(t, len, "compiler", 8)) && memmem(t, len, "disable", 7));
 }
 
+/* @functools.cache, @functools.lru_cache(...), @cache, @lru_cache: the body
+ * runs once per arguments, on the first call */
+static int memo_decorator(const char *t, size_t len)
+{
+    while (len && (*t == '@' || *t == ' ')) t++, len--;
+    if (len > 10 && memcmp(t, "functools.", 10) == 0) t += 10, len -= 10;
+    return (len >= 5 && memcmp(t, "cache", 5) == 0 && (len == 5 || t[5] == '(' || t[5] == '\n' || t[5] == ' ')) ||
+           (len >= 9 && memcmp(t, "lru_cache", 9) == 0);
+}
+
 /* @torch.compile / @torch.compile(...) */
 static int compile_decorator(const char *t, size_t len) { return memmem(t, len, "compile", 7) != NULL; }
 
@@ -807,6 +817,9 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
      * result (`lr = lr_at(0)` is a float), and only a few levels deep. */
     int quiet_call = !ctx->active || ctx->quiet;
     if (quiet_call && ctx->depth > 6) return py_vk(PY_V_UNKNOWN);
+    /* a memoised function (a lazy JIT build, a cached table) did its work on the
+     * warm-up's call: in a warmed capture it only returns what it kept */
+    if (!quiet_call && ctx->region && ctx->region->warm && has_decorator(f, memo_decorator)) quiet_call = 1;
     int saved_quiet = ctx->quiet;
     if (f->analyzing || ctx->depth >= PY_MAX_CALL_DEPTH || cg_callpath_full(&ctx->path))
         return py_vk(PY_V_UNKNOWN);
@@ -1310,6 +1323,13 @@ static void result_use(py_frame *fr, TSNode call, py_event *ev)
         if (IS(gp, call) && (py_text_eq(fr->mod, pa, "cuda") || py_text_eq(fr->mod, pa, "to")))
             ev->chained_to_device = 1;
         if (IS(gp, call) && py_text_eq(fr->mod, pa, "pin_memory")) ev->chained_to_pin = 1;
+        /* torch.tensor([], dtype=d).element_size(): only the dtype's facts are read */
+        static const char *const meta[] = { "element_size", "itemsize", "dtype", "is_floating_point",
+                                            "is_complex", "is_signed", NULL };
+        size_t al;
+        const char *at = py_text(fr->mod, pa, &al);
+        for (int i = 0; meta[i]; i++)
+            if (strlen(meta[i]) == al && memcmp(at, meta[i], al) == 0) ev->only_meta = 1;
     }
     if (IS(parent, argument_list)) {
         TSNode gp = py_parent(parent);

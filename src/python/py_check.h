@@ -154,6 +154,8 @@ typedef struct py_region {
                                    graph per iteration keeps each output; no replay overwrites it) */
     int loop_replays;           /* ...and that loop also replays a graph: a loop variable read in
                                    the capture is baked while it changes (CG304) */
+    uint32_t fresh_replay_end;  /* ...a graph made afresh in that loop body: the byte past its last
+                                   replay there; a rebinding after it is no replay's (CG504) */
     int pin_loader_loop;        /* ...a loop over a DataLoader(pin_memory=True): CG708 */
     int eager_backward;         /* backward()/DDP() on the default stream before it, or a tensor the
                                    capture reads made there with an autograd node: CG702 */
@@ -174,6 +176,7 @@ typedef struct py_region {
     int ngens;
     int gens_unknown;           /*   and registrations of generators not known: CG602 */
     int small_warmup;           /* a `for _ in range(N)` with N < 11 before the capture: CG703 */
+    int nccl_async_set;         /* NCCL_ASYNC_ERROR_HANDLING named in the module or one it imports: CG703 */
     int warmup_iters;           /*   its N: CG703 */
     /* make_graphed_callables (set on its first region only) */
     TSNode *bad_samples;        /* sample arguments written as literals that are no tensors: CG704 */
@@ -273,6 +276,7 @@ typedef struct py_event {
     int size_arg;              /* the call is itself a size argument (CG203) */
     int chained_to_device;     /* result goes straight into .cuda()/.to() */
     int chained_to_pin;        /* result goes straight into .pin_memory() (CG503, not CG305) */
+    int only_meta;             /* result read only for its dtype facts: `.element_size()` (CG305) */
     int consumed_by_print;     /* a print/log call formats it anyway */
     /* other events */
     py_val val;                /* condition, index, stored value, scalar, stream */

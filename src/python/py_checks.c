@@ -496,7 +496,9 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
         int local = v->omod->body ? py_count_local_assigns(v->omod->body, v->oname, nl) : 0;
         if (n > 1 || local > 1) { reassigned = 1; where = "elsewhere in the module"; }
     } else if (v->origin == PY_O_LOCAL && v->ofn) {
-        if (py_count_local_assigns(v->ofn, v->oname, nl) > 1) { reassigned = 1; where = "later in the function"; }
+        /* `logdet = 0; ... logdet = logdet + det`: the literal at every call, then a tensor */
+        if (py_count_local_assigns(v->ofn, v->oname, nl) > 1 && !(v->ofn->mod == ev->mod &&
+            py_tensor_accumulator(v->ofn, ev->node, v->oname, nl))) { reassigned = 1; where = "later in the function"; }
     }
     if (!reassigned) return;
     /* a value math.* made from it in the capture, in this file: reported where
@@ -531,6 +533,7 @@ static void check_cpu_tensor(const py_ctx *ctx, const py_event *ev)
 {
     if (ev->method || !py_api_is_factory(ev->qual) || ev->chained_to_device) return;
     if (kw_true(ev, "pin_memory") || ev->chained_to_pin) return;   /* CG503 says more */
+    if (ev->only_meta) return;   /* `torch.tensor([], dtype=d).element_size()`: no data */
     if (py_default_device_cuda(ctx, ev->mod) && !cg_eq(ev->qual, "torch.from_numpy")) {
         int k = py_ev_kw(ev, "device");
         if (k < 0) return;
@@ -705,6 +708,11 @@ static void check_input_rebound(const py_ctx *ctx, const py_event *ev)
     /* another method of the capturing class: only its self attributes are the capture's */
     if (ctx->after_method && ev->target_kind != 1) return;
     if (ev->target_kind == 1 && !(IS(ev->target_base_node, identifier) && py_text_eq(ev->mod, ev->target_base_node, "self")))
+        return;
+    /* one graph per loop iteration, rebound after its last replay: the next
+     * iteration captures a new graph that reads the new binding */
+    if (r->fresh_replay_end && ev->mod == r->mod && py_start_byte(ev->node) >= r->fresh_replay_end &&
+        py_end_byte(ev->node) <= py_end_byte(r->capture_loop))
         return;
     size_t len;
     const char *t = py_text(ev->mod, ev->node, &len);
@@ -909,11 +917,21 @@ static void check_ddp_setup(const py_ctx *ctx, const py_event *ev)
     (void)ev;
     const py_region *r = ctx->region;
     if (!manual_capture(r) || !r->mod || !(r->mod->text_facts & PY_MT_BUILDS_DDP)) return;
-    if (!(r->mod->text_facts & PY_MT_NCCL_ASYNC))
+    if (!r->nccl_async_set)
         py_report(ctx, &(py_finding){ .rule = CG_R_CG703, .loc = &r->site, .fix = "set `os.environ[\"TORCH_NCCL_ASYNC_ERROR_HANDLING\"] = \"0\"` before init_process_group" },
                      "DDP capture without TORCH_NCCL_ASYNC_ERROR_HANDLING=0: NCCL's watchdog queries "
                      "events during capture");
-    if (r->small_warmup)
+}
+
+/* CG703: too few warm-up iterations.  DDP rebuilds its gradient buckets in
+ * its first backward passes: a capture that runs no backward (an inference
+ * benchmark in a training script) has none to settle. */
+static void check_ddp_warmup(const py_ctx *ctx, const py_event *ev)
+{
+    (void)ev;
+    const py_region *r = ctx->region;
+    if (!manual_capture(r) || !r->mod || !(r->mod->text_facts & PY_MT_BUILDS_DDP)) return;
+    if (r->small_warmup && r->has_backward)
         py_report(ctx, &(py_finding){ .rule = CG_R_CG703, .loc = &r->site, .fix = "run at least 11 warm-up iterations before capturing under DDP" },
                      "only %d warm-up iterations before a DDP capture: DDP needs 11 to settle its buckets",
                      r->warmup_iters);
@@ -1045,6 +1063,7 @@ const py_check py_checks[] = {
     { CG_R_CG701, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_capture_setup },   /* and CG705, CG708 */
     { CG_R_CG702, PY_EV_REGION_END, PY_PH_CAPTURE, check_eager_backward },
     { CG_R_CG703, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_ddp_setup },
+    { CG_R_CG703, PY_EV_REGION_END, PY_PH_CAPTURE, check_ddp_warmup },
     { CG_R_CG704, PY_EV_REGION_BEGIN, PY_PH_CAPTURE, check_graphed_callables },
     { CG_R_CG706, PY_EV_CALL, PY_PH_CAPTURE, check_compiled_call },
     { CG_R_CG902, PY_EV_CALL, PY_PH_CAPTURE, check_mutated_input },

@@ -119,6 +119,12 @@ py_val py_eval(py_ctx *ctx, py_frame *fr, TSNode n);
 py_val py_eval_quiet(py_ctx *ctx, py_frame *fr, TSNode n);
 /* Evaluate a condition: every operand Python converts to bool raises PY_EV_COND. */
 py_val py_eval_cond(py_ctx *ctx, py_frame *fr, TSNode n);
+/* isinstance narrowing: where `cond` is `truth`, `isinstance(x, torch.Tensor)`
+ * says x is no tensor, `isinstance(x, float)` that it is a number.  x is
+ * rebound until py_narrow_end. */
+typedef struct py_narrow { py_val *slot; py_val old; const char *name; size_t len; int on; } py_narrow;
+void py_narrow_begin(py_ctx *ctx, py_frame *fr, TSNode cond, int truth, py_narrow *nw);
+void py_narrow_end(py_narrow *nw);
 /* What iterating over `it` gives (a ModuleList's element class, range's
  * numbers, a tensor's rows); keep_modlist: a list of several classes stays
  * one (a call reaches each). */

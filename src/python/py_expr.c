@@ -205,8 +205,9 @@ static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
     py_val a = py_eval(ctx, fr, l), b = py_eval(ctx, fr, r);
     TSNode op = py_field(n, PY.f_operator);
     if (a.kind == PY_V_TENSOR || b.kind == PY_V_TENSOR) {
-        if (a.kind == PY_V_TENSOR) py_scalar_math(ctx, fr, r, &b);
-        if (b.kind == PY_V_TENSOR) py_scalar_math(ctx, fr, l, &a);
+        /* math on a CPU tensor runs on the host, not in the graph (CG305 speaks of those) */
+        if (a.kind == PY_V_TENSOR && a.dev != PY_DEV_CPU) py_scalar_math(ctx, fr, r, &b);
+        if (b.kind == PY_V_TENSOR && b.dev != PY_DEV_CPU) py_scalar_math(ctx, fr, l, &a);
         py_val out = py_vtensor(a.kind == PY_V_TENSOR ? a.dev : b.dev);
         if ((py_text_eq(fr->mod, op, "&") || py_text_eq(fr->mod, op, "|") || py_text_eq(fr->mod, op, "^")) &&
             ((a.flags & PY_VF_BOOL) || (b.flags & PY_VF_BOOL)))
@@ -415,11 +416,94 @@ static py_val eval_comparison(py_ctx *ctx, py_frame *fr, TSNode n)
 }
 
 /* a and b, a or b as an expression: the left operand is converted to bool */
+/* ---- isinstance narrowing ------------------------------------------------------------ */
+/* A type expression of number types only: `float`, `(int, float)`. */
+static int number_types(const char *t, size_t len)
+{
+    static const char *const names[] = { "int", "float", "bool", "complex", NULL };
+    int any = 0;
+    for (size_t i = 0; i < len;) {
+        char c = t[i];
+        if (c == '(' || c == ')' || c == ',' || c == ' ' || c == '\n') { i++; continue; }
+        size_t s = i;
+        while (i < len && (t[i] == '_' || (t[i] >= 'a' && t[i] <= 'z') || (t[i] >= 'A' && t[i] <= 'Z'))) i++;
+        if (i == s) return 0;
+        int ok = 0;
+        for (int k = 0; names[k]; k++) ok |= strlen(names[k]) == i - s && memcmp(names[k], t + s, i - s) == 0;
+        if (!ok) return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* `isinstance(x, torch.Tensor)`: +1; `isinstance(x, (int, float))`: +2;
+ * under `not`, negated; 0 for anything else.  *x: the name tested. */
+static int isinstance_test(py_frame *fr, TSNode c, TSNode *x)
+{
+    c = py_unparen(c);
+    if (IS(c, not_operator)) return -isinstance_test(fr, py_field(c, PY.f_argument), x);
+    if (!IS(c, call) || !py_text_eq(fr->mod, py_field(c, PY.f_function), "isinstance")) return 0;
+    TSNode args = py_field(c, PY.f_arguments);
+    if (py_named_child_count(args) != 2 || !IS(py_named_child(args, 0), identifier)) return 0;
+    size_t len;
+    const char *t = py_text(fr->mod, py_named_child(args, 1), &len);
+    *x = py_named_child(args, 0);
+    if ((len == 12 && memcmp(t, "torch.Tensor", 12) == 0) || (len == 6 && memcmp(t, "Tensor", 6) == 0)) return 1;
+    return number_types(t, len) ? 2 : 0;
+}
+
+/* Where `cond` is `truth`, what isinstance says of its name: not a tensor
+ * (`else` of `isinstance(x, torch.Tensor)`: the tensor alternatives dropped)
+ * or a number (`isinstance(x, float) and x == 1.0`).  Rebinds the name for
+ * the code that runs there; py_narrow_end puts the old value back. */
+void py_narrow_begin(py_ctx *ctx, py_frame *fr, TSNode cond, int truth, py_narrow *nw)
+{
+    nw->on = 0;
+    TSNode x = { 0 };
+    int k = isinstance_test(fr, cond, &x);
+    if (!truth) k = -k;
+    if (k != -1 && k != 2) return;
+    size_t len;
+    const char *t = py_text(fr->mod, x, &len);
+    py_val *slot = cg_map_get(&fr->env, t, len);
+    if (!slot) return;
+    nw->slot = slot;
+    nw->old = *slot;
+    nw->name = t;
+    nw->len = len;
+    nw->on = 1;
+    if (k == 2) {
+        *slot = py_vk(PY_V_NUMBER);
+        return;
+    }
+    py_val keep = py_vk(PY_V_UNKNOWN);
+    int any = 0;
+    for (const py_val *v = &nw->old; v; v = v->alt) {
+        if (v->kind == PY_V_TENSOR) continue;
+        py_val one = *v;
+        one.alt = NULL;
+        keep = any ? py_join(ctx, keep, one) : one;
+        any = 1;
+    }
+    *slot = keep;
+}
+
+void py_narrow_end(py_narrow *nw)
+{
+    if (nw->on) *nw->slot = nw->old;
+    nw->on = 0;
+}
+
 static py_val eval_boolean(py_ctx *ctx, py_frame *fr, TSNode n)
 {
-    py_val l = py_eval(ctx, fr, py_field(n, PY.f_left));
-    py_emit_at(ctx, fr, PY_EV_COND, py_unparen(py_field(n, PY.f_left)), l);
+    TSNode left = py_field(n, PY.f_left);
+    py_val l = py_eval(ctx, fr, left);
+    py_emit_at(ctx, fr, PY_EV_COND, py_unparen(left), l);
+    /* `isinstance(v, float) and v == 1.0`: the right side runs where the left holds */
+    py_narrow nw;
+    py_narrow_begin(ctx, fr, left, py_text_eq(fr->mod, py_field(n, PY.f_operator), "and"), &nw);
     py_val r = py_eval(ctx, fr, py_field(n, PY.f_right));
+    py_narrow_end(&nw);
     return py_join(ctx, l, r);
 }
 
@@ -427,9 +511,15 @@ static py_val eval_boolean(py_ctx *ctx, py_frame *fr, TSNode n)
 static py_val eval_conditional(py_ctx *ctx, py_frame *fr, TSNode n)
 {
     if (py_named_child_count(n) != 3) return py_vk(PY_V_UNKNOWN);
+    TSNode c = py_named_child(n, 1);
+    py_narrow nw;
+    py_narrow_begin(ctx, fr, c, 1, &nw);
     py_val a = py_eval(ctx, fr, py_named_child(n, 0));
-    py_eval_cond(ctx, fr, py_named_child(n, 1));
+    py_narrow_end(&nw);
+    py_eval_cond(ctx, fr, c);
+    py_narrow_begin(ctx, fr, c, 0, &nw);
     py_val b = py_eval(ctx, fr, py_named_child(n, 2));
+    py_narrow_end(&nw);
     return py_join(ctx, a, b);
 }
 

@@ -702,6 +702,73 @@ int py_count_local_assigns(py_func *f, const char *name, size_t len)
     return (int)(uintptr_t)cg_map_get(&f->local_assigns, name, len);
 }
 
+/* `acc = 0 ... acc = acc + t`: is node n (a read of local `name`) the left or
+ * right operand of the one statement that folds it into itself, with every
+ * other assignment of it in f a number literal?  Then the number n reads is
+ * that literal at every call, and the statement makes it a tensor (CG304). */
+static int number_literal(TSNode v)
+{
+    v = py_unparen(v);
+    if (IS(v, unary_operator)) v = py_unparen(py_field(v, PY.f_argument));
+    return IS(v, integer) || IS(v, float_);
+}
+
+static int other_assigns_literal(py_func *f, TSNode n, TSNode own, const char *name, size_t len, int depth)
+{
+    if (depth > 400) return 0;
+    if (depth > 0 && (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda))) return 1;
+    if ((IS(n, assignment) || IS(n, augmented_assignment) || IS(n, for_statement)) && !py_eq(n, own)) {
+        TSNode left = py_field(n, PY.f_left);
+        size_t ll;
+        const char *lt = py_is_null(left) ? NULL : py_text(f->mod, left, &ll);
+        if (lt && IS(left, identifier) && ll == len && memcmp(lt, name, len) == 0) {
+            if (!IS(n, assignment) || !number_literal(py_field(n, PY.f_right))) return 0;
+        } else if (lt && !IS(left, identifier) && !IS(left, attribute) && !IS(left, subscript) &&
+                   memmem(lt, ll, name, len)) {
+            return 0;   /* a, acc = ...: not followed */
+        }
+    }
+    uint32_t c = py_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++)
+        if (!other_assigns_literal(f, py_named_child(n, i), own, name, len, depth + 1)) return 0;
+    return 1;
+}
+
+int py_tensor_accumulator(py_func *f, TSNode n, const char *name, size_t len)
+{
+    TSNode op = py_parent(n), st = py_parent(op);
+    if (!IS(n, identifier) || !IS(op, binary_operator) || !IS(st, assignment) || py_is_null(f->body)) return 0;
+    TSNode left = py_field(st, PY.f_left);
+    size_t ll;
+    const char *lt = py_text(f->mod, left, &ll);
+    if (!IS(left, identifier) || ll != len || memcmp(lt, name, len) != 0 || !py_eq(py_field(st, PY.f_right), op))
+        return 0;
+    return other_assigns_literal(f, f->body, st, name, len, 1);
+}
+
+/* Does m's text, or that of a project module m imports, say `fact` (PY_MT_*)?
+ * `os.environ["NCCL_ASYNC_ERROR_HANDLING"] = "0"` is often set in the
+ * project's distributed helper, not beside the capture (CG703).  One level. */
+int py_module_or_imports_say(py_project *p, py_module *m, unsigned fact)
+{
+    if (m->text_facts & fact) return 1;
+    for (size_t k = 0; k < m->imports.cap; k++) {
+        if (!m->imports.keys[k]) continue;
+        const char *t = ((py_import *)m->imports.vals[k])->target;
+        py_module *d = py_project_module(p, t, m);
+        if (!d) {
+            /* from a.b import C: the module is a.b */
+            const char *dot = strrchr(t, '.');
+            if (!dot) continue;
+            char buf[512];
+            snprintf(buf, sizeof buf, "%.*s", (int)(dot - t), t);
+            d = py_project_module(p, buf, m);
+        }
+        if (d && d != m && py_module_ensure(p, d) == 0 && d->state == 1 && (d->text_facts & fact)) return 1;
+    }
+    return 0;
+}
+
 /* ---- where a function is called ----------------------------------------------------- */
 /* Two bits of the module's 4096-bit filter per name. */
 static void bloom_bits(const char *name, size_t len, unsigned *a, unsigned *b)

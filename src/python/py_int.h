@@ -260,12 +260,16 @@ int py_module_ensure(py_project *p, py_module *m);
  * belong to the project (its modules' arenas) and live until it is freed;
  * callers never free them. */
 py_module *py_project_module(py_project *p, const char *dotted, const py_module *near);
+/* m's text facts (PY_MT_*), or those of a project module it imports, include fact */
+int py_module_or_imports_say(py_project *p, py_module *m, unsigned fact);
 /* The class (c or a base) that defines method `name`, its function in *out; NULL if none. */
 py_class *py_class_lookup_method_owner(py_project *p, py_class *c, const char *name, py_func **out);
 /* What c (or a base) stores in self.<name>, or NULL. */
 py_attr *py_class_attr(py_project *p, py_class *c, const char *name);
 void py_class_resolve_bases(py_project *p, py_class *c);
 int py_count_local_assigns(py_func *f, const char *name, size_t len);
+/* `acc = 0; for b in bs: acc = acc + b(x)`: n, a read of acc, folds it into a tensor (CG304) */
+int py_tensor_accumulator(py_func *f, TSNode n, const char *name, size_t len);
 
 /* The names module text t (n bytes) calls, into its Bloom filter. */
 void py_index_call_names(py_module *m, const char *t, size_t n);

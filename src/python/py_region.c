@@ -87,6 +87,29 @@ static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int
     return 0;
 }
 
+/* CG703: a `for _ in range(N)` loop with a literal N >= 11 in n before byte
+ * `before`: a full warm-up already ran (BERT warms up 11 iterations for its
+ * first capture, then 3 more under no_sync() before a second one). */
+static int full_warmup(py_module *m, TSNode n, uint32_t before, int depth)
+{
+    if (depth > 60 || py_start_byte(n) >= before) return 0;
+    if (IS(n, for_statement)) {
+        TSNode right = py_field(n, PY.f_right);
+        if (IS(right, call) && py_text_eq(m, py_field(right, PY.f_function), "range")) {
+            TSNode args = py_field(right, PY.f_arguments);
+            if (py_named_child_count(args) == 1 && IS(py_named_child(args, 0), integer)) {
+                size_t len;
+                const char *t = py_text(m, py_named_child(args, 0), &len);
+                if (atoi(cg_arena_strndup(m->arena, t, len)) >= 11) return 1;
+            }
+        }
+    }
+    uint32_t k = py_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++)
+        if (full_warmup(m, py_named_child(n, i), before, depth + 1)) return 1;
+    return 0;
+}
+
 static int ident_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
 /* Does t (len bytes) hold `name` followed by `after` (e.g. ".replay("), with
@@ -105,6 +128,35 @@ static int has_use(const char *t, size_t len, const char *name, size_t nl, const
         }
     }
     return 0;
+}
+
+/* The byte just past the last `name.replay(` in t, or 0 when there is none. */
+static size_t last_replay(const char *t, size_t len, const char *name, size_t nl)
+{
+    size_t last = 0;
+    for (const char *p = t, *end = t + len; (p = memmem(p, (size_t)(end - p), name, nl)) != NULL; p++) {
+        if (p > t && (ident_char(p[-1]) || p[-1] == '.')) continue;
+        if ((size_t)(end - p) >= nl + 8 && memcmp(p + nl, ".replay(", 8) == 0) last = (size_t)(p - t) + nl + 8;
+    }
+    return last;
+}
+
+/* One graph per configuration (CG304, CG504): the capture sits in loop `loop`
+ * with no condition around it, and `graph` is made afresh in that loop body
+ * (`g = torch.cuda.CUDAGraph()`) and replayed there.  The graph of one
+ * iteration sees that iteration's loop variables only.  Returns the byte
+ * (in the module) just past the graph's last replay in the loop, or 0. */
+static uint32_t fresh_graph_replay_end(py_ctx *ctx, py_frame *fr, TSNode loop, TSNode graph)
+{
+    if (ctx->conds_in_loop != 0 || py_is_null(loop)) return 0;
+    graph = py_unparen(graph);
+    if (!IS(graph, identifier) && !IS(graph, attribute)) return 0;
+    size_t len, nl;
+    const char *t = py_text(fr->mod, loop, &len);
+    const char *name = py_text(fr->mod, graph, &nl);
+    if (!has_use(t, len, name, nl, "=")) return 0;
+    size_t end = last_replay(t, len, name, nl);
+    return end ? py_start_byte(loop) + (uint32_t)end : 0;
 }
 
 /* Re-capturing every iteration (CG705): the capture sits in a loop body with
@@ -155,6 +207,8 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr, TSNode graph)
         size_t ll;
         const char *lt = py_text(fr->mod, r->capture_loop, &ll);
         r->loop_replays = memmem(lt, ll, ".replay(", 8) != NULL;
+        r->fresh_replay_end = r->loop_replays ? fresh_graph_replay_end(ctx, fr, r->capture_loop, graph) : 0;
+        if (r->fresh_replay_end) r->loop_replays = 0;
     }
     r->cuda_thread = fr->cuda_thread;
     r->cuda_thread_mod = fr->cuda_thread_mod;
@@ -168,8 +222,10 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr, TSNode graph)
     r->autocast_mod = ctx->autocast_mod;
     r->autocast_node = ctx->autocast_node;
     /* only a module that builds DDP asks how many warm-up iterations there were */
+    if (r->mod->text_facts & PY_MT_BUILDS_DDP) r->nccl_async_set = py_module_or_imports_say(ctx->p, r->mod, PY_MT_NCCL_ASYNC);
     if ((r->mod->text_facts & PY_MT_BUILDS_DDP) && r->fn && !r->fn->is_module_body)
-        r->small_warmup = small_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), &r->warmup_iters, 0);
+        r->small_warmup = small_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), &r->warmup_iters, 0) &&
+                          !full_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), 0);
 }
 
 /* The capture begins: PY_EV_REGION_BEGIN for the rules, at node n with value v. */

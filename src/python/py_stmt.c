@@ -271,6 +271,26 @@ static int block_assigns(py_frame *fr, TSNode b, const char *t, size_t tl, int d
     return 0;
 }
 
+/* Does block b (or a block nested in it) store local t into a container
+ * (`memo[key] = t`)? */
+static int block_memoizes(py_frame *fr, TSNode b, const char *t, size_t tl, int depth)
+{
+    uint32_t k = py_named_child_count(b);
+    for (uint32_t i = 0; i < k && depth < 4; i++) {
+        TSNode st = py_named_child(b, i);
+        TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){ 0 };
+        if (IS(e, assignment) && IS(py_field(e, PY.f_left), subscript) && IS(py_field(e, PY.f_right), identifier)) {
+            size_t rl;
+            const char *rt = py_text(fr->mod, py_field(e, PY.f_right), &rl);
+            if (rl == tl && memcmp(rt, t, tl) == 0) return 1;
+        }
+        uint32_t kk = py_named_child_count(st);
+        for (uint32_t j = 0; j < kk; j++)
+            if (IS(py_named_child(st, j), block) && block_memoizes(fr, py_named_child(st, j), t, tl, depth + 1)) return 1;
+    }
+    return 0;
+}
+
 /* `if self.x is None: self.x = ...` (or `if not self.ready: ... self.ready =
  * ...`): lazy set-up that the first call does.  A capture comes after a
  * warm-up run (CG701 asks for one; make_graphed_callables does its own), so
@@ -286,9 +306,11 @@ static int lazy_init(py_frame *fr, TSNode cond, TSNode cons)
         const char *t = py_text(fr->mod, cond, &len);
         if (!memmem(t, len, " is not ", 8) && memmem(t, len, " is ", 4)) x = py_named_child(cond, 0);
     }
-    if (!IS(x, attribute)) return 0;
     size_t xl;
-    const char *xt = py_text(fr->mod, x, &xl);
+    const char *xt = py_is_null(x) ? NULL : py_text(fr->mod, x, &xl);
+    /* `t = memo.get(key); if t is None: t = make(); memo[key] = t` */
+    if (xt && IS(x, identifier)) return block_memoizes(fr, cons, xt, xl, 0);
+    if (!IS(x, attribute)) return 0;
     return block_assigns(fr, cons, xt, xl, 0);
 }
 
@@ -312,6 +334,14 @@ static int none_test(py_ctx *ctx, py_frame *fr, TSNode cond)
     return (none != is_not) ? 1 : -1;
 }
 
+/* The branch rebound the narrowed name itself: its value stands.  b: the
+ * block that ran (or the if statement, for its alternatives). */
+static void narrow_end_unless_assigned(py_frame *fr, py_narrow *nw, TSNode b)
+{
+    if (nw->on && !block_assigns(fr, b, nw->name, nw->len, 0)) py_narrow_end(nw);
+    nw->on = 0;
+}
+
 static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
     TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
@@ -330,12 +360,17 @@ static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         if (block_terminates(cons)) *terminated = 1;   /* the rest never runs under capture */
         return;
     }
+    py_narrow nw;
     if (g == 0) {
         py_eval_cond(ctx, fr, cond);
+        py_narrow_begin(ctx, fr, cond, 1, &nw);
         if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
+        narrow_end_unless_assigned(fr, &nw, cons);
     }
     /* g == -1: the consequence never runs under capture; alternatives do */
+    py_narrow_begin(ctx, fr, cond, 0, &nw);
     exec_if_alternatives(ctx, fr, st, g);
+    narrow_end_unless_assigned(fr, &nw, st);
 }
 
 static void exec_if(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
