@@ -45,16 +45,15 @@ static const char usage_text[] =
     "  -f, --format FMT        text (default), concise, json, json-lines, sarif, github, junit, gitlab,\n"
     "                          html\n"
     "  -o, --output FILE       write the report to FILE (atomically) instead of stdout\n"
-    "      --statistics        count findings per rule instead of listing them (text, concise, json,\n"
-    "                          json-lines)\n"
+    "      --statistics        count findings per rule instead of listing them (in every format)\n"
     "      --color WHEN        auto (default: on a terminal, unless NO_COLOR), always, never\n"
     "  -q, --quiet             no summary line and no warnings on stderr\n"
     "Rules:\n"
     "      --select CODES      only these rules: ids or prefixes, comma-separated (CG1,CG304,ALL)\n"
     "      --extend-select CODES  these rules as well as the configured ones\n"
     "      --ignore CODES      not these rules\n"
-    "      --list-rules        list every rule and exit (text, concise, json, json-lines, sarif)\n"
-    "      --explain CODE      print a rule's documentation and exit\n"
+    "      --list-rules        list every rule and exit (in the --format given)\n"
+    "      --explain CODE      print a rule's documentation and exit (in the --format given)\n"
     "Configuration:\n"
     "      --config FILE       use this pyproject.toml or .cglint.toml for every file\n"
     "      --isolated          ignore all configuration files\n"
@@ -432,7 +431,7 @@ int main(int argc, char **argv)
     };
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
-    int cuda_mode = 0, parse_all = 0, fail_on = -1, list = 0;
+    int cuda_mode = 0, parse_all = 0, fail_on = -1, list = 0, explain = -1;
     const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL, *stdin_filename = NULL;
     int no_cache = 0;
     const char *cache_dir = NULL;
@@ -466,8 +465,8 @@ int main(int argc, char **argv)
         case O_EXPLAIN: {
             int i = cg_rule_index(optarg);
             if (i < 0) usage_error("--explain: no rule '%s'; see --list-rules", optarg);
-            fputs(cg_rules[i].doc, stdout);
-            return EXIT_CLEAN;
+            explain = i;   /* printed after the options, in the --format given */
+            break;
         }
         case O_STATS: stats = 1; break;
         case 'j': {
@@ -557,11 +556,8 @@ int main(int argc, char **argv)
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
     }
-    if (list) {
-        int lrc = cg_emit_rules(stdout, fmt < 0 ? CG_FMT_TEXT : (cg_format)fmt);
-        if (lrc == -2)
-            usage_error("--list-rules: the %s format cannot hold a rule list (use text, concise, json, json-lines "
-                        "or sarif)", cg_format_names[fmt]);
+    if (list || explain >= 0) {
+        int lrc = cg_emit_rule_info(stdout, fmt < 0 ? CG_FMT_TEXT : (cg_format)fmt, list ? -1 : explain);
         return lrc == 0 && fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_TROUBLE;
     }
     if (baseline && write_baseline)
@@ -634,9 +630,6 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < top->defines.n && ndefs < sizeof defs / sizeof *defs; i++)
             defs[ndefs++] = top->defines.items[i];
     }
-    if (stats && fmt != CG_FMT_TEXT && fmt != CG_FMT_CONCISE && fmt != CG_FMT_JSON && fmt != CG_FMT_JSON_LINES)
-        usage_error("--statistics: the %s format cannot hold counts (use text, concise, json or json-lines)",
-                    cg_format_names[fmt]);
 
     cg_rule_cli rule_cli = { sel, ext, ign };
     if (show) {
