@@ -256,6 +256,37 @@ void cg_project_saved(cg_project *p, const char *path)
     qsort(p->files, p->nfiles, sizeof *p->files, cmp_file);
 }
 
+void cg_project_rescan(cg_project *p, const char *const *changed, size_t n, cg_report *notices)
+{
+    const char *paths[] = { p->root };
+    cg_run_opts o = { .paths = paths, .npaths = 1, .configs = p->configs, .respect_gitignore = -1,
+                      .max_file_size = MAX_FILE, .jobs = p->jobs };
+    cg_file *files = NULL;
+    size_t nfiles = 0;
+    if (cg_run_files(&o, notices, &files, &nfiles) < 0) return;   /* the old walk stands */
+    cg_file *old = p->files;
+    size_t nold = p->nfiles;
+    p->files = files;
+    p->nfiles = nfiles;
+    /* both lists are sorted: a merge finds who came and who went */
+    size_t i = 0, j = 0;
+    while (i < nold || j < nfiles) {
+        int c = i == nold ? 1 : j == nfiles ? -1 : strcmp(old[i].path, files[j].path);
+        if (c < 0) {            /* gone: its bytes no longer stand for it */
+            entry *e = cg_map_get(&p->disk, old[i].path, strlen(old[i].path));
+            if (e) { free(e->text); e->text = NULL; e->len = 0; }
+            i++;
+        } else if (c > 0) {     /* new */
+            if (files[j].lang == CG_LANG_PY) read_disk(p, files[j].path);
+            j++;
+        } else { i++; j++; }
+    }
+    for (size_t k = 0; k < n; k++)
+        if (cg_lang_of(changed[k]) == CG_LANG_PY && file_index(p, changed[k]) >= 0) read_disk(p, changed[k]);
+    cg_walk_free(old, nold);
+    p->warm = 0;
+}
+
 void cg_project_warm(cg_project *p)
 {
     cg_report scratch;
