@@ -100,18 +100,21 @@ def main():
                                      "position": {"line": 0, "character": 0}})
     t_warm = time.perf_counter() - t
     t = time.perf_counter()
-    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
+    lang = "python" if path.endswith((".py", ".pyi")) else "cuda-cpp"
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": lang, "version": 1, "text": text}})
     d = s.diagnostics(uri)
     t_open = time.perf_counter() - t
 
     # the edits: a comment appended to a line in the middle of the file, then removed
+    # (`  # edit` for Python, `  // edt` for C/C++: both 8 characters)
+    comment = "  # edit" if path.endswith((".py", ".pyi")) else "  // edt"
     line = len(lines) // 2
     end = len(lines[line].encode("utf-16-le")) // 2
     lat, cpus = [], []
     for k in range(a.edits):
         if k % 2 == 0:
             change = {"range": {"start": {"line": line, "character": end}, "end": {"line": line, "character": end}},
-                      "text": "  # edit"}
+                      "text": comment}
         else:
             change = {"range": {"start": {"line": line, "character": end}, "end": {"line": line, "character": end + 8}},
                       "text": ""}

@@ -109,3 +109,13 @@ set_tests_properties(json.schema PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME formats.readers
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/formats_check.py
           ${CMAKE_CURRENT_SOURCE_DIR}/golden ${CMAKE_SOURCE_DIR}/docs/json-schema.md)
+
+# ---- --statistics, --list-rules and --explain in every format -----------------
+add_test(NAME formats.info
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/emit/info_formats.py $<TARGET_FILE:cglint>
+          ${CMAKE_SOURCE_DIR})
+if(CGLINT_SARIF_VALIDATE)
+  set_tests_properties(formats.info PROPERTIES ENVIRONMENT "SARIF_MULTITOOL=${CGLINT_SARIF_MULTITOOL};NO_COLOR=1")
+else()
+  set_tests_properties(formats.info PROPERTIES ENVIRONMENT "NO_COLOR=1")
+endif()

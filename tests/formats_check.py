@@ -84,12 +84,13 @@ def check_jsonl(path, schema_doc):
         for err in (validator.iter_errors(obj) if validator else []):
             bad.append("%s:%d: %s" % (path, n, err.message))
 
-golden, schema_doc = sys.argv[1], sys.argv[2]
-jobs = [(golden + "/report.junit.xml", "junit"), (golden + "/report.gitlab.json", "gitlab"),
-        (golden + "/report.jsonl", "jsonl")]
-jobs += [tuple(a.rsplit(":", 1)) for a in sys.argv[3:]]
-for path, fmt in jobs:
-    {"junit": check_junit, "gitlab": check_gitlab}.get(fmt, lambda p: check_jsonl(p, schema_doc))(path)
-    print("checked %s (%s)" % (path, fmt))
-for b in bad: print(b)
-sys.exit(1 if bad else 0)
+if __name__ == "__main__":
+    golden, schema_doc = sys.argv[1], sys.argv[2]
+    jobs = [(golden + "/report.junit.xml", "junit"), (golden + "/report.gitlab.json", "gitlab"),
+            (golden + "/report.jsonl", "jsonl")]
+    jobs += [tuple(a.rsplit(":", 1)) for a in sys.argv[3:]]
+    for path, fmt in jobs:
+        {"junit": check_junit, "gitlab": check_gitlab}.get(fmt, lambda p: check_jsonl(p, schema_doc))(path)
+        print("checked %s (%s)" % (path, fmt))
+    for b in bad: print(b)
+    sys.exit(1 if bad else 0)

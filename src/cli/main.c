@@ -351,7 +351,7 @@ int main(int argc, char **argv)
     cg_opts_getopt(cg_cli_options, longopts, sizeof longopts / sizeof *longopts, shortopts, sizeof shortopts);
     int fmt = -1, stats = 0, quiet = 0, exit_zero = 0, color = -1, floor = 0;
     int isolated = 0, show = 0, respect_gitignore = -1, fix = 0, diff = 0, unsafe = 0, fmt_given = 0;
-    int cuda_mode = 0, parse_all = 0, fail_on = -1, list = 0;
+    int cuda_mode = 0, parse_all = 0, fail_on = -1, list = 0, explain = -1;
     const char *cuda_path = NULL, *compile_commands = NULL, *std = NULL, *stdin_filename = NULL;
     int no_cache = 0;
     const char *cache_dir = NULL;
@@ -385,8 +385,8 @@ int main(int argc, char **argv)
         case O_EXPLAIN: {
             int i = cg_rule_index(optarg);
             if (i < 0) usage_error("--explain: no rule '%s'; see --list-rules", optarg);
-            fputs(cg_rules[i].doc, stdout);
-            return EXIT_CLEAN;
+            explain = i;   /* printed after the options, in the --format given */
+            break;
         }
         case O_STATS: stats = 1; break;
         case 'j': {
@@ -480,11 +480,8 @@ int main(int argc, char **argv)
         default: usage_error("unknown option '%s'", argv[optind - 1]); break;
         }
     }
-    if (list) {
-        int lrc = cg_emit_rules(stdout, fmt < 0 ? CG_FMT_TEXT : (cg_format)fmt);
-        if (lrc == -2)
-            usage_error("--list-rules: the %s format cannot hold a rule list (use text, concise, json, json-lines "
-                        "or sarif)", cg_format_names[fmt]);
+    if (list || explain >= 0) {
+        int lrc = cg_emit_rule_info(stdout, fmt < 0 ? CG_FMT_TEXT : (cg_format)fmt, list ? -1 : explain);
         return lrc == 0 && fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_TROUBLE;
     }
     if (baseline && write_baseline)
@@ -557,9 +554,6 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < top->defines.n && ndefs < sizeof defs / sizeof *defs; i++)
             defs[ndefs++] = top->defines.items[i];
     }
-    if (stats && fmt != CG_FMT_TEXT && fmt != CG_FMT_CONCISE && fmt != CG_FMT_JSON && fmt != CG_FMT_JSON_LINES)
-        usage_error("--statistics: the %s format cannot hold counts (use text, concise, json or json-lines)",
-                    cg_format_names[fmt]);
 
     cg_rule_cli rule_cli = { sel, ext, ign };
     if (show) {

@@ -36,6 +36,14 @@ typedef struct cg_cu_opts {
  * runs the code. */
 void cg_cu_analyze(const cg_file *files, size_t n, const cg_cu_opts *opts, cg_report *report);
 
+/* `cglint server`: keep across runs, instead of building them in each run,
+ * the toolkit's precompiled headers (in `dir`, made and removed by the
+ * caller) and the translation units of editor buffers (files whose bytes
+ * core/source.h's provider gives), with a precompiled preamble: an edited
+ * buffer is then reparsed, its #includes not.  NULL: each run its own (the
+ * default); the kept translation units are freed. */
+void cg_cu_keep(const char *dir);
+
 /* libclang's own version string (clang_getClangVersion) into buf. */
 void cg_cu_clang_version(char *buf, size_t n);
 

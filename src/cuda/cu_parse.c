@@ -26,6 +26,7 @@
 #include "cu_shim.h"
 #include "cu_cache.h"
 #include "core/file.h"
+#include "core/hash.h"
 #include "core/path.h"
 #include "cu_clang.h"
 #include <ctype.h>
@@ -697,6 +698,80 @@ static char *pch_key(cu_file *f)
     return k;
 }
 
+static char *keep_pch_dir;   /* cg_cu_keep: set between runs, read during one */
+
+/* The translation units of editor buffers (cglint server), kept with their
+ * precompiled preamble (the #includes at the top) so that the next analysis
+ * of the buffer reparses only the file itself (clang_reparseTranslationUnit).
+ * Keyed by the path and every argument; a few at most.  Their index visits
+ * declarations from precompiled files (the preamble holds project headers,
+ * which the lowering filters by file as usual). */
+enum { KEPT_MAX = 4 };
+typedef struct kept_tu { char *key; CXTranslationUnit tu; } kept_tu;
+static kept_tu kept[KEPT_MAX];
+static CXIndex kept_idx;
+static pthread_mutex_t kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void kept_free_all(void)
+{
+    pthread_mutex_lock(&kept_lock);
+    for (int i = 0; i < KEPT_MAX; i++) {
+        if (kept[i].tu) clang_disposeTranslationUnit(kept[i].tu);
+        free(kept[i].key);
+        kept[i] = (kept_tu){ 0 };
+    }
+    if (kept_idx) clang_disposeIndex(kept_idx);
+    kept_idx = NULL;
+    pthread_mutex_unlock(&kept_lock);
+}
+
+void cg_cu_keep(const char *dir)
+{
+    free(keep_pch_dir);
+    keep_pch_dir = dir ? strdup(dir) : NULL;
+    if (!dir) kept_free_all();
+}
+
+/* The kept TU of `key`, taken out of the set (NULL: none). */
+static CXTranslationUnit kept_take(const char *key)
+{
+    CXTranslationUnit tu = NULL;
+    pthread_mutex_lock(&kept_lock);
+    for (int i = 0; i < KEPT_MAX; i++)
+        if (kept[i].key && strcmp(kept[i].key, key) == 0) {
+            tu = kept[i].tu;
+            free(kept[i].key);
+            kept[i] = (kept_tu){ 0 };
+            break;
+        }
+    pthread_mutex_unlock(&kept_lock);
+    return tu;
+}
+
+/* Keep `tu` under `key`: in a free slot, else instead of the first. */
+static void kept_put(const char *key, CXTranslationUnit tu)
+{
+    pthread_mutex_lock(&kept_lock);
+    int at = 0;
+    for (int i = 0; i < KEPT_MAX; i++)
+        if (!kept[i].tu) { at = i; break; }
+    if (kept[at].tu) clang_disposeTranslationUnit(kept[at].tu);
+    free(kept[at].key);
+    kept[at].key = strdup(key);
+    kept[at].tu = kept[at].key ? tu : NULL;
+    if (!kept[at].key) clang_disposeTranslationUnit(tu);
+    pthread_mutex_unlock(&kept_lock);
+}
+
+static CXIndex kept_index(void)
+{
+    pthread_mutex_lock(&kept_lock);
+    if (!kept_idx) kept_idx = clang_createIndex(0, 0);
+    CXIndex i = kept_idx;
+    pthread_mutex_unlock(&kept_lock);
+    return i;
+}
+
 static const char *get_pch(cu_project *p, cu_file *f)
 {
     if (!p->toolkit || f->lang == 1 || p->no_pch) return NULL;
@@ -708,8 +783,15 @@ static const char *get_pch(cu_project *p, cu_file *f)
     if (!slot && p->npch < 8) {   /* past 8 sets of macro flags: parsed without a PCH (slower, same result) */
         slot = &p->pch[p->npch++];
         slot->key = cg_arena_strdup(p->arena, key);
-        slot->path = cg_arena_printf(p->arena, "%s/cuda_runtime-%d.pch", p->tmpdir, p->npch);
         slot->state = 0;
+        if (keep_pch_dir) {
+            /* kept across runs, named by its flags: built by the first run that needs it */
+            slot->path = cg_arena_printf(p->arena, "%s/cuda_runtime-%016llx.pch", keep_pch_dir,
+                                         (unsigned long long)cg_hash_bytes(key, strlen(key)));
+            if (access(slot->path, R_OK) == 0) slot->state = 1;
+        } else {
+            slot->path = cg_arena_printf(p->arena, "%s/cuda_runtime-%d.pch", p->tmpdir, p->npch);
+        }
         pthread_mutex_init(&slot->lock, NULL);
     }
     pthread_mutex_unlock(&p->lock);
@@ -1276,11 +1358,37 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
             uf[nuf++] = (struct CXUnsavedFile){ f->path, buf, (unsigned long)blen };
         }
     }
-    enum CXErrorCode e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, uf, nuf, flags, &tu);
+    /* an editor's buffer in the server: its TU and preamble are kept */
+    char *keep_key = NULL;
+    if (buf && keep_pch_dir && level != 2) {
+        size_t kl = strlen(f->path) + 1;
+        for (int i = 0; i < argc; i++) kl += strlen(argv[i]) + 1;
+        keep_key = cg_arena_alloc(f->arena, kl + 1);
+        char *o = stpcpy(keep_key, f->path);
+        for (int i = 0; i < argc; i++) { *o++ = '\x1f'; o = stpcpy(o, argv[i]); }
+    }
+    enum CXErrorCode e = CXError_Failure;
+    if (keep_key && (tu = kept_take(keep_key)) != NULL) {
+        if (clang_reparseTranslationUnit(tu, nuf, uf, clang_defaultReparseOptions(tu)) == 0) {
+            e = CXError_Success;
+        } else {   /* libclang says the TU is unusable now: parse afresh */
+            clang_disposeTranslationUnit(tu);
+            tu = NULL;
+        }
+    }
+    if (!tu && keep_key)
+        e = clang_parseTranslationUnit2(kept_index(), f->path, argv, argc, uf, nuf,
+                                        flags | CXTranslationUnit_PrecompiledPreamble |
+                                            CXTranslationUnit_CreatePreambleOnFirstParse, &tu);
+    else if (!tu)
+        e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc, uf, nuf, flags, &tu);
     if (e == CXError_ASTReadError && pch) {
-        /* the PCH did not fit this file's flags after all: parse without it */
+        /* the PCH did not fit this file's flags after all (or a kept one is
+         * stale: the toolkit's headers changed): parse without it */
+        if (keep_pch_dir) unlink(pch);
         if (tu) clang_disposeTranslationUnit(tu);
         tu = NULL;
+        keep_key = NULL;   /* parsed in this run's index: not kept */
         e = clang_parseTranslationUnit2(thread_index(), f->path, argv, argc - 2, uf, nuf, flags, &tu);
     }
     for (unsigned i = 0; tu && i < nspecial; i += 2)   /* each under two names: said once */
@@ -1313,7 +1421,8 @@ void cu_parse_file(cu_project *p, cu_file *f, int level)
     } else {
         cu_mark_inclusions(p, tu);
     }
-    clang_disposeTranslationUnit(tu);
+    if (keep_key) kept_put(keep_key, tu);
+    else clang_disposeTranslationUnit(tu);
     if (p->times) {
         fprintf(stderr, "cu-times %.1f %.1f stage=%d pch=%d %s", t1 - t0, now_ms() - t1, f->stage,
                 pch != NULL, f->path);

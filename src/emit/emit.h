@@ -37,11 +37,17 @@ int cg_emit_gitlab(FILE *out, const cg_report *r, const cg_emit_opts *o);
  * the run's program, verdicts and capture regions, and every finding. */
 int cg_emit_html(FILE *out, const cg_report *r, const cg_emit_opts *o);
 /* --statistics: findings per rule in `fmt` (text and concise: a table; json:
- * an array of {code, name, count, fixable}; json-lines: one per line).
- * -2 for a format that cannot hold it (sarif, github, junit, gitlab). */
+ * an array of {code, name, count, fixable}; json-lines: one per line; sarif:
+ * that array as run.properties.statistics of a run with no results; junit: a
+ * failing testcase per rule; html: a page with the table; github writes
+ * text's, gitlab json's: their readers hold findings only). */
 int cg_emit_statistics(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o);
-/* --list-rules in `fmt` (text, concise, json, json-lines, sarif: the SARIF
- * rule catalog); -2 for a format that cannot hold it. */
+/* --list-rules (only < 0) or --explain (only: the rule's index) in `fmt`:
+ * text the table or the rule's page; concise "CG101 name" lines; json an
+ * array of rule objects or one with its "explanation"; json-lines the same a
+ * line each; sarif tool.driver.rules of a run with no results; junit a
+ * passing testcase per rule; html a page; github as text, gitlab as json. */
+int cg_emit_rule_info(FILE *out, cg_format fmt, int only);
 int cg_emit_rules(FILE *out, cg_format fmt);
 int cg_emit(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o);
 /* Write s for a terminal: control characters (C0, DEL, C1) and bytes that

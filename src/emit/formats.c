@@ -6,7 +6,7 @@
  *               (Jenkins, GitLab and Azure test reports read it)
  *   gitlab      GitLab Code Quality: a JSON array of Code Climate issues
  *
- * plus --statistics and --list-rules for every format that can hold them.
+ * plus --statistics, --list-rules and --explain in every format.
  * The GitLab fingerprint must differ between findings (GitLab shows only the
  * first of equal ones) and survive lines moving, so it is the SARIF
  * fingerprint's recipe: the rule, the path and the line's text without
@@ -240,19 +240,46 @@ int cg_emit_junit(FILE *out, const cg_report *r, const cg_emit_opts *o)
 
 /* ---- --statistics ------------------------------------------------------------------------- */
 
-typedef struct { size_t rule, count, fixable; } stat_row;
-
 static int stat_cmp(const void *pa, const void *pb)
 {
-    const stat_row *a = pa, *b = pb;
+    const cg_stat_row *a = pa, *b = pb;
     if (a->count != b->count) return a->count > b->count ? -1 : 1;
     return strcmp(cg_rules[a->rule].id, cg_rules[b->rule].id);
 }
 
+static json_t *stat_object(const cg_stat_row *st)
+{
+    const cg_rule *rule = &cg_rules[st->rule];
+    json_t *x = json_object();
+    json_object_set_new(x, "code", json_string(rule->id));
+    json_object_set_new(x, "name", json_string(rule->name));
+    json_object_set_new(x, "count", json_integer((json_int_t)st->count));
+    json_object_set_new(x, "fixable", json_integer((json_int_t)st->fixable));
+    return x;
+}
+
+static int json_doc(FILE *out, json_t *doc)
+{
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fputc('\n', out);
+    json_decref(doc);
+    return rc;
+}
+
+/* The formats whose readers take findings at a line (GitHub's annotations,
+ * GitLab's Code Quality widget) have no place for counts or a catalog: they
+ * write what text (the Actions log shows it) and json (a script reads it)
+ * write. */
+static cg_format info_format(cg_format fmt)
+{
+    return fmt == CG_FMT_GITHUB ? CG_FMT_TEXT : fmt == CG_FMT_GITLAB ? CG_FMT_JSON : fmt;
+}
+
 int cg_emit_statistics(FILE *out, cg_format fmt, const cg_report *r, const cg_emit_opts *o)
 {
+    fmt = info_format(fmt);
     if (fmt == CG_FMT_TEXT) return cg_emit_text(out, r, o);   /* the table and the summary */
-    stat_row *st = calloc(cg_rule_count ? cg_rule_count : 1, sizeof *st);
+    cg_stat_row *st = calloc(cg_rule_count ? cg_rule_count : 1, sizeof *st);
     if (!st) return -1;
     for (size_t i = 0; i < cg_rule_count; i++) st[i].rule = i;
     for (size_t i = 0; i < r->nfindings; i++) {
@@ -260,32 +287,50 @@ int cg_emit_statistics(FILE *out, cg_format fmt, const cg_report *r, const cg_em
         st[r->findings[i].rule].fixable += r->findings[i].nedits && r->findings[i].fix_safe;
     }
     qsort(st, cg_rule_count, sizeof *st, stat_cmp);
+    size_t n = 0, total = 0;
+    while (n < cg_rule_count && st[n].count) total += st[n++].count;
     int rc = 0;
-    json_t *a = fmt == CG_FMT_JSON ? json_array() : NULL;
-    for (size_t i = 0; i < cg_rule_count && st[i].count && rc == 0; i++) {
-        const cg_rule *rule = &cg_rules[st[i].rule];
-        if (fmt == CG_FMT_CONCISE) {
-            fprintf(out, "%5zu  %s  %s%s\n", st[i].count, rule->id, st[i].fixable ? "[*] " : "", rule->name);
-            continue;
+    switch (fmt) {
+    case CG_FMT_CONCISE:
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "%5zu  %s  %s%s\n", st[i].count, cg_rules[st[i].rule].id, st[i].fixable ? "[*] " : "",
+                    cg_rules[st[i].rule].name);
+        break;
+    case CG_FMT_JSON_LINES:
+        for (size_t i = 0; i < n && rc == 0; i++) rc = jsonl_write(out, stat_object(&st[i]));
+        break;
+    case CG_FMT_JUNIT:
+        /* a failing testcase per rule that fired, its count the failure's message */
+        fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<testsuites name=\"cglint statistics\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n"
+                "  <testsuite name=\"cglint statistics\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n",
+                n ? n : 1, n, n ? n : 1, n);
+        if (!n) fputs("    <testcase name=\"no findings\" classname=\"cglint\"/>\n", out);
+        for (size_t i = 0; i < n; i++) {
+            const cg_rule *rule = &cg_rules[st[i].rule];
+            fprintf(out, "    <testcase name=\"%s %s\" classname=\"cglint\">\n"
+                    "      <failure message=\"%zu finding%s (%zu fixable)\" type=\"%s\"/>\n    </testcase>\n",
+                    rule->id, rule->name, st[i].count, st[i].count == 1 ? "" : "s", st[i].fixable, rule->id);
         }
-        json_t *x = json_object();
-        json_object_set_new(x, "code", json_string(rule->id));
-        json_object_set_new(x, "name", json_string(rule->name));
-        json_object_set_new(x, "count", json_integer((json_int_t)st[i].count));
-        json_object_set_new(x, "fixable", json_integer((json_int_t)st[i].fixable));
-        if (a) json_array_append_new(a, x);
-        else rc = jsonl_write(out, x);
+        fputs("  </testsuite>\n</testsuites>\n", out);
+        break;
+    case CG_FMT_HTML:
+        cg_emit_html_statistics(out, st, n, total, o);
+        break;
+    case CG_FMT_SARIF:
+    case CG_FMT_JSON: {
+        json_t *a = json_array();
+        for (size_t i = 0; i < n; i++) json_array_append_new(a, stat_object(&st[i]));
+        rc = fmt == CG_FMT_JSON ? json_doc(out, a) : cg_emit_sarif_info(out, -1, a);
+        break;
+    }
+    default: break;
     }
     free(st);
-    if (a) {
-        rc = json_dumpf(a, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fputc('\n', out);
-        json_decref(a);
-    }
     return rc < 0 || ferror(out) ? -1 : 0;
 }
 
-/* ---- --list-rules -------------------------------------------------------------------------- */
+/* ---- --list-rules, --explain ------------------------------------------------------------- */
 
 static json_t *rule_object(const cg_rule *r)
 {
@@ -301,11 +346,14 @@ static json_t *rule_object(const cg_rule *r)
     return x;
 }
 
-int cg_emit_rules(FILE *out, cg_format fmt)
+int cg_emit_rule_info(FILE *out, cg_format fmt, int only)
 {
+    if (only >= (int)cg_rule_count) return -1;
+    size_t lo = only < 0 ? 0 : (size_t)only, hi = only < 0 ? cg_rule_count : (size_t)only + 1;
     int rc = 0;
-    switch (fmt) {
+    switch (info_format(fmt)) {
     case CG_FMT_TEXT:
+        if (only >= 0) { fputs(cg_rules[only].doc, out); break; }
         fprintf(out, "%-6s  %-30s  %-8s  %-8s  %-5s  %s\n", "ID", "NAME", "CATEGORY", "SEVERITY", "LANG", "SUMMARY");
         for (size_t i = 0; i < cg_rule_count; i++) {
             const cg_rule *r = &cg_rules[i];
@@ -314,30 +362,52 @@ int cg_emit_rules(FILE *out, cg_format fmt)
         }
         break;
     case CG_FMT_CONCISE:
-        for (size_t i = 0; i < cg_rule_count; i++) fprintf(out, "%s %s\n", cg_rules[i].id, cg_rules[i].name);
+        for (size_t i = lo; i < hi; i++) fprintf(out, "%s %s\n", cg_rules[i].id, cg_rules[i].name);
         break;
-    case CG_FMT_JSON: {
-        json_t *a = json_array();
-        for (size_t i = 0; i < cg_rule_count; i++) json_array_append_new(a, rule_object(&cg_rules[i]));
-        rc = json_dumpf(a, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        fputc('\n', out);
-        json_decref(a);
+    case CG_FMT_JSON:
+        if (only >= 0) {
+            json_t *x = rule_object(&cg_rules[only]);
+            json_object_set_new(x, "explanation", cg_emit_json_string(cg_rules[only].doc));
+            rc = json_doc(out, x);
+        } else {
+            json_t *a = json_array();
+            for (size_t i = 0; i < cg_rule_count; i++) json_array_append_new(a, rule_object(&cg_rules[i]));
+            rc = json_doc(out, a);
+        }
         break;
-    }
     case CG_FMT_JSON_LINES:
-        for (size_t i = 0; i < cg_rule_count && rc == 0; i++) rc = jsonl_write(out, rule_object(&cg_rules[i]));
+        for (size_t i = lo; i < hi && rc == 0; i++) {
+            json_t *x = rule_object(&cg_rules[i]);
+            if (only >= 0) json_object_set_new(x, "explanation", cg_emit_json_string(cg_rules[i].doc));
+            rc = jsonl_write(out, x);
+        }
         break;
-    case CG_FMT_SARIF: {
-        /* the catalog is tool.driver.rules of a run with no results */
-        cg_report empty;
-        cg_report_init(&empty, NULL);
-        cg_emit_opts eo = {0};
-        rc = cg_emit_sarif(out, &empty, &eo);
-        cg_report_free(&empty);
+    case CG_FMT_SARIF:   /* the catalog is tool.driver.rules of a run with no results */
+        rc = cg_emit_sarif_info(out, only, NULL);
         break;
-    }
-    default:
-        return -2;
+    case CG_FMT_JUNIT:   /* a passing testcase per rule: the checks this tool runs */
+        fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<testsuites name=\"cglint rules\" tests=\"%zu\" failures=\"0\" errors=\"0\">\n"
+                "  <testsuite name=\"cglint rules\" tests=\"%zu\" failures=\"0\" errors=\"0\" skipped=\"0\">\n",
+                hi - lo, hi - lo);
+        for (size_t i = lo; i < hi; i++) {
+            const cg_rule *r = &cg_rules[i];
+            fprintf(out, "    <testcase name=\"%s %s\" classname=\"cglint.%s\">", r->id, r->name, r->category_name);
+            if (only >= 0) {
+                fputs("<system-out>", out);
+                xml_text(out, r->doc);
+                fputs("</system-out>", out);
+            }
+            fputs("</testcase>\n", out);
+        }
+        fputs("  </testsuite>\n</testsuites>\n", out);
+        break;
+    case CG_FMT_HTML:
+        cg_emit_html_rules(out, only);
+        break;
+    default: break;
     }
     return rc < 0 || ferror(out) ? -1 : 0;
 }
+
+int cg_emit_rules(FILE *out, cg_format fmt) { return cg_emit_rule_info(out, fmt, -1); }

@@ -8,6 +8,8 @@
  * artifact must not call out, and must look the same offline).  Everything
  * from the program or the files is escaped as HTML text. */
 #include "emit.h"
+#include "emit_int.h"
+#include "cglint_version.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,14 +214,76 @@ static void html_finding(FILE *out, const cg_finding *f)
     fputs("</div>\n", out);
 }
 
+static void html_head(FILE *out, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
+    h(out, title);
+    fputs("</title>\n<style>", out);
+    fputs(style, out);
+    fputs("</style>\n</head>\n<body>\n<h1>", out);
+    h(out, title);
+    fputs("</h1>\n", out);
+}
+
+/* --statistics -f html: the count table on a page of its own. */
+void cg_emit_html_statistics(FILE *out, const cg_stat_row *rows, size_t n, size_t total, const cg_emit_opts *o)
+{
+    html_head(out, "cglint statistics");
+    fprintf(out, "<p class=\"muted\">cglint %s &middot; %zu finding%s</p>\n",
+            o && o->tool_version ? o->tool_version : CGLINT_VERSION, total, total == 1 ? "" : "s");
+    if (!n) fputs("<p class=\"muted\">No findings.</p>\n", out);
+    else {
+        fputs("<table>\n<tr><th class=\"num\">Count</th><th>Rule</th><th>Name</th><th class=\"num\">Fixable</th>"
+              "<th>Severity</th></tr>\n", out);
+        for (size_t i = 0; i < n; i++) {
+            const cg_rule *r = &cg_rules[rows[i].rule];
+            fprintf(out, "<tr><td class=\"num\">%zu</td><td><code>%s</code></td><td>", rows[i].count, r->id);
+            h(out, r->name);
+            fprintf(out, "</td><td class=\"num\">%zu</td><td>%s</td></tr>\n", rows[i].fixable,
+                    cg_severity_name(r->severity));
+        }
+        fputs("</table>\n", out);
+    }
+    fputs("</body>\n</html>\n", out);
+}
+
+/* --list-rules -f html (only < 0): the catalog; --explain (only >= 0): the
+ * rule's page as preformatted text (no Markdown renderer is linked). */
+void cg_emit_html_rules(FILE *out, int only)
+{
+    if (only >= 0) {
+        const cg_rule *r = &cg_rules[only];
+        char title[160];
+        snprintf(title, sizeof title, "%s %s", r->id, r->name);
+        html_head(out, title);
+        fputs("<pre>", out);
+        h(out, r->doc);
+        fputs("</pre>\n</body>\n</html>\n", out);
+        return;
+    }
+    html_head(out, "cglint rules");
+    fputs("<table>\n<tr><th>Rule</th><th>Name</th><th>Category</th><th>Severity</th><th>Languages</th>"
+          "<th>Summary</th></tr>\n", out);
+    for (size_t i = 0; i < cg_rule_count; i++) {
+        const cg_rule *r = &cg_rules[i];
+        fprintf(out, "<tr><td><code>%s</code></td><td>", r->id);
+        h(out, r->name);
+        fputs("</td><td>", out);
+        h(out, r->category_name);
+        fprintf(out, "</td><td>%s</td><td>", cg_severity_name(r->severity));
+        h(out, r->languages);
+        fputs("</td><td>", out);
+        h(out, r->summary);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</table>\n</body>\n</html>\n", out);
+}
+
 int cg_emit_html(FILE *out, const cg_report *r, const cg_emit_opts *o)
 {
-    (void)o;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-          "<title>cglint report</title>\n<style>", out);
-    fputs(style, out);
-    fputs("</style>\n</head>\n<body>\n<h1>cglint report</h1>\n<p class=\"muted\">", out);
+    html_head(out, "cglint report");
+    fputs("<p class=\"muted\">", out);
     fprintf(out, "cglint %s", o && o->tool_version ? o->tool_version : "");
     if (r->root) { fputs(" &middot; paths relative to <code>", out); h(out, r->root); fputs("</code>", out); }
     fputs("</p>\n", out);

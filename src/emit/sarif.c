@@ -515,3 +515,28 @@ int cg_emit_sarif(FILE *out, const cg_report *r, const cg_emit_opts *o)
     if (rc == 0) fputc('\n', out);
     return rc < 0 || ferror(out) ? -1 : 0;
 }
+
+int cg_emit_sarif_info(FILE *out, int only, json_t *statistics)
+{
+    cg_report empty;
+    cg_report_init(&empty, NULL);
+    cg_emit_opts eo = {0};
+    json_t *doc = sarif_document(&empty, &eo);
+    cg_report_free(&empty);
+    if (!doc) { json_decref(statistics); return -1; }
+    json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
+    if (only >= 0 && (size_t)only < cg_rule_count) {
+        json_t *rules = json_array();
+        json_array_append_new(rules, sarif_rule(&cg_rules[only]));
+        json_object_set_new(json_object_get(json_object_get(run, "tool"), "driver"), "rules", rules);
+    }
+    if (statistics) {
+        json_t *props = json_object();
+        json_object_set_new(props, "statistics", statistics);
+        json_object_set_new(run, "properties", props);
+    }
+    int rc = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    json_decref(doc);
+    if (rc == 0) fputc('\n', out);
+    return rc < 0 || ferror(out) ? -1 : 0;
+}

@@ -372,22 +372,27 @@ static void index_defs(py_module *m, TSNode block, py_class *cls, cg_map *attr_c
     py_kids_free(&kids);
 }
 
-/* `global x` in a function: each counts as an assignment made elsewhere. */
-static void count_global_stmts(py_module *m, TSNode n, int depth)
+/* `global x` in a function: each counts as an assignment made elsewhere.
+ * Found from the text: each `global` whose token is a global statement's
+ * keyword (a walk of every node of every module cost more than the rest of
+ * the indexing in `cglint server`). */
+static void count_global_stmts(py_module *m, TSNode root)
 {
-    if (depth > 400) return;
-    if (IS(n, global_statement)) {
-        uint32_t k = py_named_child_count(n);
+    const char *t = m->src.text;
+    size_t n = m->src.len;
+    for (const char *p = t; (p = memmem(p, n - (size_t)(p - t), "global", 6)) != NULL; p += 6) {
+        uint32_t off = (uint32_t)(p - t);
+        TSNode kw = py_descendant_for_byte_range(root, off, off + 6);
+        if (py_is_null(kw) || py_start_byte(kw) != off || py_end_byte(kw) != off + 6) continue;
+        TSNode st = py_parent(kw);   /* the keyword: the statement's first token */
+        if (!IS(st, global_statement) || py_start_byte(st) != off) continue;
+        uint32_t k = py_named_child_count(st);
         for (uint32_t i = 0; i < k; i++) {
             size_t len;
-            const char *t = py_text(m, py_named_child(n, i), &len);
-            map_inc(&m->global_assigns, cg_arena_strndup(m->arena, t, len), len);
+            const char *x = py_text(m, py_named_child(st, i), &len);
+            map_inc(&m->global_assigns, cg_arena_strndup(m->arena, x, len), len);
         }
-        return;
     }
-    py_kids k = py_kids_of(n);
-    for (TSNode c; !py_is_null(c = py_kids_next(&k));) count_global_stmts(m, c, depth + 1);
-    py_kids_free(&k);
 }
 
 /* Does the file call set_default_device with a device that may be CUDA?  A
@@ -443,8 +448,7 @@ static void index_module(py_project *p, py_module *m)
     cg_map attr_counts;
     cg_map_init(&attr_counts);
     index_defs(m, root, NULL, &attr_counts, 0);
-    /* no `global` statement without the word: most files need no walk */
-    if (memmem(m->src.text, m->src.len, "global", 6)) count_global_stmts(m, root, 0);
+    count_global_stmts(m, root);
     /* module-level `X.attr = v` (scripts configure models at top level) */
     attr_walk w = { .m = m };
     py_kids kids = py_kids_of(root);

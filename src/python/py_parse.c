@@ -137,6 +137,20 @@ static void mark_error_lines(TSNode n, unsigned char *lines, uint32_t nlines, in
  * parses without any error.  Returns it, or NULL. */
 static TSTree *edited_copy(const TSTree *old, const char *otext, size_t olen, const char *text, size_t len);
 
+/* Is copy[i] the `*` of `, *(` or `, *[` (spaces allowed around it) on the
+ * line [a, b)? */
+static int star_rewritable(const char *copy, size_t a, size_t b, size_t i)
+{
+    if (copy[i] != '*' || i + 1 >= b || (copy[i + 1] != '(' && copy[i + 1] != '[' && copy[i + 1] != ' '))
+        return 0;
+    size_t k = i + 1;
+    while (k < b && copy[k] == ' ') k++;
+    if (k >= b || (copy[k] != '(' && copy[k] != '[')) return 0;
+    size_t j = i;
+    while (j > a && copy[j - 1] == ' ') j--;
+    return j != a && copy[j - 1] == ',';
+}
+
 static TSTree *parse_grammar_limits(const py_module *m, TSTree *tree, const TSTree *old_fixed,
                                     const char *old_text, size_t old_len, char **rewritten)
 {
@@ -153,18 +167,11 @@ static TSTree *parse_grammar_limits(const py_module *m, TSTree *tree, const TSTr
     for (uint32_t r = 0; r < src->nlines; r++) {
         if (!lines[r]) continue;
         size_t a = src->line_start[r], b = r + 1 < src->nlines ? src->line_start[r + 1] : src->len;
-        for (size_t i = a; i < b; i++) {
-            if (copy[i] != '*' || i + 1 >= b || (copy[i + 1] != '(' && copy[i + 1] != '[' && copy[i + 1] != ' '))
-                continue;
-            size_t k = i + 1;
-            while (k < b && copy[k] == ' ') k++;
-            if (k >= b || (copy[k] != '(' && copy[k] != '[')) continue;
-            size_t j = i;
-            while (j > a && copy[j - 1] == ' ') j--;
-            if (j == a || copy[j - 1] != ',') continue;
-            copy[i] = ' ';
-            changed = 1;
-        }
+        for (size_t i = a; i < b; i++)
+            if (star_rewritable(copy, a, b, i)) {
+                copy[i] = ' ';
+                changed = 1;
+            }
     }
     if (!changed) goto done;
     TSParser *parser = ts_parser_new();
@@ -267,7 +274,46 @@ static TSTree *edited_copy(const TSTree *old, const char *otext, size_t olen, co
 /* What the cache has for `path`: the tree itself when the digest matches
  * (*exact = 1); else, for incremental parses, the old raw tree edited to
  * the new text and the old rewritten tree and text (copies), or NULLs. */
-typedef struct cached { TSTree *base, *fixed; char *fixed_text; size_t fixed_len; } cached;
+typedef struct cached {
+    TSTree *base, *fixed;
+    char *fixed_text;
+    size_t fixed_len;
+    /* the last parse needed parse_grammar_limits: the new text with the same
+     * stars rewritten (where they still are), and the old rewritten tree
+     * edited to it; parse_source tries it before the raw parse */
+    char *cand;
+    TSTree *cand_base;
+} cached;
+
+/* The new text with the stars the last rewrite replaced (old text `otext`,
+ * rewritten `ftext`) replaced again where they still stand, outside the
+ * edited span; NULL when none is left. */
+static char *rewrite_again(const char *otext, const char *ftext, size_t olen, const char *text, size_t len)
+{
+    size_t pre = 0, suf = 0;
+    while (pre < olen && pre < len && otext[pre] == text[pre]) pre++;
+    while (suf < olen - pre && suf < len - pre && otext[olen - 1 - suf] == text[len - 1 - suf]) suf++;
+    char *cand = NULL;
+    for (size_t i = 0; i < olen; i++) {
+        if (ftext[i] == otext[i]) continue;
+        size_t j;
+        if (i < pre) j = i;
+        else if (i >= olen - suf) j = i - olen + len;
+        else continue;
+        if (!cand) {
+            if (!(cand = malloc(len + 1))) return NULL;
+            memcpy(cand, text, len);
+            cand[len] = 0;
+        }
+        size_t a = j, b = j;
+        while (a > 0 && cand[a - 1] != '\n') a--;
+        while (b < len && cand[b] != '\n') b++;
+        if (b < len) b++;
+        if (star_rewritable(cand, a, b, j)) cand[j] = ' ';
+    }
+    if (cand && memcmp(cand, text, len) == 0) { free(cand); cand = NULL; }
+    return cand;
+}
 
 static TSTree *cache_get(cg_py_cache *c, const char *path, uint64_t digest, const char *text, size_t len,
                          int *exact, cached *old)
@@ -280,13 +326,17 @@ static TSTree *cache_get(cg_py_cache *c, const char *path, uint64_t digest, cons
     if (e && e->digest == digest && e->len == len) {
         t = ts_tree_copy(e->tree);
         *exact = 1;
-    } else if (e && e->text && e->raw) {
-        t = edited_copy(e->raw, e->text, e->len, text, len);
+    } else if (e && e->text) {
+        /* no raw tree when the last parse took the rewritten text alone */
+        t = e->raw ? edited_copy(e->raw, e->text, e->len, text, len) : NULL;
         if (e->fixed_text && (old->fixed_text = malloc(e->fixed_len + 1))) {
             memcpy(old->fixed_text, e->fixed_text, e->fixed_len);
             old->fixed_len = e->fixed_len;
             old->fixed = ts_tree_copy(e->tree);
         }
+        if (e->fixed_text && e->fixed_len == e->len &&
+            (old->cand = rewrite_again(e->text, e->fixed_text, e->len, text, len)) != NULL)
+            old->cand_base = edited_copy(e->tree, e->fixed_text, e->fixed_len, old->cand, len);
     }
     pthread_mutex_unlock(&c->lock);
     return t;
@@ -366,6 +416,31 @@ static TSTree *parse_source(py_project *p, py_module *m)
         if (m->ahead) ts_tree_delete(m->ahead);
         m->ahead = NULL;
         return base;
+    }
+    if (old.cand) {
+        /* The last version parsed only with stars rewritten (the grammar's
+         * limit): the same rewrite of this one, parsed incrementally, is what
+         * the raw parse and parse_grammar_limits would give when it parses
+         * without an error; the raw parse (slow around its errors) is skipped. */
+        TSParser *parser = ts_parser_new();
+        ts_parser_set_language(parser, tree_sitter_python());
+        ts_parser_set_timeout_micros(parser, 10u * 1000u * 1000u);
+        TSTree *c = ts_parser_parse_string(parser, old.cand_base, old.cand, (uint32_t)m->src.len);
+        ts_parser_delete(parser);
+        if (old.cand_base) ts_tree_delete(old.cand_base);
+        old.cand_base = NULL;
+        if (c && !py_has_error(ts_tree_root_node(c))) {
+            if (m->ahead) ts_tree_delete(m->ahead);
+            m->ahead = NULL;
+            if (base) ts_tree_delete(base);
+            if (old.fixed) ts_tree_delete(old.fixed);
+            free(old.fixed_text);
+            cache_put(cache, m->file->path, digest, c, NULL, m->src.text, m->src.len, old.cand);
+            return c;
+        }
+        if (c) ts_tree_delete(c);
+        free(old.cand);
+        old.cand = NULL;
     }
     TSTree *tree;
     if (m->ahead && !base) {

@@ -11,6 +11,12 @@
  *   didOpen/didChange   the buffer (full or incremental sync) is analysed
  *   didSave             the file is read from disk again, then analysed
  *   didClose            the buffer is dropped, its diagnostics cleared
+ *   didChangeWatchedFiles  files changed on disk outside the editor (a
+ *                       checkout, another tool; registered at initialized
+ *                       when the client can register dynamically): the tree
+ *                       is walked and the changed files read again, or, for
+ *                       a configuration file, the project is opened afresh;
+ *                       every open buffer is analysed again
  *   codeAction          the fixes of the diagnostics in range (safe ones
  *                       unless unsafeFixes is configured) as quickfixes
  *   hover               the rule page of the diagnostics under the cursor
@@ -71,6 +77,7 @@ typedef struct server {
     cg_configs *configs;
     cg_project *project;
     int warmed;
+    int watch;            /* the client registers didChangeWatchedFiles dynamically */
     doc **docs;
     size_t ndocs;
 } server;
@@ -554,6 +561,15 @@ static const char *str_at(json_t *o, const char *key)
     return json_string_value(json_object_get(o, key));
 }
 
+static void log_notices(server *s, const cg_report *r)
+{
+    for (size_t i = 0; i < r->nnotices; i++)
+        if (r->notices[i].level >= CG_WARN)
+            log_message(s, r->notices[i].level == CG_ERROR ? 1 : 2, "cglint: %s%s%s",
+                        r->notices[i].path ? r->notices[i].path : "", r->notices[i].path ? ": " : "",
+                        r->notices[i].message);
+}
+
 static void open_project(server *s)
 {
     char err[1200];
@@ -562,11 +578,7 @@ static void open_project(server *s)
     cg_report notices;
     cg_report_init(&notices, NULL);
     s->project = cg_project_open(s->root, s->configs, 0, &notices);
-    for (size_t i = 0; i < notices.nnotices; i++)
-        if (notices.notices[i].level >= CG_WARN)
-            log_message(s, notices.notices[i].level == CG_ERROR ? 1 : 2, "cglint: %s%s%s",
-                        notices.notices[i].path ? notices.notices[i].path : "",
-                        notices.notices[i].path ? ": " : "", notices.notices[i].message);
+    log_notices(s, &notices);
     cg_report_free(&notices);
 }
 
@@ -601,6 +613,9 @@ static void on_initialize(server *s, json_t *id, json_t *params)
         if (json_is_string(e) && strcmp(json_string_value(e), "utf-32") == 0) s->enc = ENC_UTF32;
     }
     settings(s, json_object_get(params, "initializationOptions"));
+    s->watch = json_is_true(json_object_get(json_object_get(json_object_get(json_object_get(params, "capabilities"),
+                                                                            "workspace"), "didChangeWatchedFiles"),
+                                            "dynamicRegistration"));
     open_project(s);
     s->initialized = 1;
     const char *encname = s->enc == ENC_UTF8 ? "utf-8" : s->enc == ENC_UTF32 ? "utf-32" : "utf-16";
@@ -702,6 +717,62 @@ static void on_did_close(server *s, json_t *params)
     for (size_t i = 0; i < s->ndocs; i++)
         if (s->docs[i] == d) { s->docs[i] = s->docs[--s->ndocs]; break; }
     doc_free(d);
+}
+
+/* Ask the client to tell us of files changed on disk: the sources the walk
+ * takes and the files that configure it. */
+static void register_watchers(server *s)
+{
+    json_t *watchers = json_pack("[{s:s},{s:s}]", "globPattern", "**/*.{py,pyi,cu,cuh,c,cc,cpp,cxx,h,hh,hpp,hxx}",
+                                 "globPattern", "**/{pyproject.toml,.cglint.toml,.gitignore}");
+    json_t *reg = json_pack("{s:s,s:s,s:{s:o}}", "id", "cglint-watched-files",
+                            "method", "workspace/didChangeWatchedFiles", "registerOptions", "watchers", watchers);
+    json_t *m = json_pack("{s:s,s:s,s:s,s:{s:[o]}}", "jsonrpc", "2.0", "id", "cglint-register-watchers",
+                          "method", "client/registerCapability", "params", "registrations", reg);
+    send_json(s, m);
+}
+
+/* A configuration file: settings, excludes and the walk may all change. */
+static int is_config_file(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    return strcmp(base, "pyproject.toml") == 0 || strcmp(base, ".cglint.toml") == 0;
+}
+
+static void on_watched_files(server *s, json_t *params)
+{
+    json_t *changes = json_object_get(params, "changes");
+    if (!json_is_array(changes) || !json_array_size(changes) || !s->project) return;
+    size_t n = json_array_size(changes), k = 0, i;
+    int reopen = 0;
+    char **paths = calloc(n, sizeof *paths);
+    json_t *c;
+    json_array_foreach(changes, i, c) {
+        char *path = uri_to_path(str_at(c, "uri"));
+        if (!path) continue;
+        if (is_config_file(path)) reopen = 1;
+        if (paths) paths[k++] = path; else free(path);
+    }
+    if (reopen) {
+        /* the configuration discovery caches what it read: start again */
+        cg_project_free(s->project);
+        s->project = NULL;
+        if (s->configs) cg_configs_free(s->configs);
+        s->configs = NULL;
+        open_project(s);
+        s->warmed = 0;
+    } else if (k) {
+        cg_report notices;
+        cg_report_init(&notices, NULL);
+        cg_project_rescan(s->project, (const char *const *)paths, k, &notices);
+        log_notices(s, &notices);
+        cg_report_free(&notices);
+    }
+    for (i = 0; i < k; i++) free(paths[i]);
+    free(paths);
+    if (reopen || k)
+        for (i = 0; i < s->ndocs; i++) s->docs[i]->dirty = 1;
 }
 
 /* positions of a request, as byte offsets of the analysed text */
@@ -882,6 +953,7 @@ static void handle(server *s, json_t *msg, int *done, int *code)
             cg_project_warm(s->project);
             s->warmed = 1;
         }
+        if (s->watch) register_watchers(s);
     } else if (strcmp(method, "textDocument/didOpen") == 0) {
         on_did_open(s, params);
     } else if (strcmp(method, "textDocument/didChange") == 0) {
@@ -890,6 +962,8 @@ static void handle(server *s, json_t *msg, int *done, int *code)
         on_did_save(s, params);
     } else if (strcmp(method, "textDocument/didClose") == 0) {
         on_did_close(s, params);
+    } else if (strcmp(method, "workspace/didChangeWatchedFiles") == 0) {
+        on_watched_files(s, params);
     } else if (strcmp(method, "workspace/didChangeConfiguration") == 0) {
         settings(s, json_object_get(params, "settings"));
     }

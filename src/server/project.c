@@ -6,6 +6,9 @@
 #include "core/path.h"
 #include "core/source.h"
 #include "python/py.h"
+#include "cuda/cu.h"
+#include <dirent.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -36,6 +39,7 @@ struct cg_project {
     size_t nentries, capentries;
     cg_py_cache *trees;
     int warm;                 /* the reach of every capture file is known */
+    char *pch_dir;            /* the toolkit's precompiled headers, kept across analyses */
     const char *focus;        /* the file being analysed (cg_py_focus.scan) */
     const entry *focus_entry;
 };
@@ -170,6 +174,16 @@ cg_project *cg_project_open(const char *root, cg_configs *configs, int jobs, cg_
     cg_map_init(&p->disk);
     cg_map_init(&p->buffers);
     p->trees = cg_py_cache_new();
+    /* a C/C++ buffer's every analysis would otherwise precompile cuda_runtime.h again */
+    const char *tmp = getenv("TMPDIR");
+    char *dir = NULL;
+    if (asprintf(&dir, "%s/cglint-server-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) dir = NULL;
+    if (dir && mkdtemp(dir)) {
+        p->pch_dir = dir;
+        cg_cu_keep(dir);
+    } else {
+        free(dir);
+    }
     const char *paths[] = { root };
     cg_analyze_opts o = { .paths = paths, .npaths = 1, .configs = configs, .respect_gitignore = -1,
                       .max_file_size = MAX_FILE, .jobs = jobs };
@@ -196,6 +210,19 @@ void cg_project_free(cg_project *p)
     cg_map_free(&p->disk);
     cg_map_free(&p->buffers);
     cg_py_cache_free(p->trees);
+    if (p->pch_dir) {
+        cg_cu_keep(NULL);
+        DIR *d = opendir(p->pch_dir);
+        for (struct dirent *de; d && (de = readdir(d));) {
+            if (de->d_name[0] == '.') continue;
+            char *f = NULL;
+            if (asprintf(&f, "%s/%s", p->pch_dir, de->d_name) >= 0) unlink(f);
+            free(f);
+        }
+        if (d) closedir(d);
+        rmdir(p->pch_dir);
+        free(p->pch_dir);
+    }
     free(p->root);
     free(p);
 }
@@ -254,6 +281,37 @@ void cg_project_saved(cg_project *p, const char *path)
     p->files = g;
     p->files[p->nfiles++] = (cg_file){ .path = copy, .lang = lang };
     qsort(p->files, p->nfiles, sizeof *p->files, cmp_file);
+}
+
+void cg_project_rescan(cg_project *p, const char *const *changed, size_t n, cg_report *notices)
+{
+    const char *paths[] = { p->root };
+    cg_run_opts o = { .paths = paths, .npaths = 1, .configs = p->configs, .respect_gitignore = -1,
+                      .max_file_size = MAX_FILE, .jobs = p->jobs };
+    cg_file *files = NULL;
+    size_t nfiles = 0;
+    if (cg_run_files(&o, notices, &files, &nfiles) < 0) return;   /* the old walk stands */
+    cg_file *old = p->files;
+    size_t nold = p->nfiles;
+    p->files = files;
+    p->nfiles = nfiles;
+    /* both lists are sorted: a merge finds who came and who went */
+    size_t i = 0, j = 0;
+    while (i < nold || j < nfiles) {
+        int c = i == nold ? 1 : j == nfiles ? -1 : strcmp(old[i].path, files[j].path);
+        if (c < 0) {            /* gone: its bytes no longer stand for it */
+            entry *e = cg_map_get(&p->disk, old[i].path, strlen(old[i].path));
+            if (e) { free(e->text); e->text = NULL; e->len = 0; }
+            i++;
+        } else if (c > 0) {     /* new */
+            if (files[j].lang == CG_LANG_PY) read_disk(p, files[j].path);
+            j++;
+        } else { i++; j++; }
+    }
+    for (size_t k = 0; k < n; k++)
+        if (cg_lang_of(changed[k]) == CG_LANG_PY && file_index(p, changed[k]) >= 0) read_disk(p, changed[k]);
+    cg_walk_free(old, nold);
+    p->warm = 0;
 }
 
 void cg_project_warm(cg_project *p)

@@ -39,6 +39,13 @@ const char *cg_project_buffer(const cg_project *p, const char *path, size_t *len
 /* `path` was saved: read it from disk again (a new file joins the project). */
 void cg_project_saved(cg_project *p, const char *path);
 
+/* Files changed on disk outside the editor (workspace/didChangeWatchedFiles:
+ * a checkout, another tool): the tree is walked again (new files join, gone
+ * ones leave, the walk's exclusions hold), the `n` `changed` paths (absolute)
+ * and every new file are read again, and what captures reach is learnt again
+ * before the next analysis.  Problems go to `notices`. */
+void cg_project_rescan(cg_project *p, const char *const *changed, size_t n, cg_report *notices);
+
 /* Analyse `path` (its buffer when it has one) against the project: the
  * report (initialised by the caller) gets its findings and notices, as
  * `cglint PATH` would report them.  Returns 0, or -1 when the analysis

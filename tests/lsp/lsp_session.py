@@ -305,6 +305,24 @@ def main():
         check([(x["code"], x["range"]["start"]["line"]) for x in d] == [("CG101", 11)],
               "star.py after incremental edit %d: still parsed whole, CG101 (%s)" % (k, d))
 
+    # the starred line broken for real (the rewrite of the last parse does not
+    # parse either): no diagnostics; then the star gone (the raw text parses)
+    broken = STAR.replace("len(params)\n", "len(params) +\n", 1)
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri(star), "version": 20},
+                                        "contentChanges": [{"text": broken}]})
+    d = c.diagnostics(uri(star), "star.py broken")
+    check(d == [], "star.py with a real syntax error on the starred line: no diagnostics (%s)" % d)
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri(star), "version": 21},
+                                        "contentChanges": [{"text": STAR}]})
+    d = c.diagnostics(uri(star), "star.py mended")
+    check([(x["code"], x["range"]["start"]["line"]) for x in d] == [("CG101", 11)], "star.py mended: CG101 (%s)" % d)
+    unstarred = STAR.replace("*(None,) * len(params)", "(None,) * len(params)")
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri(star), "version": 22},
+                                        "contentChanges": [{"text": unstarred}]})
+    d = c.diagnostics(uri(star), "star.py without the star")
+    check([(x["code"], x["range"]["start"]["line"]) for x in d] == [("CG101", 11)],
+          "star.py without the starred bracket: CG101 (%s)" % d)
+
     # ---- save: train.py loses its capture and is saved, then closed: model.py's
     # diagnostic goes (the project's entry for train.py is refreshed on save)
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri(train), "version": 9},

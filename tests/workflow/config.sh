@@ -86,7 +86,7 @@ expect "output-format from the file" 1 '"$schema"' '"ruleId": "CG101"'
 run "$CGLINT" --format text .
 expect "--format overrides output-format" 1 "helpers.py:2:12: error"
 run "$CGLINT" --statistics .
-one_error "--statistics with the file's sarif format" "--statistics: the sarif format cannot hold counts"
+expect "--statistics in the file's sarif format: the counts in run.properties" 1 '"statistics": [' '"code": "CG101"'
 run "$CGLINT" --show-settings helpers.py
 expect "--show-settings" 0 "Settings for helpers.py" "config file        pyproject.toml [tool.cglint]" "jobs               3" "output-format      sarif"
 printf '[tool.cglint]\ncuda-path = "/opt/cuda"\ncompile-commands = "build/compile_commands.json"\n' >pyproject.toml
