@@ -286,11 +286,11 @@ void cg_project_saved(cg_project *p, const char *path)
 void cg_project_rescan(cg_project *p, const char *const *changed, size_t n, cg_report *notices)
 {
     const char *paths[] = { p->root };
-    cg_run_opts o = { .paths = paths, .npaths = 1, .configs = p->configs, .respect_gitignore = -1,
+    cg_analyze_opts o = { .paths = paths, .npaths = 1, .configs = p->configs, .respect_gitignore = -1,
                       .max_file_size = MAX_FILE, .jobs = p->jobs };
     cg_file *files = NULL;
     size_t nfiles = 0;
-    if (cg_run_files(&o, notices, &files, &nfiles) < 0) return;   /* the old walk stands */
+    if (cg_analyze_files(&o, notices, &files, &nfiles) < 0) return;   /* the old walk stands */
     cg_file *old = p->files;
     size_t nold = p->nfiles;
     p->files = files;
