@@ -28,6 +28,7 @@
     X(File_isEqual) \
     X(Location_isInSystemHeader) \
     X(createIndex) \
+    X(defaultReparseOptions) \
     X(disposeDiagnostic) \
     X(disposeIndex) \
     X(disposeString) \
@@ -80,6 +81,7 @@
     X(isInvalid) \
     X(isStatement) \
     X(parseTranslationUnit2) \
+    X(reparseTranslationUnit) \
     X(saveTranslationUnit) \
     X(tokenize) \
     X(visitChildren)
@@ -111,6 +113,7 @@ int cu_clang_load(char *err, size_t errlen);
 #define clang_File_isEqual (cu_clang.File_isEqual)
 #define clang_Location_isInSystemHeader (cu_clang.Location_isInSystemHeader)
 #define clang_createIndex (cu_clang.createIndex)
+#define clang_defaultReparseOptions (cu_clang.defaultReparseOptions)
 #define clang_disposeDiagnostic (cu_clang.disposeDiagnostic)
 #define clang_disposeIndex (cu_clang.disposeIndex)
 #define clang_disposeString (cu_clang.disposeString)
@@ -163,6 +166,7 @@ int cu_clang_load(char *err, size_t errlen);
 #define clang_isInvalid (cu_clang.isInvalid)
 #define clang_isStatement (cu_clang.isStatement)
 #define clang_parseTranslationUnit2 (cu_clang.parseTranslationUnit2)
+#define clang_reparseTranslationUnit (cu_clang.reparseTranslationUnit)
 #define clang_saveTranslationUnit (cu_clang.saveTranslationUnit)
 #define clang_tokenize (cu_clang.tokenize)
 #define clang_visitChildren (cu_clang.visitChildren)
