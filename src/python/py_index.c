@@ -513,6 +513,21 @@ py_module *py_project_module(py_project *p, const char *dotted, const py_module 
     return m;
 }
 
+/* The module an import names: "a.b" for `import a.b`, and for `from a.b import
+ * C` (target "a.b.C") the module a.b when a.b.C is not one.  NULL: not in the
+ * project. */
+py_module *py_import_module(py_project *p, const char *target, const py_module *from)
+{
+    py_module *d = py_project_module(p, target, from);
+    const char *dot = d ? NULL : strrchr(target, '.');
+    if (dot) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(dot - target), target);
+        d = py_project_module(p, buf, from);
+    }
+    return d;
+}
+
 /* Packages whose API the rules are written against: always the library, even
  * when the analysed tree holds a package of that name (a test double, a
  * vendored copy), so that `torch.cuda.graph` keeps meaning the capture API. */
@@ -759,15 +774,7 @@ int py_module_or_imports_say(py_project *p, py_module *m, unsigned fact)
     for (size_t k = 0; k < m->imports.cap; k++) {
         if (!m->imports.keys[k]) continue;
         const char *t = ((py_import *)m->imports.vals[k])->target;
-        py_module *d = py_project_module(p, t, m);
-        if (!d) {
-            /* from a.b import C: the module is a.b */
-            const char *dot = strrchr(t, '.');
-            if (!dot) continue;
-            char buf[512];
-            snprintf(buf, sizeof buf, "%.*s", (int)(dot - t), t);
-            d = py_project_module(p, buf, m);
-        }
+        py_module *d = py_import_module(p, t, m);
         if (d && d != m && py_module_ensure(p, d) == 0 && d->state == 1 && (d->text_facts & fact)) return 1;
     }
     return 0;

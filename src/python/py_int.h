@@ -260,6 +260,7 @@ int py_module_ensure(py_project *p, py_module *m);
  * belong to the project (its modules' arenas) and live until it is freed;
  * callers never free them. */
 py_module *py_project_module(py_project *p, const char *dotted, const py_module *near);
+py_module *py_import_module(py_project *p, const char *target, const py_module *from);
 /* m's text facts (PY_MT_*), or those of a project module it imports, include fact */
 int py_module_or_imports_say(py_project *p, py_module *m, unsigned fact);
 /* The class (c or a base) that defines method `name`, its function in *out; NULL if none. */

@@ -123,15 +123,7 @@ static void prefetch_imports(py_project *p, int jobs)
         for (size_t k = 0; k < m->imports.cap; k++) {
             if (!m->imports.keys[k]) continue;
             const char *t = ((py_import *)m->imports.vals[k])->target;
-            py_module *d = py_project_module(p, t, m);
-            if (!d) {
-                /* from a.b import C: the module is a.b */
-                const char *dot = strrchr(t, '.');
-                if (!dot) continue;
-                char buf[512];
-                snprintf(buf, sizeof buf, "%.*s", (int)(dot - t), t);
-                d = py_project_module(p, buf, m);
-            }
+            py_module *d = py_import_module(p, t, m);
             if (!d || d->state != 0 || cg_map_get(&queued, d->file->path, strlen(d->file->path))) continue;
             if (n == cap) {
                 cap = cap ? cap * 2 : 64;
@@ -188,18 +180,6 @@ static void la_push(lookahead *la, py_module *d)
     la->stack[la->n++] = d;
 }
 
-/* the module an import names: "a.b" or, for `from a.b import C`, "a.b" of "a.b.C" */
-static py_module *import_target(py_project *p, const char *t, py_module *from)
-{
-    py_module *d = py_project_module(p, t, from);
-    const char *dot = d ? NULL : strrchr(t, '.');
-    if (dot) {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%.*s", (int)(dot - t), t);
-        d = py_project_module(p, buf, from);
-    }
-    return d;
-}
 
 /* queue the imports of modules indexed since the last look */
 static void la_scan(lookahead *la)
@@ -214,7 +194,7 @@ static void la_scan(lookahead *la)
         la->expanded[i] = 1;
         for (size_t k = 0; k < m->imports.cap; k++) {
             if (!m->imports.keys[k]) continue;
-            py_module *d = import_target(p, ((py_import *)m->imports.vals[k])->target, m);
+            py_module *d = py_import_module(p, ((py_import *)m->imports.vals[k])->target, m);
             if (d && d != m) la_push(la, d);
         }
     }
