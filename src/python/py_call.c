@@ -953,13 +953,7 @@ static int walk_caller(py_ctx *ctx, py_func *caller, TSNode node, py_func *f, py
     if (caller->analyzing || ctx->depth >= PY_MAX_CALL_DEPTH || py_is_null(caller->body)) return 0;
     walk_state w;
     walk_save(ctx, &w);
-    ctx->active = 0;
-    ctx->region = ctx->after = NULL;
-    ctx->phase = PY_PH_OUTSIDE;
-    ctx->quiet = 1;
-    ctx->loops = ctx->conds_in_loop = ctx->autocast = ctx->size_arg = 0;
-    ctx->loop_node = (TSNode){ 0 };
-    ctx->cur_stream = NULL;
+    walk_quiet(ctx);
     ctx->watch = node;
     ctx->watch_fn = f;
     int saved_in = ctx->in_watched;

@@ -64,9 +64,12 @@ static void start_region(py_ctx *ctx, py_frame *fr, TSNode site, const char *kin
     ctx->regions[ctx->nregions++] = r;
 }
 
-/* CG703: a `for _ in range(N)` loop with a literal N < 11 in n, before byte
- * `before` (the capture).  *iters: the N of the last such loop looked at. */
-static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int depth)
+/* CG703: a `for _ in range(N)` loop with a literal N in n before byte
+ * `before` (the capture), N < 11 when `small`, N >= 11 otherwise (a full
+ * warm-up already ran: BERT warms up 11 iterations for its first capture, then
+ * 3 more under no_sync() before a second one).  *iters: the N of the last such
+ * loop looked at. */
+static int warmup_loop(py_module *m, TSNode n, uint32_t before, int small, int *iters, int depth)
 {
     if (depth > 60 || py_start_byte(n) >= before) return 0;
     if (IS(n, for_statement)) {
@@ -77,36 +80,13 @@ static int small_warmup(py_module *m, TSNode n, uint32_t before, int *iters, int
                 size_t len;
                 const char *t = py_text(m, py_named_child(args, 0), &len);
                 *iters = atoi(cg_arena_strndup(m->arena, t, len));
-                if (*iters < 11) return 1;
+                if ((*iters < 11) == small) return 1;
             }
         }
     }
     uint32_t k = py_named_child_count(n);
     for (uint32_t i = 0; i < k; i++)
-        if (small_warmup(m, py_named_child(n, i), before, iters, depth + 1)) return 1;
-    return 0;
-}
-
-/* CG703: a `for _ in range(N)` loop with a literal N >= 11 in n before byte
- * `before`: a full warm-up already ran (BERT warms up 11 iterations for its
- * first capture, then 3 more under no_sync() before a second one). */
-static int full_warmup(py_module *m, TSNode n, uint32_t before, int depth)
-{
-    if (depth > 60 || py_start_byte(n) >= before) return 0;
-    if (IS(n, for_statement)) {
-        TSNode right = py_field(n, PY.f_right);
-        if (IS(right, call) && py_text_eq(m, py_field(right, PY.f_function), "range")) {
-            TSNode args = py_field(right, PY.f_arguments);
-            if (py_named_child_count(args) == 1 && IS(py_named_child(args, 0), integer)) {
-                size_t len;
-                const char *t = py_text(m, py_named_child(args, 0), &len);
-                if (atoi(cg_arena_strndup(m->arena, t, len)) >= 11) return 1;
-            }
-        }
-    }
-    uint32_t k = py_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++)
-        if (full_warmup(m, py_named_child(n, i), before, depth + 1)) return 1;
+        if (warmup_loop(m, py_named_child(n, i), before, small, iters, depth + 1)) return 1;
     return 0;
 }
 
@@ -223,9 +203,11 @@ static void region_begin_context(py_ctx *ctx, py_frame *fr, TSNode graph)
     r->autocast_node = ctx->autocast_node;
     /* only a module that builds DDP asks how many warm-up iterations there were */
     if (r->mod->text_facts & PY_MT_BUILDS_DDP) r->nccl_async_set = py_module_or_imports_say(ctx->p, r->mod, PY_MT_NCCL_ASYNC);
-    if ((r->mod->text_facts & PY_MT_BUILDS_DDP) && r->fn && !r->fn->is_module_body)
-        r->small_warmup = small_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), &r->warmup_iters, 0) &&
-                          !full_warmup(r->mod, r->fn->body, py_start_byte(r->site_node), 0);
+    if ((r->mod->text_facts & PY_MT_BUILDS_DDP) && r->fn && !r->fn->is_module_body) {
+        int full_iters;
+        r->small_warmup = warmup_loop(r->mod, r->fn->body, py_start_byte(r->site_node), 1, &r->warmup_iters, 0) &&
+                          !warmup_loop(r->mod, r->fn->body, py_start_byte(r->site_node), 0, &full_iters, 0);
+    }
 }
 
 /* The capture begins: PY_EV_REGION_BEGIN for the rules, at node n with value v. */

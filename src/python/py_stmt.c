@@ -252,43 +252,37 @@ static void exec_if_alternatives(py_ctx *ctx, py_frame *fr, TSNode st, int g)
     }
 }
 
-/* Does block b (or a block nested in it) assign target text t (tl bytes)? */
-static int block_assigns(py_frame *fr, TSNode b, const char *t, size_t tl, int depth)
+/* Does block b (or a block nested in it) assign target text t (tl bytes)
+ * (`t = ...`), or, with `memo`, store local t into a container (`memo[key] =
+ * t`)? */
+static int block_stores(py_frame *fr, TSNode b, const char *t, size_t tl, int memo, int depth)
 {
     uint32_t k = py_named_child_count(b);
     for (uint32_t i = 0; i < k && depth < 4; i++) {
         TSNode st = py_named_child(b, i);
         TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){ 0 };
-        if (IS(e, assignment)) {
-            size_t ll;
-            const char *lt = py_text(fr->mod, py_field(e, PY.f_left), &ll);
-            if (ll == tl && memcmp(lt, t, tl) == 0) return 1;
+        if (IS(e, assignment) && (!memo || (IS(py_field(e, PY.f_left), subscript) &&
+                                            IS(py_field(e, PY.f_right), identifier)))) {
+            size_t xl;
+            const char *xt = py_text(fr->mod, py_field(e, memo ? PY.f_right : PY.f_left), &xl);
+            if (xl == tl && memcmp(xt, t, tl) == 0) return 1;
         }
         uint32_t kk = py_named_child_count(st);
         for (uint32_t j = 0; j < kk; j++)
-            if (IS(py_named_child(st, j), block) && block_assigns(fr, py_named_child(st, j), t, tl, depth + 1)) return 1;
+            if (IS(py_named_child(st, j), block) && block_stores(fr, py_named_child(st, j), t, tl, memo, depth + 1))
+                return 1;
     }
     return 0;
 }
 
-/* Does block b (or a block nested in it) store local t into a container
- * (`memo[key] = t`)? */
+static int block_assigns(py_frame *fr, TSNode b, const char *t, size_t tl, int depth)
+{
+    return block_stores(fr, b, t, tl, 0, depth);
+}
+
 static int block_memoizes(py_frame *fr, TSNode b, const char *t, size_t tl, int depth)
 {
-    uint32_t k = py_named_child_count(b);
-    for (uint32_t i = 0; i < k && depth < 4; i++) {
-        TSNode st = py_named_child(b, i);
-        TSNode e = IS(st, expression_statement) ? py_named_child(st, 0) : (TSNode){ 0 };
-        if (IS(e, assignment) && IS(py_field(e, PY.f_left), subscript) && IS(py_field(e, PY.f_right), identifier)) {
-            size_t rl;
-            const char *rt = py_text(fr->mod, py_field(e, PY.f_right), &rl);
-            if (rl == tl && memcmp(rt, t, tl) == 0) return 1;
-        }
-        uint32_t kk = py_named_child_count(st);
-        for (uint32_t j = 0; j < kk; j++)
-            if (IS(py_named_child(st, j), block) && block_memoizes(fr, py_named_child(st, j), t, tl, depth + 1)) return 1;
-    }
-    return 0;
+    return block_stores(fr, b, t, tl, 1, depth);
 }
 
 /* `if self.x is None: self.x = ...` (or `if not self.ready: ... self.ready =
