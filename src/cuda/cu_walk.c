@@ -350,9 +350,21 @@ static void decl_names_thread(cu_ctx *ctx, const cu_node *n)
     ctx->last_thread_start = NULL;
 }
 
+/* A function-local static whose initializer calls or constructs: C++ runs it
+ * once per process, at the first call (`static Registry r;` in a singleton's
+ * accessor, c10's CUDAKernelLaunchRegistry), which warm-up or start-up has
+ * made long before a capture; the walk does not follow it.  Its value is
+ * unknown.  Not seen: such an initializer that first runs inside a capture. */
+static int static_local_init(const cu_node *n)
+{
+    if (n->storage != CU_S_STATIC || !n->nkids) return 0;
+    const cu_node *init = n->kids[0];
+    return init->kind == CU_N_CALL || init->kind == CU_N_CONSTRUCT;
+}
+
 static void exec_decl(cu_ctx *ctx, const cu_node *n)
 {
-    cu_val v = decl_value(ctx, n);
+    cu_val v = static_local_init(n) ? CU_UNKNOWN : decl_value(ctx, n);
     decl_names_thread(ctx, n);
     if (n->storage == CU_S_STATIC || n->storage == CU_S_GLOBAL) {
         cu_slot *s = cu_env_slot(ctx, n, 1);   /* initialised once */
