@@ -32,7 +32,11 @@ static _Noreturn void out_of_memory(size_t n)
     if (atomic_exchange(&dying, 1))
         for (;;) pause();           /* another thread is already saying it and exiting */
     dprintf(atomic_load(&error_fd), "cglint: error: out of memory (allocating %zu bytes)\n", n);
-    exit(2);
+    /* _exit, not exit: exit() runs atexit handlers and stdio flushes while other
+     * threads go on, and races a main thread that is itself exiting (status 1
+     * after the message, seen under ASan); an out-of-memory run writes no
+     * report (-o renames a finished temporary file only) */
+    _exit(2);
 }
 
 void *cg_xmalloc(size_t n)
