@@ -1,6 +1,6 @@
 # DDP under torchrun (2 ranks on one GPU, gloo): the graph of a DDP training
 # step fails in every rank; each failure must be a finding at a line of this
-# file, once, "in 2 processes".
+# file, once, "on ranks 0,1" (each rank's failure merged into one finding).
 import os
 import sys
 
