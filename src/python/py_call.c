@@ -1017,14 +1017,15 @@ static const py_sites *callers_of(py_ctx *ctx, py_func *f)
     py_module *cand[MAX_CALLER_MODULES];
     for (size_t i = 0; i < ctx->p->nmods && candidates <= MAX_CALLER_MODULES; i++) {
         py_module *m = &ctx->p->mods[i];
-        if (m == f->mod || !py_module_may_call(m, name) ||
-            !(py_module_may_import(m, imported, strlen(imported)) || py_module_may_import(m, base, strlen(base))))
+        if (m == f->mod || !py_module_may_call(ctx->p, m, name) ||
+            !(py_module_may_import(ctx->p, m, imported, strlen(imported)) ||
+              py_module_may_import(ctx->p, m, base, strlen(base))))
             continue;
         if (candidates < MAX_CALLER_MODULES) cand[candidates] = m;
         candidates++;
     }
     if (getenv("CGLINT_TRACE_CALLERS")) fprintf(stderr, "callers of %s (%s): %d candidates\n", f->qualname, f->mod->name, candidates);
-    if (py_module_may_call(f->mod, name)) sites_in(ctx, f, name, f->mod, s);
+    if (py_module_may_call(ctx->p, f->mod, name)) sites_in(ctx, f, name, f->mod, s);
     /* parsed modules first: they cost nothing more */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; candidates <= MAX_CALLER_MODULES && i < candidates; i++)
@@ -1062,7 +1063,7 @@ int py_callers_keep_result(py_ctx *ctx, py_func *f)
     if (!f->name || cg_starts(f->name, "__")) return 0;
     for (size_t i = 0, seen = 0; i < ctx->p->nmods && seen < 32; i++) {
         py_module *m = &ctx->p->mods[i];
-        if (m->state != 1 || !py_module_may_call(m, f->name)) continue;
+        if (m->state != 1 || !py_module_may_call(ctx->p, m, f->name)) continue;
         seen++;
         TSNode nodes[16];
         int k = py_module_call_nodes(m, f->name, nodes, 16);

@@ -880,13 +880,19 @@ void cg_py_names_of(const char *t, size_t n, cg_py_names *out)
     }
 }
 
-int py_module_may_call(const py_module *m, const char *name)
+/* The bits a query reads are recorded in the project's mask: a module the
+ * analysis did not parse mattered to it only through them (py_cache.c). */
+
+int py_module_may_call(py_project *p, const py_module *m, const char *name)
 {
-    return bloom_has(m->call_names, 4096, name, strlen(name));
+    size_t len = strlen(name);
+    bloom_add(p->asked, 4096, name, len);
+    return bloom_has(m->call_names, 4096, name, len);
 }
 
-int py_module_may_import(const py_module *m, const char *name, size_t len)
+int py_module_may_import(py_project *p, const py_module *m, const char *name, size_t len)
 {
+    bloom_add(p->asked + 64, 2048, name, len);
     return bloom_has(m->import_names, 2048, name, len);
 }
 

@@ -233,6 +233,11 @@ typedef struct py_project {
     cg_arena *arena;        /* project-lifetime allocations */
     struct py_cache_state *cache; /* the project index (py_cache.c), or NULL */
     py_module *scan_root;   /* the capture file being walked (cg_py_focus.reach), or NULL */
+    /* every bit of the modules' call_names (words 0-63) and import_names
+     * (words 64-95) filters the analysis asked about
+     * (py_module_may_call/_import): an unparsed module's filters matter
+     * only through these */
+    uint64_t asked[96];
 } py_project;
 
 /* ---- py_parse.c ------------------------------------------------------------ */
@@ -276,8 +281,10 @@ int py_tensor_accumulator(py_func *f, TSNode n, const char *name, size_t len);
 void py_index_call_names(py_module *m, const char *t, size_t n);
 /* Might module m call `name`?  Might it import `name` (a module or one of
  * its members)?  (No false negatives.) */
-int py_module_may_call(const py_module *m, const char *name);
-int py_module_may_import(const py_module *m, const char *name, size_t len);
+/* Bloom queries: may module m call `name(`, import `name`?  Records the
+ * bits asked in p->asked_* (what the project index's manifest keeps). */
+int py_module_may_call(py_project *p, const py_module *m, const char *name);
+int py_module_may_import(py_project *p, const py_module *m, const char *name, size_t len);
 /* The call nodes of module m (loaded) whose callee is spelled `name`,
  * `x.name` or `x.y.name`: up to max of them into out; returns how many. */
 int py_module_call_nodes(py_module *m, const char *name, TSNode *out, int max);

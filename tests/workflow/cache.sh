@@ -138,9 +138,26 @@ jobs_agree "generated project: -j1 and -j4 agree" -f json .
 
 # ---- edits ----------------------------------------------------------------------
 printf '\n# a comment\n' >>core/util9.py
-# (any edit re-analyses: the callers of a reached function are searched in
-# every file, so a file no capture reaches can still pass it a value)
-same_as_cold "an edited file no capture reaches: re-analysed, as a cold run" miss -f json .
+# a file no capture reaches mattered only through the names it calls and
+# imports that the callers search asked about: an edit that leaves those
+# alone keeps the entry (and rewrites it with the file's new digest)
+same_as_cold "an edited file no capture reaches: the memo answers, as a cold run" hit -f json .
+CGLINT_TRACE_CACHE=1 "$CGLINT" -f json . 2>&1 >/dev/null | grep -qx 'cglint: cache: python hit' &&
+    ok "the entry was written back: the next run answers from stats" ||
+    nok "the entry was written back: the next run answers from stats" "$(CGLINT_TRACE_CACHE=1 "$CGLINT" . 2>&1 >/dev/null)"
+printf 'def unrelated_helper(x):\n    return helper_of_helpers(x)\n' >>core/util9.py
+same_as_cold "new calls of names the analysis never asked about: the memo answers" hit -f json .
+cp core/util9.py "$TMP/util9.py"
+# a new caller of the function that captures (step, imported): its
+# arguments flow into the capture, so the analysis must run again
+printf 'from train.loop import step\n\n\ndef feeds(m, x):\n    return step(m, x)\n' >>core/util9.py
+same_as_cold "an unreached file that now calls a reached function: re-analysed" miss -f json .
+cp "$TMP/util9.py" core/util9.py
+same_as_cold "that call removed again" any -f json .
+printf '# caf\xe9\n' >>core/util9.py
+same_as_cold "an unreached file that stops being UTF-8: re-analysed (its error reported)" miss .
+grep -q 'util9.py' "$TMP/warm" && ok "the unreadable file is named" || nok "the unreadable file is named" "$(cat "$TMP/warm")"
+cp "$TMP/util9.py" core/util9.py
 cp core/util1.py "$TMP/util1.py"
 sed -i 's/return x \* 1$/return x.item() * 1/' core/util1.py
 same_as_cold "an edited file a capture reaches is analysed again" miss -f json .
@@ -169,6 +186,8 @@ same_as_cold "a file removed: the entry of that file set, checked again" any .
 # ---- named files (pre-commit) ------------------------------------------------
 same_as_cold "named file, cold entry" any core/util1.py train/loop.py
 same_as_cold "named file, warm" hit core/util1.py train/loop.py
+printf '\n# touched\n' >>core/util11.py
+same_as_cold "named file no capture reaches, edited (what pre-commit runs): the memo answers" hit core/util11.py
 printf '\n# touched\n' >>core/util1.py
 same_as_cold "named file, the named file edited" any -f json core/util1.py
 sed -i 's/return x \* 1$/return x.item() * 1/' core/util1.py
