@@ -5,6 +5,7 @@
 #
 #   bench/speed.sh --before OLD_CGLINT --after NEW_CGLINT [--runs N] [--cold-runs N]
 #                  [--mega DIR] [--torch DIR] [--te DIR] [--work DIR] [--out DIR] [--reuse]
+#                  [--cases "NAME..."]
 #
 # The corpora are copied into --work (default /tmp/cglint-speed) first: the
 # runs write .cglint_cache/ into the trees they analyse, and the "changed
@@ -17,7 +18,7 @@
 set -euo pipefail
 BEFORE= AFTER= RUNS=10 COLD_RUNS=5 REUSE=0
 MEGA=/work/corpus/Megatron-LM TORCH=/work/corpus/mcPytorch TE=/work/corpus/TransformerEngine
-WORK=/tmp/cglint-speed OUT=
+WORK=/tmp/cglint-speed OUT= CASES=
 while [ $# -gt 0 ]; do
     case $1 in
         --before) BEFORE=$2; shift 2 ;;
@@ -30,6 +31,7 @@ while [ $# -gt 0 ]; do
         --work) WORK=$2; shift 2 ;;
         --out) OUT=$2; shift 2 ;;
         --reuse) REUSE=1; shift ;;   # keep the copies of an earlier run
+        --cases) CASES=$2; shift 2 ;; # only these cases (mega-cold mega-warm mega-named-unreached ... x4-named, memory)
         *) echo "speed.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -70,11 +72,13 @@ cat >"$WORK/edit.sh" <<'SH'
 printf '%s edited %s\n' "${2:-#}" "$(date +%s%N)" >>"$1"
 SH
 chmod +x "$WORK/edit.sh"
+want() { [ -z "$CASES" ] || [[ " $CASES " == *" $1 "* ]]; }
 touch_cmd() { echo "$WORK/edit.sh $1 ${2:-#}"; }
 
 hf() { # NAME DIR RUNS hyperfine-args...
     local name=$1 dir=$2 runs=$3
     shift 3
+    want "$name" || return 0
     echo "# $name" >&2
     (cd "$dir" && hyperfine -N -i --style basic --runs "$runs" --export-json "$OUT/$name.json" "$@" >&2) ||
         (cd "$dir" && hyperfine -i --style basic --runs "$runs" --export-json "$OUT/$name.json" "$@" >&2)
@@ -113,12 +117,14 @@ for n in 2 4; do
 done
 
 # peak memory, whole Megatron-LM tree
+if want memory; then
 mem() { (cd "$1" && /usr/bin/time -v "${@:2}" >/dev/null 2>"$OUT/time.txt" || true); grep 'Maximum resident' "$OUT/time.txt" | awk '{printf "%.1f", $6/1024}'; }
 echo "| peak memory (MB), Megatron-LM | before | after cold | after warm |"
 echo "|---|--:|--:|--:|"
 echo "| whole tree | $(mem "$WORK/mega" "$B" $FLAGS .) | $(mem "$WORK/mega" "$A" $FLAGS --no-cache .) | $(mem "$WORK/mega" "$A" $FLAGS .) |"
 echo "| 4 copies | $(mem "$WORK/x4" "$B" $FLAGS .) | $(mem "$WORK/x4" "$A" $FLAGS --no-cache .) | $(mem "$WORK/x4" "$A" $FLAGS .) |"
 echo
+fi
 python3 - "$OUT" <<'PY'
 import json, os, sys
 out = sys.argv[1]

@@ -178,13 +178,15 @@ static void add_context(const cg_analyze_opts *o, const cg_walk_opts *wo, cg_rep
     /* the same file twice (named, and found under the root): the named entry stays */
     struct stat *ids = cg_xcalloc(*n ? *n : 1, sizeof *ids);
     for (size_t i = 0; i < *n; i++)
-        if (stat((*files)[i].path, &ids[i]) != 0) memset(&ids[i], 0, sizeof ids[i]);
+        if ((*files)[i].have_st) ids[i] = (*files)[i].st;
+        else if (stat((*files)[i].path, &ids[i]) != 0) memset(&ids[i], 0, sizeof ids[i]);
     cg_file *all = cg_xrealloc(*files, (*n + nctx) * sizeof *all);
     size_t m = *n;
     for (size_t i = 0; i < nctx; i++) {
         struct stat st;
         int dup = 0;
-        if (stat(ctx[i].path, &st) == 0)
+        if (ctx[i].have_st) st = ctx[i].st;
+        if (ctx[i].have_st || stat(ctx[i].path, &st) == 0)
             for (size_t k = 0; k < *n && !dup; k++)
                 dup = ids[k].st_ino == st.st_ino && ids[k].st_dev == st.st_dev;
         for (size_t k = 0; k < *n && !dup; k++) dup = strcmp(all[k].path, ctx[i].path) == 0;

@@ -2,16 +2,28 @@
 #include "path.h"
 #include "alloc.h"
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+/* The working directory, read once: nothing in cglint changes it, and a
+ * named-file run makes thousands of paths absolute. */
+static char cwd_buf[PATH_MAX];
+static pthread_once_t cwd_once = PTHREAD_ONCE_INIT;
+static void read_cwd(void)
+{
+    if (!getcwd(cwd_buf, sizeof cwd_buf)) strcpy(cwd_buf, "/");
+}
+
 char *cg_path_abs(const char *path)
 {
-    char cwd[PATH_MAX];
     const char *base = "";
-    if (path[0] != '/') base = getcwd(cwd, sizeof cwd) ? cwd : "/";
+    if (path[0] != '/') {
+        pthread_once(&cwd_once, read_cwd);
+        base = cwd_buf;
+    }
     size_t n = strlen(base) + strlen(path) + 3;
     char *joined = cg_xmalloc(n);
     snprintf(joined, n, "%s/%s", base, path);

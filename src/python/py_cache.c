@@ -89,13 +89,16 @@ static int current_digest(py_cache_state *s, size_t i, cg_digest *out)
         now.st_mtim.tv_nsec != was->st_mtim.tv_nsec || now.st_ctim.tv_sec != was->st_ctim.tv_sec ||
         now.st_ctim.tv_nsec != was->st_ctim.tv_nsec)
         return -1;
-    return cg_cache_file_digest(s->c, s->abs[i], out);
+    return cg_cache_file_digest_st(s->c, s->abs[i], &now, out);
 }
 
 static void stat_one(py_project *p, py_cache_state *s, size_t i)
 {
-    if (!s->abs[i]) s->abs[i] = cg_path_abs(p->mods[i].file->path);
-    s->have_st[i] = s->abs[i] && stat(s->abs[i], &s->st[i]) == 0 && S_ISREG(s->st[i].st_mode);
+    const cg_file *f = p->mods[i].file;
+    if (!s->abs[i]) s->abs[i] = cg_path_abs(f->path);
+    /* the walk's stat was taken before any read of the file: as good */
+    if (f->have_st) s->st[i] = f->st;
+    s->have_st[i] = s->abs[i] && (f->have_st || stat(s->abs[i], &s->st[i]) == 0) && S_ISREG(s->st[i].st_mode);
 }
 
 /* A summary module whose bytes changed: does the analysis see the same? */

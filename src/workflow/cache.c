@@ -10,6 +10,7 @@
 #include "cache.h"
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/path.h"
 #include "core/rules.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -415,20 +416,26 @@ void cg_cache_record(cg_cache *c, const char *abs_path, const struct stat *st,
     pthread_mutex_unlock(&c->lock);
 }
 
-int cg_cache_file_digest(cg_cache *c, const char *path, cg_digest *out)
+static int file_digest(cg_cache *c, const char *path, const struct stat *given, cg_digest *out)
 {
-    char *abs = realpath(path, NULL);
+    /* keyed by the lexical absolute path, not realpath()'s (a readlink and
+     * an lstat per component of every file: most of a warm run's system
+     * time): the entry is checked against the stat of `path` itself, so two
+     * spellings of one file, or one spelling of two files through a
+     * symbolic link and "..", cost a re-read, never a wrong digest */
+    char *abs = path[0] == '/' ? strdup(path) : cg_path_abs(path);   /* NULL: a miss */
     if (!abs) return -1;
     struct stat st;
     cg_cache_entry e;
     int rc = -1;
-    if (stat(abs, &st) == 0) {
+    if (given) st = *given;
+    if ((given || stat(path, &st) == 0) && S_ISREG(st.st_mode)) {
         if (cg_cache_lookup(c, abs, &st, &e) && e.have_digest) {
             *out = e.digest;
             rc = 0;
         } else {
             size_t n = 0;
-            char *buf = read_all(abs, &n);
+            char *buf = read_all(path, &n);
             if (buf) {
                 *out = cg_digest_bytes(buf, n, 0);
                 cg_cache_record(c, abs, &st, out, 0);
@@ -439,6 +446,16 @@ int cg_cache_file_digest(cg_cache *c, const char *path, cg_digest *out)
     }
     free(abs);
     return rc;
+}
+
+int cg_cache_file_digest(cg_cache *c, const char *path, cg_digest *out)
+{
+    return file_digest(c, path, NULL, out);
+}
+
+int cg_cache_file_digest_st(cg_cache *c, const char *path, const struct stat *st, cg_digest *out)
+{
+    return file_digest(c, path, st, out);
 }
 
 static void memo_path(cg_cache *c, const char *kind, cg_digest key, char *out, size_t outlen)

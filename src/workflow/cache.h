@@ -75,6 +75,8 @@ void cg_cache_record(cg_cache *c, const char *abs_path, const struct stat *st,
 /* Digest of a file's raw bytes, through the index when its stat is
  * unchanged.  0, or -1 when it cannot be read. */
 int cg_cache_file_digest(cg_cache *c, const char *path, cg_digest *out);
+/* The same with the file's stat just taken by the caller. */
+int cg_cache_file_digest_st(cg_cache *c, const char *path, const struct stat *st, cg_digest *out);
 
 /* ---- memo entries ------------------------------------------------------ */
 /* The payload stored under (kind, key): malloc'ed, *len bytes; NULL when

@@ -4,6 +4,7 @@
 #include "core/hash.h"
 #include "core/path.h"
 #include "core/report.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,25 @@ static git_repository *repo_for_dir(cg_gitignore *g, const char *dir)
     if (v) return g->repos[(intptr_t)v - 1];
     git_repository *repo = NULL;
     intptr_t idx = -1;
+    /* libgit2's discovery from `dir` looks for a repository in dir, then in
+     * each parent up to the root or a file-system boundary: a dozen stats a
+     * level, for every directory of the tree.  A directory without `.git`
+     * has its parent's answer (on the same file system), and the parent's
+     * is remembered. */
+    char gp[4200];
+    struct stat gst, dst, pst;
+    if ((size_t)snprintf(gp, sizeof gp, "%s/.git", strcmp(dir, "/") ? dir : "") < sizeof gp &&
+        lstat(gp, &gst) != 0 && errno == ENOENT && strcmp(dir, "/") != 0) {
+        char *parent = cg_path_dirname(dir);
+        git_repository *r = NULL;
+        if (stat(dir, &dst) == 0 && stat(parent, &pst) == 0 && dst.st_dev == pst.st_dev) r = repo_for_dir(g, parent);
+        free(parent);
+        for (size_t i = 0; r && i < g->nrepos; i++)
+            if (g->repos[i] == r) idx = (intptr_t)i;
+        char *k = remember_key(g, dir);
+        if (k) cg_map_put(&g->by_dir, k, strlen(k), idx < 0 ? NO_REPO : (void *)(idx + 1));
+        return idx < 0 ? NULL : g->repos[idx];
+    }
     if (git_repository_open_ext(&repo, dir, 0, NULL) == 0 && git_repository_workdir(repo)) {
         const char *wd = git_repository_workdir(repo);
         for (size_t i = 0; i < g->nrepos; i++)

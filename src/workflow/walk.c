@@ -164,7 +164,7 @@ int cg_walk_excluded(const cg_walk_opts *opts, const char *path)
     return 0;
 }
 
-static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit)
+static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit, const struct stat *st)
 {
     if (w->n == w->cap) {
         w->cap = w->cap ? w->cap * 2 : 256;
@@ -175,6 +175,8 @@ static void add_file(walker *w, const char *path, cg_lang lang, int is_explicit)
     w->files[w->n].is_explicit = is_explicit;
     w->files[w->n].report = 1;
     w->files[w->n].directives = 0;
+    w->files[w->n].have_st = st != NULL;
+    if (st) w->files[w->n].st = *st;
     w->n++;
     /* the progress line's "finding files... N found" */
     if (w->report) __atomic_store_n(&w->report->progress_done, w->n, __ATOMIC_RELAXED);
@@ -213,9 +215,13 @@ static int path_skipped(const walker *w, const char *path, int is_dir, int is_ex
     return cg_walk_excluded(w->opts, path);
 }
 
+/* A directory entry: its name and readdir's type (DT_UNKNOWN when the file
+ * system does not say). */
+typedef struct dent { char *name; unsigned char type; } dent;
+
 static int cmp_name(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const dent *)a)->name, ((const dent *)b)->name);
 }
 
 static int seen_dir(walker *w, const struct stat *st)
@@ -240,7 +246,7 @@ static void walk_dir(walker *w, const char *dir, int depth)
                          strerror(errno));
         return;
     }
-    char **names = NULL;
+    dent *names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
@@ -249,25 +255,33 @@ static void walk_dir(walker *w, const char *dir, int depth)
             cap = cap ? cap * 2 : 32;
             names = cg_xrealloc(names, cap * sizeof *names);
         }
-        names[n++] = cg_xstrdup(e->d_name);
+        names[n].type = e->d_type;
+        names[n++].name = cg_xstrdup(e->d_name);
     }
     closedir(d);
     if (n > 1) qsort(names, n, sizeof *names, cmp_name);
     for (size_t i = 0; i < n; i++) {
         char path[4096];
-        int len = (strcmp(dir, ".") == 0) ? snprintf(path, sizeof path, "%s", names[i])
-                                          : snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        int len = (strcmp(dir, ".") == 0) ? snprintf(path, sizeof path, "%s", names[i].name)
+                                          : snprintf(path, sizeof path, "%s/%s", dir, names[i].name);
         if (len < 0 || (size_t)len >= sizeof path) {
-            cg_report_notice(w->report, CG_ERROR, dir, 0, 0, "path too long under this directory: %s; skipped", names[i]);
-            free(names[i]);
+            cg_report_notice(w->report, CG_ERROR, dir, 0, 0, "path too long under this directory: %s; skipped", names[i].name);
+            free(names[i].name);
             continue;
         }
+        cg_lang lang = cg_lang_of(names[i].name);
+        unsigned char type = names[i].type;
+        /* a regular file of no analysed kind needs no stat at all, and a
+         * directory or regular file that readdir says is one, no lstat */
+        if (type == DT_REG && lang == CG_LANG_NONE) { free(names[i].name); continue; }
         struct stat lst, st;
-        if (lstat(path, &lst) < 0) { free(names[i]); continue; }
-        int is_link = S_ISLNK(lst.st_mode);
+        int is_link = 0;
+        if (type != DT_REG && type != DT_DIR) {
+            if (lstat(path, &lst) < 0) { free(names[i].name); continue; }
+            is_link = S_ISLNK(lst.st_mode);
+        }
         int ok = stat(path, &st) == 0;
         int stat_errno = errno;   /* path_skipped() below looks at other files */
-        cg_lang lang = cg_lang_of(names[i]);
         if (!ok) {
             /* Only links that would be analysed matter to the user. */
             if (is_link && lang != CG_LANG_NONE && !path_skipped(w, path, 0, 0))
@@ -275,7 +289,7 @@ static void walk_dir(walker *w, const char *dir, int depth)
                                  stat_errno == ELOOP ? "symbolic link loop" :
                                  "broken symbolic link (its target does not exist)");
         } else if (S_ISDIR(st.st_mode)) {
-            if (!skip_dir(w, path, names[i]) && !path_skipped(w, path, 1, 0)) {
+            if (!skip_dir(w, path, names[i].name) && !path_skipped(w, path, 1, 0)) {
                 if (seen_dir(w, &st)) {
                     if (is_link)
                         cg_report_notice(w->report, CG_WARN, path, 0, 0,
@@ -287,9 +301,9 @@ static void walk_dir(walker *w, const char *dir, int depth)
                 }
             }
         } else if (lang != CG_LANG_NONE && !path_skipped(w, path, 0, 0)) {
-            add_file(w, path, lang, 0);
+            add_file(w, path, lang, 0, &st);
         }
-        free(names[i]);
+        free(names[i].name);
     }
     free(names);
 }
@@ -333,7 +347,7 @@ int cg_walk(const char *const *paths, size_t npaths, const cg_walk_opts *opts,
             if (!seen_dir(&w, &st)) walk_dir(&w, given, 0);
         } else if (!path_skipped(&w, given, 0, 1)) {
             cg_lang lang = cg_lang_of(given);
-            add_file(&w, given, lang ? lang : CG_LANG_PY, 1);
+            add_file(&w, given, lang ? lang : CG_LANG_PY, 1, &st);
         }
     }
     free(w.seen);
@@ -344,8 +358,10 @@ int cg_walk(const char *const *paths, size_t npaths, const cg_walk_opts *opts,
     unsigned char *drop = cg_xcalloc(w.n ? w.n : 1, 1);
     size_t nid = 0;
     for (size_t i = 0; i < w.n; i++) {
+        const cg_file *f = &w.files[i];
         struct stat st;
-        if (stat(w.files[i].path, &st) == 0) ids[nid++] = (file_ident){ st.st_dev, st.st_ino, i };
+        if (f->have_st) ids[nid++] = (file_ident){ f->st.st_dev, f->st.st_ino, i };
+        else if (stat(f->path, &st) == 0) ids[nid++] = (file_ident){ st.st_dev, st.st_ino, i };
     }
     if (nid > 1) qsort(ids, nid, sizeof *ids, cmp_ident);
     for (size_t i = 1; i < nid; i++)

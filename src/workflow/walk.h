@@ -5,6 +5,7 @@
  * links, unreadable directories) become notices on the report; the walk goes on. */
 #ifndef CG_WALK_H
 #define CG_WALK_H
+#include <sys/stat.h>
 #include <stddef.h>
 #include "core/report.h"
 
@@ -20,6 +21,8 @@ typedef struct cg_file {
                         for calls made from reported files (see driver.h) */
     int directives;  /* suppression comments: 0 not looked for, 1 none, 2 some
                         (a front end that reads the bytes sets it) */
+    int have_st;     /* st is the walk's stat of path (taken before any read) */
+    struct stat st;
 } cg_file;
 
 typedef struct cg_walk_opts {
