@@ -48,6 +48,8 @@ static int same_identity(const py_val *a, const py_val *b)
 static py_val merge_same(py_ctx *ctx, py_val a, const py_val *b)
 {
     if (a.dev != b->dev) a.dev = PY_DEV_UNKNOWN;
+    /* `True` or `False`: a bool, which one not known */
+    if (a.lit && !(b->lit && strcmp(a.lit, b->lit) == 0)) a.lit = NULL;
     a.flags &= b->flags;
     if (!a.origin && b->origin) {
         a.origin = b->origin;
@@ -92,10 +94,13 @@ py_val py_join(py_ctx *ctx, py_val a, py_val b)
         unknown += alts[i].kind == PY_V_UNKNOWN;
     }
     if (!known) return py_vk(unknown ? PY_V_UNKNOWN : PY_V_NONE);
-    /* the known ones, most telling first (stable) */
+    /* the known ones, most telling first (stable); a literal beside a value
+     * dropped here (unknown, None) is no longer the only thing it may be */
     int m = 0;
     for (int i = 0; i < n; i++)
         if (rank_of(alts[i].kind) > 1) alts[m++] = alts[i];
+    if (m < n)
+        for (int i = 0; i < m; i++) alts[i].lit = NULL;
     for (int i = 1; i < m; i++)
         for (int j = i; j > 0 && rank_of(alts[j].kind) > rank_of(alts[j - 1].kind); j--) {
             py_val t = alts[j];
@@ -139,6 +144,177 @@ py_val py_unpack(py_ctx *ctx, const py_val *v, int i, int n, int star)
     py_val out = unpack_one(ctx, v, i, n, star);
     for (const py_val *a = v->alt; a; a = a->alt) out = py_join(ctx, out, unpack_one(ctx, a, i, n, star));
     return out;
+}
+
+/* ---- literals: values known exactly ---------------------------------------------------- */
+static int has_lit(const py_val *v)
+{
+    for (; v; v = v->alt)
+        if (v->lit) return 1;
+    return 0;
+}
+
+py_val py_nolit(py_ctx *ctx, py_val v)
+{
+    if (!has_lit(&v)) return v;
+    v.lit = NULL;
+    if (!has_lit(v.alt)) return v;
+    int n = 0;
+    for (const py_val *a = v.alt; a; a = a->alt) n++;
+    py_val *rest = cg_arena_alloc(ctx->arena, (size_t)n * sizeof *rest);
+    int i = 0;
+    for (const py_val *a = v.alt; a; a = a->alt, i++) {
+        rest[i] = *a;
+        rest[i].lit = NULL;
+        rest[i].alt = i + 1 < n ? &rest[i + 1] : NULL;
+    }
+    v.alt = rest;
+    return v;
+}
+
+/* The text of a plain string literal ('x', "x", r"x", a triple-quoted one):
+ * no prefix but r/u (an f-string is not one), no backslash; NULL otherwise. */
+static const char *string_lit(py_ctx *ctx, py_module *m, TSNode n)
+{
+    size_t len;
+    const char *t = py_text(m, n, &len);
+    size_t p = 0;
+    while (p < len && (t[p] == 'r' || t[p] == 'R' || t[p] == 'u' || t[p] == 'U')) p++;
+    if (p >= len || (t[p] != '"' && t[p] != '\'')) return NULL;
+    size_t q = len - p >= 6 && t[p + 1] == t[p] && t[p + 2] == t[p] ? 3 : 1;
+    if (len < p + 2 * q) return NULL;
+    const char *c = t + p + q;
+    size_t cl = len - p - 2 * q;
+    if (memchr(c, '\\', cl) || cl > 200) return NULL;
+    return cg_arena_strndup(ctx->arena, c, cl);
+}
+
+py_val py_literal(py_ctx *ctx, py_module *m, TSNode n)
+{
+    TSSymbol s = py_symbol(n);
+    if (s == PY.true_ || s == PY.false_) {
+        py_val v = py_vk(PY_V_NUMBER);
+        v.lit = s == PY.true_ ? "True" : "False";
+        return v;
+    }
+    if (s == PY.integer) {
+        py_val v = py_vk(PY_V_NUMBER);
+        size_t len;
+        const char *t = py_text(m, n, &len);
+        int dec = len > 0 && len < 19 && (len == 1 || t[0] != '0');
+        for (size_t i = 0; dec && i < len; i++) dec = t[i] >= '0' && t[i] <= '9';
+        if (dec) v.lit = cg_arena_strndup(ctx->arena, t, len);
+        return v;
+    }
+    if (s == PY.float_) return py_vk(PY_V_NUMBER);
+    if (s == PY.none) return py_vk(PY_V_NONE);
+    if (s == PY.string) {
+        py_val v = py_vk(PY_V_STR);
+        v.lit = string_lit(ctx, m, n);
+        return v;
+    }
+    return py_vk(PY_V_UNKNOWN);
+}
+
+/* A literal's truth: +1, -1; 0 when v is not (only) literals of one truth. */
+static int val_truth(const py_val *v)
+{
+    int out = 0;
+    for (const py_val *a = v; a; a = a->alt) {
+        int t;
+        if (a->kind == PY_V_NONE) t = -1;
+        else if (!a->lit) return 0;
+        else if (a->kind == PY_V_NUMBER) t = strcmp(a->lit, "False") == 0 || strcmp(a->lit, "0") == 0 ? -1 : 1;
+        else if (a->kind == PY_V_STR) t = a->lit[0] ? 1 : -1;
+        else return 0;
+        if (out && t != out) return 0;
+        out = t;
+    }
+    return out;
+}
+
+/* a == b for two single values: +1, -1, 0 (not known).  True == 1, False == 0. */
+static int lit_eq1(const py_val *a, const py_val *b)
+{
+    if (a->kind == PY_V_NONE || b->kind == PY_V_NONE) {
+        if (a->kind == PY_V_NONE && b->kind == PY_V_NONE) return 1;
+        return (a->kind == PY_V_NONE ? b : a)->lit ? -1 : 0;
+    }
+    if (!a->lit || !b->lit) return 0;
+    if (a->kind != b->kind) return (a->kind == PY_V_STR) != (b->kind == PY_V_STR) ? -1 : 0;
+    if (a->kind == PY_V_STR) return strcmp(a->lit, b->lit) == 0 ? 1 : -1;
+    const char *x = strcmp(a->lit, "True") == 0 ? "1" : strcmp(a->lit, "False") == 0 ? "0" : a->lit;
+    const char *y = strcmp(b->lit, "True") == 0 ? "1" : strcmp(b->lit, "False") == 0 ? "0" : b->lit;
+    return strcmp(x, y) == 0 ? 1 : -1;
+}
+
+/* ...over every alternative of each: one answer, or 0. */
+static int lit_eq(const py_val *a, const py_val *b)
+{
+    int out = 0;
+    for (const py_val *x = a; x; x = x->alt)
+        for (const py_val *y = b; y; y = y->alt) {
+            int e = lit_eq1(x, y);
+            if (!e || (out && e != out)) return 0;
+            out = e;
+        }
+    return out;
+}
+
+/* A leaf of a decidable condition: a name or a literal (its value in *v). */
+static int const_leaf(py_ctx *ctx, py_frame *fr, TSNode n, py_val *v)
+{
+    n = py_unparen(n);
+    if (IS(n, identifier)) {
+        *v = py_eval_quiet(ctx, fr, n);
+        return 1;
+    }
+    *v = py_literal(ctx, fr->mod, n);
+    return v->kind != PY_V_UNKNOWN;
+}
+
+/* `x in ("a", "b")`: +1, -1 or 0. */
+static int const_in(py_ctx *ctx, py_frame *fr, const py_val *x, TSNode seq)
+{
+    seq = py_unparen(seq);
+    if (!(IS(seq, tuple) || IS(seq, list) || IS(seq, set))) return 0;
+    uint32_t k = py_named_child_count(seq);
+    if (k == 0 || k > 16) return 0;
+    int any_unknown = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        py_val e = py_literal(ctx, fr->mod, py_named_child(seq, i));
+        int eq = lit_eq(x, &e);
+        if (eq == 1) return 1;
+        if (eq == 0) any_unknown = 1;
+    }
+    return any_unknown ? 0 : -1;
+}
+
+int py_const_truth(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    c = py_unparen(c);
+    if (IS(c, not_operator)) return -py_const_truth(ctx, fr, py_field(c, PY.f_argument));
+    if (IS(c, boolean_operator)) {
+        int l = py_const_truth(ctx, fr, py_field(c, PY.f_left));
+        int r = py_const_truth(ctx, fr, py_field(c, PY.f_right));
+        if (py_text_eq(fr->mod, py_field(c, PY.f_operator), "and"))
+            return l == -1 || r == -1 ? -1 : l == 1 ? r : 0;
+        return l == 1 || r == 1 ? 1 : l == -1 ? r : 0;
+    }
+    py_val a, b;
+    if (IS(c, comparison_operator) && py_named_child_count(c) == 2 && py_child_count(c) == 3) {
+        const char *op = py_type(py_child(c, 1));
+        if (!const_leaf(ctx, fr, py_named_child(c, 0), &a)) return 0;
+        if (strcmp(op, "in") == 0) return const_in(ctx, fr, &a, py_named_child(c, 1));
+        if (strcmp(op, "not in") == 0) return -const_in(ctx, fr, &a, py_named_child(c, 1));
+        int eq = strcmp(op, "==") == 0, ne = strcmp(op, "!=") == 0;
+        if ((!eq && !ne) || !const_leaf(ctx, fr, py_named_child(c, 1), &b)) return 0;
+        int e = lit_eq(&a, &b);
+        return eq ? e : -e;
+    }
+    if (IS(c, identifier) || IS(c, true_) || IS(c, false_) || IS(c, integer) || IS(c, string) || IS(c, none))
+        return const_leaf(ctx, fr, c, &a) ? val_truth(&a) : 0;
+    return 0;
 }
 
 /* ---- events ------------------------------------------------------------------------- */
@@ -194,9 +370,10 @@ static py_val eval_identifier(py_ctx *ctx, py_frame *fr, TSNode n)
     }
     if (fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0) return fr->self;
     /* a nested def sees the bindings of the defs around it (closures) */
+    /* (a literal there may be rebound after the def, or by another module) */
     const py_val *ov = py_closure_lookup(fr, t, len);
-    if (ov) return *ov;
-    return py_val_of_sym(ctx, py_resolve_name(ctx->p, fr->mod, t, len), t, len);
+    if (ov) return py_nolit(ctx, *ov);
+    return py_nolit(ctx, py_val_of_sym(ctx, py_resolve_name(ctx->p, fr->mod, t, len), t, len));
 }
 
 static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
@@ -512,6 +689,9 @@ static py_val eval_conditional(py_ctx *ctx, py_frame *fr, TSNode n)
 {
     if (py_named_child_count(n) != 3) return py_vk(PY_V_UNKNOWN);
     TSNode c = py_named_child(n, 1);
+    /* a condition literals decide: only the arm Python evaluates */
+    int k = ctx->active ? py_const_truth(ctx, fr, c) : 0;
+    if (k) return py_eval(ctx, fr, py_named_child(n, k == 1 ? 0 : 2));
     py_narrow nw;
     py_narrow_begin(ctx, fr, c, 1, &nw);
     py_val a = py_eval(ctx, fr, py_named_child(n, 0));
@@ -735,9 +915,14 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     if (s == PY.identifier) return eval_identifier(ctx, fr, n);
     if (s == PY.call) return py_eval_call(ctx, fr, n);
     if (s == PY.attribute) return eval_attribute(ctx, fr, n);
-    if (s == PY.integer || s == PY.float_ || s == PY.true_ || s == PY.false_) return py_vk(PY_V_NUMBER);
-    if (s == PY.none) return py_vk(PY_V_NONE);
-    if (s == PY.string || s == PY.concatenated_string) return eval_string(ctx, fr, n);
+    if (s == PY.integer || s == PY.float_ || s == PY.true_ || s == PY.false_ || s == PY.none)
+        return py_literal(ctx, fr->mod, n);
+    if (s == PY.string) {
+        py_val v = eval_string(ctx, fr, n);
+        if (!v.flags) v.lit = py_literal(ctx, fr->mod, n).lit;
+        return v;
+    }
+    if (s == PY.concatenated_string) return eval_string(ctx, fr, n);
     if (s == PY.parenthesized_expression)
         return py_named_child_count(n) == 1 ? py_eval(ctx, fr, py_named_child(n, 0)) : py_vk(PY_V_UNKNOWN);
     if (s == PY.binary_operator) return eval_binary(ctx, fr, n);
@@ -774,5 +959,13 @@ py_val py_eval(py_ctx *ctx, py_frame *fr, TSNode n)
     ctx->edepth++;
     py_val v = eval_node(ctx, fr, n);
     ctx->edepth--;
+    /* a literal stays one through names, parentheses and choices between
+     * literals; anything else computes a new value, and an attribute, a
+     * subscript or a call's result may be changed elsewhere: not kept */
+    TSSymbol s = py_symbol(n);
+    if (s != PY.identifier && s != PY.integer && s != PY.true_ && s != PY.false_ && s != PY.string &&
+        s != PY.parenthesized_expression && s != PY.conditional_expression && s != PY.boolean_operator &&
+        s != PY.keyword_argument && s != PY.named_expression)
+        v = py_nolit(ctx, v);
     return v;
 }
