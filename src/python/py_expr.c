@@ -9,6 +9,7 @@
  * PY_V_UNKNOWN, and the rules stay silent on unknowns except for methods
  * only tensors have. */
 #include "py_eval.h"
+#include <stdio.h>
 #include <string.h>
 
 /* ---- values: one of several, and elements ----------------------------------------------
@@ -629,6 +630,85 @@ static int isinstance_test(py_frame *fr, TSNode c, TSNode *x)
     return number_types(t, len) ? 2 : 0;
 }
 
+/* ---- device tests ------------------------------------------------------------------------ */
+static int text_is(py_module *m, TSNode n, const char *name, size_t len)
+{
+    size_t l;
+    const char *t = py_text(m, n, &l);
+    return l == len && memcmp(t, name, len) == 0;
+}
+
+/* Count the bindings of `name` in n (nested defs and classes not searched):
+ * a plain `name = v` counts one (v into *rhs), any other (`name += 1`, a
+ * tuple or loop target naming it) two. */
+static int count_binds(py_module *m, TSNode n, const char *name, size_t len, TSNode *rhs, int depth)
+{
+    if (depth > 60) return 2;
+    if (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda)) return 0;
+    int c = 0;
+    if (IS(n, assignment) || IS(n, augmented_assignment) || IS(n, for_statement) || IS(n, named_expression)) {
+        TSNode l = IS(n, named_expression) ? py_field(n, PY.f_name) : py_field(n, PY.f_left);
+        size_t ll;
+        const char *lt = py_is_null(l) ? "" : py_text(m, l, &ll);
+        if (IS(n, assignment) && IS(l, identifier) && text_is(m, l, name, len)) {
+            c = 1;
+            *rhs = py_field(n, PY.f_right);
+        } else if (!py_is_null(l) && !IS(l, attribute) && !IS(l, subscript) && memmem(lt, ll, name, len)) {
+            c = 2;
+        }
+    }
+    uint32_t k = py_named_child_count(n);
+    for (uint32_t i = 0; i < k && c < 2; i++) c += count_binds(m, py_named_child(n, i), name, len, rhs, depth + 1);
+    return c;
+}
+
+/* `x.is_cuda`, `x.device.type == "cuda"` (+1: true when x is a CUDA tensor),
+ * `x.is_cpu`, `x.device.type == "cpu"`, `!=` (-1: true when x is not one);
+ * negated under `not`; a name assigned once in the function from such a
+ * test (`is_cuda = value.is_cuda`) is that test.  *x: the tensor's name. */
+static int device_test(py_ctx *ctx, py_frame *fr, TSNode c, TSNode *x, int depth)
+{
+    c = py_unparen(c);
+    if (depth > 2) return 0;
+    if (IS(c, not_operator)) return -device_test(ctx, fr, py_field(c, PY.f_argument), x, depth);
+    if (IS(c, attribute)) {
+        TSNode o = py_field(c, PY.f_object), a = py_field(c, PY.f_attribute);
+        if (!IS(o, identifier)) return 0;
+        *x = o;
+        return py_text_eq(fr->mod, a, "is_cuda") ? 1 : py_text_eq(fr->mod, a, "is_cpu") ? -1 : 0;
+    }
+    if (IS(c, comparison_operator) && py_named_child_count(c) == 2 && py_child_count(c) == 3) {
+        const char *op = py_type(py_child(c, 1));
+        int eq = strcmp(op, "==") == 0, ne = strcmp(op, "!=") == 0;
+        TSNode l = py_unparen(py_named_child(c, 0)), r = py_unparen(py_named_child(c, 1));
+        if ((!eq && !ne) || !IS(l, attribute) || !IS(r, string)) return 0;
+        TSNode dev = py_field(l, PY.f_object);
+        if (!py_text_eq(fr->mod, py_field(l, PY.f_attribute), "type") || !IS(dev, attribute) ||
+            !py_text_eq(fr->mod, py_field(dev, PY.f_attribute), "device") || !IS(py_field(dev, PY.f_object), identifier))
+            return 0;
+        const char *lit = py_literal(ctx, fr->mod, r).lit;
+        int k = !lit ? 0 : strcmp(lit, "cuda") == 0 ? 1 : strcmp(lit, "cpu") == 0 ? -1 : 0;
+        *x = py_field(dev, PY.f_object);
+        return eq ? k : -k;
+    }
+    if (IS(c, identifier) && fr->fn && !fr->fn->is_module_body && !py_is_null(fr->fn->body)) {
+        size_t len;
+        const char *t = py_text(fr->mod, c, &len);
+        /* the search walks the function: once per function and name */
+        char key[160];
+        int kl = snprintf(key, sizeof key, "bind1/%p/%.*s", (void *)fr->fn, (int)(len < 120 ? len : 120), t);
+        TSNode *v = cg_map_get(&ctx->memo, key, (size_t)kl);
+        if (!v) {
+            v = cg_arena_alloc(ctx->arena, sizeof *v);
+            *v = (TSNode){ 0 };
+            if (count_binds(fr->mod, fr->fn->body, t, len, v, 0) != 1) *v = (TSNode){ 0 };
+            cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, v);
+        }
+        return py_is_null(*v) || IS(py_unparen(*v), identifier) ? 0 : device_test(ctx, fr, *v, x, depth + 1);
+    }
+    return 0;
+}
+
 /* Where `cond` is `truth`, what isinstance says of its name: not a tensor
  * (`else` of `isinstance(x, torch.Tensor)`: the tensor alternatives dropped)
  * or a number (`isinstance(x, float) and x == 1.0`).  Rebinds the name for
@@ -637,6 +717,31 @@ void py_narrow_begin(py_ctx *ctx, py_frame *fr, TSNode cond, int truth, py_narro
 {
     nw->on = 0;
     TSNode x = { 0 };
+    /* `if not x.is_cuda:`: x there is no CUDA tensor (a CPU one, for the rules) */
+    int d = device_test(ctx, fr, cond, &x, 0);
+    if ((truth ? d : -d) == -1) {
+        size_t len;
+        const char *t = py_text(fr->mod, x, &len);
+        py_val *slot = cg_map_get(&fr->env, t, len);
+        if (!slot) return;
+        int any = 0;
+        for (const py_val *v = slot; v; v = v->alt) any |= v->kind == PY_V_TENSOR || v->kind == PY_V_UNKNOWN;
+        if (!any) return;
+        *nw = (py_narrow){ slot, *slot, t, len, 1 };
+        py_val keep = py_vk(PY_V_UNKNOWN);
+        int first = 1;
+        for (const py_val *v = &nw->old; v; v = v->alt) {
+            py_val one = *v;
+            one.alt = NULL;
+            /* it has .is_cuda or .device: a tensor, when not known */
+            if (one.kind == PY_V_UNKNOWN) one = py_vtensor(PY_DEV_CPU);
+            if (one.kind == PY_V_TENSOR) one.dev = PY_DEV_CPU;
+            keep = first ? one : py_join(ctx, keep, one);
+            first = 0;
+        }
+        *slot = keep;
+        return;
+    }
     int k = isinstance_test(fr, cond, &x);
     if (!truth) k = -k;
     if (k != -1 && k != 2) return;
