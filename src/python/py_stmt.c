@@ -328,13 +328,64 @@ static int block_memoizes(py_frame *fr, TSNode b, const char *t, size_t tl, int 
     return block_stores(fr, b, t, tl, 1, depth);
 }
 
+/* The attribute a shape, dtype, device or layout test reads: `self.x.dim()
+ * == 1`, `self.x.ndim != 4`, `len(self.x.shape) == 2`, `self.x.dtype !=
+ * torch.int32`, `self.x.device != dev`, `not self.x.is_contiguous()`; in an
+ * `and`, either side.  A null node for anything else. */
+static TSNode normal_form_test(py_frame *fr, TSNode c)
+{
+    c = py_unparen(c);
+    if (IS(c, boolean_operator) && py_text_eq(fr->mod, py_field(c, PY.f_operator), "and")) {
+        TSNode l = normal_form_test(fr, py_field(c, PY.f_left));
+        return py_is_null(l) ? normal_form_test(fr, py_field(c, PY.f_right)) : l;
+    }
+    TSNode x = { 0 };
+    if (IS(c, not_operator)) {
+        TSNode a = py_unparen(py_field(c, PY.f_argument));
+        TSNode fn = IS(a, call) ? py_field(a, PY.f_function) : (TSNode){ 0 };
+        if (IS(fn, attribute) && py_text_eq(fr->mod, py_field(fn, PY.f_attribute), "is_contiguous"))
+            x = py_field(fn, PY.f_object);
+    } else if (IS(c, comparison_operator) && py_named_child_count(c) == 2) {
+        TSNode l = py_unparen(py_named_child(c, 0));
+        if (IS(l, call)) {
+            TSNode fn = py_field(l, PY.f_function);
+            if (IS(fn, attribute) && (py_text_eq(fr->mod, py_field(fn, PY.f_attribute), "dim") ||
+                                      py_text_eq(fr->mod, py_field(fn, PY.f_attribute), "ndimension")))
+                x = py_field(fn, PY.f_object);
+            else if (py_text_eq(fr->mod, fn, "len") && py_named_child_count(py_field(l, PY.f_arguments)) == 1) {
+                TSNode a = py_unparen(py_named_child(py_field(l, PY.f_arguments), 0));
+                if (IS(a, attribute) && py_text_eq(fr->mod, py_field(a, PY.f_attribute), "shape"))
+                    x = py_field(a, PY.f_object);
+            }
+        } else if (IS(l, attribute) && (py_text_eq(fr->mod, py_field(l, PY.f_attribute), "ndim") ||
+                                        py_text_eq(fr->mod, py_field(l, PY.f_attribute), "dtype") ||
+                                        py_text_eq(fr->mod, py_field(l, PY.f_attribute), "device"))) {
+            x = py_field(l, PY.f_object);
+        }
+    }
+    x = py_unparen(x);
+    if (!IS(x, attribute) || !IS(py_field(x, PY.f_object), identifier) || !fr->self_name) return (TSNode){ 0 };
+    size_t ol;
+    const char *ot = py_text(fr->mod, py_field(x, PY.f_object), &ol);
+    return ol == fr->self_len && memcmp(ot, fr->self_name, ol) == 0 ? x : (TSNode){ 0 };
+}
+
 /* `if self.x is None: self.x = ...` (or `if not self.ready: ... self.ready =
- * ...`): lazy set-up that the first call does.  A capture comes after a
+ * ...`): lazy set-up that the first call does.  So is a one-time
+ * normalisation of an attribute the branch replaces (`if self.lens.dim() ==
+ * 1: self.lens = self.lens.reshape(b, 1, 1, 1)`): the first call's result
+ * no longer passes the test.  A capture comes after a
  * warm-up run (CG701 asks for one; make_graphed_callables does its own), so
  * during capture the branch is not taken. */
 static int lazy_init(py_frame *fr, TSNode cond, TSNode cons)
 {
     cond = py_unparen(cond);
+    TSNode nf = normal_form_test(fr, cond);
+    if (!py_is_null(nf)) {
+        size_t nl;
+        const char *nt = py_text(fr->mod, nf, &nl);
+        if (block_assigns(fr, cons, nt, nl, 0)) return 1;
+    }
     TSNode x = { 0 };
     if (IS(cond, not_operator)) {
         x = py_unparen(py_field(cond, PY.f_argument));
