@@ -701,9 +701,17 @@ static void exec_for(py_ctx *ctx, py_frame *fr, TSNode st)
         py_bind_target(ctx, fr, py_named_child(left, 0), py_vk(PY_V_NUMBER));
         py_bind_target(ctx, fr, py_named_child(left, 1), el);
     } else {
-        /* a number the loop binds changes every iteration (CG304) */
-        if (el.kind == PY_V_NUMBER && IS(left, identifier)) el.flags |= PY_VF_LOOPVAR;
+        /* a number the loop binds changes every iteration (CG304); a loop
+         * inside the capture is unrolled into the graph, each iteration's value
+         * captured with it */
+        if (el.kind == PY_V_NUMBER && IS(left, identifier) && !ctx->active) el.flags |= PY_VF_LOOPVAR;
         py_bind_target(ctx, fr, left, el);
+        if (el.kind == PY_V_NUMBER && IS(left, identifier) && ctx->active) {
+            size_t nl;
+            const char *nt = py_text(fr->mod, left, &nl);
+            py_val *slot = cg_map_get(&fr->env, nt, nl);
+            if (slot) slot->origin = PY_O_NONE;
+        }
     }
     int saved_pin = fr->pin_loader_loop;
     if (it.kind == PY_V_EXTOBJ && cg_eq(it.qual, "torch.utils.data.DataLoader") && (it.flags & PY_VF_PINNED))
