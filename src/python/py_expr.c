@@ -645,6 +645,10 @@ static int count_binds(py_module *m, TSNode n, const char *name, size_t len, TSN
 {
     if (depth > 60) return 2;
     if (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda)) return 0;
+    /* a subtree whose text does not name it binds nothing (most of a body) */
+    size_t tl;
+    const char *tt = py_text(m, n, &tl);
+    if (!memmem(tt, tl, name, len)) return 0;
     int c = 0;
     if (IS(n, assignment) || IS(n, augmented_assignment) || IS(n, for_statement) || IS(n, named_expression)) {
         TSNode l = IS(n, named_expression) ? py_field(n, PY.f_name) : py_field(n, PY.f_left);
@@ -657,8 +661,9 @@ static int count_binds(py_module *m, TSNode n, const char *name, size_t len, TSN
             c = 2;
         }
     }
-    uint32_t k = py_named_child_count(n);
-    for (uint32_t i = 0; i < k && c < 2; i++) c += count_binds(m, py_named_child(n, i), name, len, rhs, depth + 1);
+    py_kids kids = py_kids_of(n);
+    for (TSNode ch; c < 2 && !py_is_null(ch = py_kids_next(&kids));) c += count_binds(m, ch, name, len, rhs, depth + 1);
+    py_kids_free(&kids);
     return c;
 }
 
