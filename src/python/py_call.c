@@ -621,8 +621,14 @@ static const py_val *passed(const py_args *a, int ai, const char *name, size_t n
  * Tensor one).  `mask=None`, `kwargs: dict = None`, `flag: bool` are not
  * tensors.  An annotation naming a class says what an unknown argument is. */
 static py_val param_value(py_ctx *ctx, py_func *f, TSNode type, TSNode def, const py_val *given,
-                          int params_are_tensors)
+                          int params_are_tensors, int called)
 {
+    /* a call that leaves a parameter at its literal default (`do_shuffle=False`):
+     * that literal, exactly (walked from its top, callers may pass anything) */
+    if (called && !given && !py_is_null(def)) {
+        py_val d = py_literal(ctx, f->mod, def);
+        if (d.lit) return d;
+    }
     py_val v = py_vk(PY_V_UNKNOWN);
     int has_def = !py_is_null(def), has_type = !py_is_null(type);
     size_t tl = 0;
@@ -739,7 +745,7 @@ void py_bind_params(py_ctx *ctx, py_frame *fr, py_func *f, const py_val *self, c
             if (!kwonly) ai++;
             continue;
         }
-        py_val v = param_value(ctx, f, type, def, given, params_are_tensors);
+        py_val v = param_value(ctx, f, type, def, given, params_are_tensors, args != &none);
         if (from_top) v.flags |= PY_VF_CALLERS;   /* what callers pass: when read (py_lookup) */
         py_bind(ctx, fr, nt, nl, v);
         if (!kwonly) ai++;
@@ -756,6 +762,8 @@ static uint64_t hash_val(uint64_t h, const py_val *v, int depth)
         h = (h ^ cg_hash_bytes(id, sizeof id)) * 1099511628211ull;
         if (v->kind == PY_V_MODLIST) h = (h ^ cg_hash_bytes(v->elems, sizeof v->elems)) * 1099511628211ull;
         if (v->kind == PY_V_EXTOBJ && v->qual) h = (h ^ cg_hash_bytes(v->qual, strlen(v->qual))) * 1099511628211ull;
+        /* a literal decides branches: `backend="cuda"` and `backend="cpu"` are two walks */
+        if (v->lit) h = (h ^ cg_hash_bytes(v->lit, strlen(v->lit))) * 1099511628211ull;
         for (int i = 0; depth < 1 && i < v->nitems && i < 8; i++) h = hash_val(h, &v->items[i], depth + 1);
     }
     return h;

@@ -115,6 +115,11 @@ typedef struct py_val {
     /* a nested function: the bindings of the defs around it when it was
      * defined (used when their frames no longer run) */
     const struct py_closure *closure;
+    /* a literal's value, known exactly: an int as its decimal text, "True",
+     * "False", a string's text (NULL: not known).  Kept only where the value
+     * is a literal's own (a name bound to it, a parameter given it or left at
+     * its default); a condition on such values is decided (py_const_truth). */
+    const char *lit;
 } py_val;
 
 enum { PY_IO_INPUT = 1, PY_IO_OUTPUT = 2 };

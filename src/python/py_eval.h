@@ -117,6 +117,14 @@ py_val py_unpack(py_ctx *ctx, const py_val *v, int i, int n, int star);
 py_val py_eval(py_ctx *ctx, py_frame *fr, TSNode n);
 /* py_eval with no events: for the value's type only. */
 py_val py_eval_quiet(py_ctx *ctx, py_frame *fr, TSNode n);
+/* Literals (py_val.lit): the value literal n says (unknown when n is no
+ * literal); v without any literal's value, alternatives included; whether
+ * condition c is true (+1) or false (-1) from literals alone (0: not
+ * known).  Decided only for conditions of names and literals (`not`, `and`,
+ * `or`, `==`, `!=`, `in` a literal tuple), which evaluate nothing else. */
+py_val py_literal(py_ctx *ctx, py_module *m, TSNode n);
+py_val py_nolit(py_ctx *ctx, py_val v);
+int py_const_truth(py_ctx *ctx, py_frame *fr, TSNode c);
 /* Evaluate a condition: every operand Python converts to bool raises PY_EV_COND. */
 py_val py_eval_cond(py_ctx *ctx, py_frame *fr, TSNode n);
 /* isinstance narrowing: where `cond` is `truth`, `isinstance(x, torch.Tensor)`

@@ -9,6 +9,7 @@
  * PY_V_UNKNOWN, and the rules stay silent on unknowns except for methods
  * only tensors have. */
 #include "py_eval.h"
+#include <stdio.h>
 #include <string.h>
 
 /* ---- values: one of several, and elements ----------------------------------------------
@@ -48,6 +49,8 @@ static int same_identity(const py_val *a, const py_val *b)
 static py_val merge_same(py_ctx *ctx, py_val a, const py_val *b)
 {
     if (a.dev != b->dev) a.dev = PY_DEV_UNKNOWN;
+    /* `True` or `False`: a bool, which one not known */
+    if (a.lit && !(b->lit && strcmp(a.lit, b->lit) == 0)) a.lit = NULL;
     a.flags &= b->flags;
     if (!a.origin && b->origin) {
         a.origin = b->origin;
@@ -92,10 +95,13 @@ py_val py_join(py_ctx *ctx, py_val a, py_val b)
         unknown += alts[i].kind == PY_V_UNKNOWN;
     }
     if (!known) return py_vk(unknown ? PY_V_UNKNOWN : PY_V_NONE);
-    /* the known ones, most telling first (stable) */
+    /* the known ones, most telling first (stable); a literal beside a value
+     * dropped here (unknown, None) is no longer the only thing it may be */
     int m = 0;
     for (int i = 0; i < n; i++)
         if (rank_of(alts[i].kind) > 1) alts[m++] = alts[i];
+    if (m < n)
+        for (int i = 0; i < m; i++) alts[i].lit = NULL;
     for (int i = 1; i < m; i++)
         for (int j = i; j > 0 && rank_of(alts[j].kind) > rank_of(alts[j - 1].kind); j--) {
             py_val t = alts[j];
@@ -139,6 +145,177 @@ py_val py_unpack(py_ctx *ctx, const py_val *v, int i, int n, int star)
     py_val out = unpack_one(ctx, v, i, n, star);
     for (const py_val *a = v->alt; a; a = a->alt) out = py_join(ctx, out, unpack_one(ctx, a, i, n, star));
     return out;
+}
+
+/* ---- literals: values known exactly ---------------------------------------------------- */
+static int has_lit(const py_val *v)
+{
+    for (; v; v = v->alt)
+        if (v->lit) return 1;
+    return 0;
+}
+
+py_val py_nolit(py_ctx *ctx, py_val v)
+{
+    if (!has_lit(&v)) return v;
+    v.lit = NULL;
+    if (!has_lit(v.alt)) return v;
+    int n = 0;
+    for (const py_val *a = v.alt; a; a = a->alt) n++;
+    py_val *rest = cg_arena_alloc(ctx->arena, (size_t)n * sizeof *rest);
+    int i = 0;
+    for (const py_val *a = v.alt; a; a = a->alt, i++) {
+        rest[i] = *a;
+        rest[i].lit = NULL;
+        rest[i].alt = i + 1 < n ? &rest[i + 1] : NULL;
+    }
+    v.alt = rest;
+    return v;
+}
+
+/* The text of a plain string literal ('x', "x", r"x", a triple-quoted one):
+ * no prefix but r/u (an f-string is not one), no backslash; NULL otherwise. */
+static const char *string_lit(py_ctx *ctx, py_module *m, TSNode n)
+{
+    size_t len;
+    const char *t = py_text(m, n, &len);
+    size_t p = 0;
+    while (p < len && (t[p] == 'r' || t[p] == 'R' || t[p] == 'u' || t[p] == 'U')) p++;
+    if (p >= len || (t[p] != '"' && t[p] != '\'')) return NULL;
+    size_t q = len - p >= 6 && t[p + 1] == t[p] && t[p + 2] == t[p] ? 3 : 1;
+    if (len < p + 2 * q) return NULL;
+    const char *c = t + p + q;
+    size_t cl = len - p - 2 * q;
+    if (memchr(c, '\\', cl) || cl > 200) return NULL;
+    return cg_arena_strndup(ctx->arena, c, cl);
+}
+
+py_val py_literal(py_ctx *ctx, py_module *m, TSNode n)
+{
+    TSSymbol s = py_symbol(n);
+    if (s == PY.true_ || s == PY.false_) {
+        py_val v = py_vk(PY_V_NUMBER);
+        v.lit = s == PY.true_ ? "True" : "False";
+        return v;
+    }
+    if (s == PY.integer) {
+        py_val v = py_vk(PY_V_NUMBER);
+        size_t len;
+        const char *t = py_text(m, n, &len);
+        int dec = len > 0 && len < 19 && (len == 1 || t[0] != '0');
+        for (size_t i = 0; dec && i < len; i++) dec = t[i] >= '0' && t[i] <= '9';
+        if (dec) v.lit = cg_arena_strndup(ctx->arena, t, len);
+        return v;
+    }
+    if (s == PY.float_) return py_vk(PY_V_NUMBER);
+    if (s == PY.none) return py_vk(PY_V_NONE);
+    if (s == PY.string) {
+        py_val v = py_vk(PY_V_STR);
+        v.lit = string_lit(ctx, m, n);
+        return v;
+    }
+    return py_vk(PY_V_UNKNOWN);
+}
+
+/* A literal's truth: +1, -1; 0 when v is not (only) literals of one truth. */
+static int val_truth(const py_val *v)
+{
+    int out = 0;
+    for (const py_val *a = v; a; a = a->alt) {
+        int t;
+        if (a->kind == PY_V_NONE) t = -1;
+        else if (!a->lit) return 0;
+        else if (a->kind == PY_V_NUMBER) t = strcmp(a->lit, "False") == 0 || strcmp(a->lit, "0") == 0 ? -1 : 1;
+        else if (a->kind == PY_V_STR) t = a->lit[0] ? 1 : -1;
+        else return 0;
+        if (out && t != out) return 0;
+        out = t;
+    }
+    return out;
+}
+
+/* a == b for two single values: +1, -1, 0 (not known).  True == 1, False == 0. */
+static int lit_eq1(const py_val *a, const py_val *b)
+{
+    if (a->kind == PY_V_NONE || b->kind == PY_V_NONE) {
+        if (a->kind == PY_V_NONE && b->kind == PY_V_NONE) return 1;
+        return (a->kind == PY_V_NONE ? b : a)->lit ? -1 : 0;
+    }
+    if (!a->lit || !b->lit) return 0;
+    if (a->kind != b->kind) return (a->kind == PY_V_STR) != (b->kind == PY_V_STR) ? -1 : 0;
+    if (a->kind == PY_V_STR) return strcmp(a->lit, b->lit) == 0 ? 1 : -1;
+    const char *x = strcmp(a->lit, "True") == 0 ? "1" : strcmp(a->lit, "False") == 0 ? "0" : a->lit;
+    const char *y = strcmp(b->lit, "True") == 0 ? "1" : strcmp(b->lit, "False") == 0 ? "0" : b->lit;
+    return strcmp(x, y) == 0 ? 1 : -1;
+}
+
+/* ...over every alternative of each: one answer, or 0. */
+static int lit_eq(const py_val *a, const py_val *b)
+{
+    int out = 0;
+    for (const py_val *x = a; x; x = x->alt)
+        for (const py_val *y = b; y; y = y->alt) {
+            int e = lit_eq1(x, y);
+            if (!e || (out && e != out)) return 0;
+            out = e;
+        }
+    return out;
+}
+
+/* A leaf of a decidable condition: a name or a literal (its value in *v). */
+static int const_leaf(py_ctx *ctx, py_frame *fr, TSNode n, py_val *v)
+{
+    n = py_unparen(n);
+    if (IS(n, identifier)) {
+        *v = py_eval_quiet(ctx, fr, n);
+        return 1;
+    }
+    *v = py_literal(ctx, fr->mod, n);
+    return v->kind != PY_V_UNKNOWN;
+}
+
+/* `x in ("a", "b")`: +1, -1 or 0. */
+static int const_in(py_ctx *ctx, py_frame *fr, const py_val *x, TSNode seq)
+{
+    seq = py_unparen(seq);
+    if (!(IS(seq, tuple) || IS(seq, list) || IS(seq, set))) return 0;
+    uint32_t k = py_named_child_count(seq);
+    if (k == 0 || k > 16) return 0;
+    int any_unknown = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        py_val e = py_literal(ctx, fr->mod, py_named_child(seq, i));
+        int eq = lit_eq(x, &e);
+        if (eq == 1) return 1;
+        if (eq == 0) any_unknown = 1;
+    }
+    return any_unknown ? 0 : -1;
+}
+
+int py_const_truth(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    c = py_unparen(c);
+    if (IS(c, not_operator)) return -py_const_truth(ctx, fr, py_field(c, PY.f_argument));
+    if (IS(c, boolean_operator)) {
+        int l = py_const_truth(ctx, fr, py_field(c, PY.f_left));
+        int r = py_const_truth(ctx, fr, py_field(c, PY.f_right));
+        if (py_text_eq(fr->mod, py_field(c, PY.f_operator), "and"))
+            return l == -1 || r == -1 ? -1 : l == 1 ? r : 0;
+        return l == 1 || r == 1 ? 1 : l == -1 ? r : 0;
+    }
+    py_val a, b;
+    if (IS(c, comparison_operator) && py_named_child_count(c) == 2 && py_child_count(c) == 3) {
+        const char *op = py_type(py_child(c, 1));
+        if (!const_leaf(ctx, fr, py_named_child(c, 0), &a)) return 0;
+        if (strcmp(op, "in") == 0) return const_in(ctx, fr, &a, py_named_child(c, 1));
+        if (strcmp(op, "not in") == 0) return -const_in(ctx, fr, &a, py_named_child(c, 1));
+        int eq = strcmp(op, "==") == 0, ne = strcmp(op, "!=") == 0;
+        if ((!eq && !ne) || !const_leaf(ctx, fr, py_named_child(c, 1), &b)) return 0;
+        int e = lit_eq(&a, &b);
+        return eq ? e : -e;
+    }
+    if (IS(c, identifier) || IS(c, true_) || IS(c, false_) || IS(c, integer) || IS(c, string) || IS(c, none))
+        return const_leaf(ctx, fr, c, &a) ? val_truth(&a) : 0;
+    return 0;
 }
 
 /* ---- events ------------------------------------------------------------------------- */
@@ -194,9 +371,10 @@ static py_val eval_identifier(py_ctx *ctx, py_frame *fr, TSNode n)
     }
     if (fr->self_name && len == fr->self_len && memcmp(t, fr->self_name, len) == 0) return fr->self;
     /* a nested def sees the bindings of the defs around it (closures) */
+    /* (a literal there may be rebound after the def, or by another module) */
     const py_val *ov = py_closure_lookup(fr, t, len);
-    if (ov) return *ov;
-    return py_val_of_sym(ctx, py_resolve_name(ctx->p, fr->mod, t, len), t, len);
+    if (ov) return py_nolit(ctx, *ov);
+    return py_nolit(ctx, py_val_of_sym(ctx, py_resolve_name(ctx->p, fr->mod, t, len), t, len));
 }
 
 static py_val eval_binary(py_ctx *ctx, py_frame *fr, TSNode n)
@@ -452,6 +630,90 @@ static int isinstance_test(py_frame *fr, TSNode c, TSNode *x)
     return number_types(t, len) ? 2 : 0;
 }
 
+/* ---- device tests ------------------------------------------------------------------------ */
+static int text_is(py_module *m, TSNode n, const char *name, size_t len)
+{
+    size_t l;
+    const char *t = py_text(m, n, &l);
+    return l == len && memcmp(t, name, len) == 0;
+}
+
+/* Count the bindings of `name` in n (nested defs and classes not searched):
+ * a plain `name = v` counts one (v into *rhs), any other (`name += 1`, a
+ * tuple or loop target naming it) two. */
+static int count_binds(py_module *m, TSNode n, const char *name, size_t len, TSNode *rhs, int depth)
+{
+    if (depth > 60) return 2;
+    if (IS(n, function_definition) || IS(n, class_definition) || IS(n, lambda)) return 0;
+    /* a subtree whose text does not name it binds nothing (most of a body) */
+    size_t tl;
+    const char *tt = py_text(m, n, &tl);
+    if (!memmem(tt, tl, name, len)) return 0;
+    int c = 0;
+    if (IS(n, assignment) || IS(n, augmented_assignment) || IS(n, for_statement) || IS(n, named_expression)) {
+        TSNode l = IS(n, named_expression) ? py_field(n, PY.f_name) : py_field(n, PY.f_left);
+        size_t ll;
+        const char *lt = py_is_null(l) ? "" : py_text(m, l, &ll);
+        if (IS(n, assignment) && IS(l, identifier) && text_is(m, l, name, len)) {
+            c = 1;
+            *rhs = py_field(n, PY.f_right);
+        } else if (!py_is_null(l) && !IS(l, attribute) && !IS(l, subscript) && memmem(lt, ll, name, len)) {
+            c = 2;
+        }
+    }
+    py_kids kids = py_kids_of(n);
+    for (TSNode ch; c < 2 && !py_is_null(ch = py_kids_next(&kids));) c += count_binds(m, ch, name, len, rhs, depth + 1);
+    py_kids_free(&kids);
+    return c;
+}
+
+/* `x.is_cuda`, `x.device.type == "cuda"` (+1: true when x is a CUDA tensor),
+ * `x.is_cpu`, `x.device.type == "cpu"`, `!=` (-1: true when x is not one);
+ * negated under `not`; a name assigned once in the function from such a
+ * test (`is_cuda = value.is_cuda`) is that test.  *x: the tensor's name. */
+static int device_test(py_ctx *ctx, py_frame *fr, TSNode c, TSNode *x, int depth)
+{
+    c = py_unparen(c);
+    if (depth > 2) return 0;
+    if (IS(c, not_operator)) return -device_test(ctx, fr, py_field(c, PY.f_argument), x, depth);
+    if (IS(c, attribute)) {
+        TSNode o = py_field(c, PY.f_object), a = py_field(c, PY.f_attribute);
+        if (!IS(o, identifier)) return 0;
+        *x = o;
+        return py_text_eq(fr->mod, a, "is_cuda") ? 1 : py_text_eq(fr->mod, a, "is_cpu") ? -1 : 0;
+    }
+    if (IS(c, comparison_operator) && py_named_child_count(c) == 2 && py_child_count(c) == 3) {
+        const char *op = py_type(py_child(c, 1));
+        int eq = strcmp(op, "==") == 0, ne = strcmp(op, "!=") == 0;
+        TSNode l = py_unparen(py_named_child(c, 0)), r = py_unparen(py_named_child(c, 1));
+        if ((!eq && !ne) || !IS(l, attribute) || !IS(r, string)) return 0;
+        TSNode dev = py_field(l, PY.f_object);
+        if (!py_text_eq(fr->mod, py_field(l, PY.f_attribute), "type") || !IS(dev, attribute) ||
+            !py_text_eq(fr->mod, py_field(dev, PY.f_attribute), "device") || !IS(py_field(dev, PY.f_object), identifier))
+            return 0;
+        const char *lit = py_literal(ctx, fr->mod, r).lit;
+        int k = !lit ? 0 : strcmp(lit, "cuda") == 0 ? 1 : strcmp(lit, "cpu") == 0 ? -1 : 0;
+        *x = py_field(dev, PY.f_object);
+        return eq ? k : -k;
+    }
+    if (IS(c, identifier) && fr->fn && !fr->fn->is_module_body && !py_is_null(fr->fn->body)) {
+        size_t len;
+        const char *t = py_text(fr->mod, c, &len);
+        /* the search walks the function: once per function and name */
+        char key[160];
+        int kl = snprintf(key, sizeof key, "bind1/%p/%.*s", (void *)fr->fn, (int)(len < 120 ? len : 120), t);
+        TSNode *v = cg_map_get(&ctx->memo, key, (size_t)kl);
+        if (!v) {
+            v = cg_arena_alloc(ctx->arena, sizeof *v);
+            *v = (TSNode){ 0 };
+            if (count_binds(fr->mod, fr->fn->body, t, len, v, 0) != 1) *v = (TSNode){ 0 };
+            cg_map_put(&ctx->memo, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl, v);
+        }
+        return py_is_null(*v) || IS(py_unparen(*v), identifier) ? 0 : device_test(ctx, fr, *v, x, depth + 1);
+    }
+    return 0;
+}
+
 /* Where `cond` is `truth`, what isinstance says of its name: not a tensor
  * (`else` of `isinstance(x, torch.Tensor)`: the tensor alternatives dropped)
  * or a number (`isinstance(x, float) and x == 1.0`).  Rebinds the name for
@@ -460,6 +722,31 @@ void py_narrow_begin(py_ctx *ctx, py_frame *fr, TSNode cond, int truth, py_narro
 {
     nw->on = 0;
     TSNode x = { 0 };
+    /* `if not x.is_cuda:`: x there is no CUDA tensor (a CPU one, for the rules) */
+    int d = device_test(ctx, fr, cond, &x, 0);
+    if ((truth ? d : -d) == -1) {
+        size_t len;
+        const char *t = py_text(fr->mod, x, &len);
+        py_val *slot = cg_map_get(&fr->env, t, len);
+        if (!slot) return;
+        int any = 0;
+        for (const py_val *v = slot; v; v = v->alt) any |= v->kind == PY_V_TENSOR || v->kind == PY_V_UNKNOWN;
+        if (!any) return;
+        *nw = (py_narrow){ slot, *slot, t, len, 1 };
+        py_val keep = py_vk(PY_V_UNKNOWN);
+        int first = 1;
+        for (const py_val *v = &nw->old; v; v = v->alt) {
+            py_val one = *v;
+            one.alt = NULL;
+            /* it has .is_cuda or .device: a tensor, when not known */
+            if (one.kind == PY_V_UNKNOWN) one = py_vtensor(PY_DEV_CPU);
+            if (one.kind == PY_V_TENSOR) one.dev = PY_DEV_CPU;
+            keep = first ? one : py_join(ctx, keep, one);
+            first = 0;
+        }
+        *slot = keep;
+        return;
+    }
     int k = isinstance_test(fr, cond, &x);
     if (!truth) k = -k;
     if (k != -1 && k != 2) return;
@@ -512,6 +799,9 @@ static py_val eval_conditional(py_ctx *ctx, py_frame *fr, TSNode n)
 {
     if (py_named_child_count(n) != 3) return py_vk(PY_V_UNKNOWN);
     TSNode c = py_named_child(n, 1);
+    /* a condition literals decide: only the arm Python evaluates */
+    int k = ctx->active ? py_const_truth(ctx, fr, c) : 0;
+    if (k) return py_eval(ctx, fr, py_named_child(n, k == 1 ? 0 : 2));
     py_narrow nw;
     py_narrow_begin(ctx, fr, c, 1, &nw);
     py_val a = py_eval(ctx, fr, py_named_child(n, 0));
@@ -735,9 +1025,14 @@ static py_val eval_node(py_ctx *ctx, py_frame *fr, TSNode n)
     if (s == PY.identifier) return eval_identifier(ctx, fr, n);
     if (s == PY.call) return py_eval_call(ctx, fr, n);
     if (s == PY.attribute) return eval_attribute(ctx, fr, n);
-    if (s == PY.integer || s == PY.float_ || s == PY.true_ || s == PY.false_) return py_vk(PY_V_NUMBER);
-    if (s == PY.none) return py_vk(PY_V_NONE);
-    if (s == PY.string || s == PY.concatenated_string) return eval_string(ctx, fr, n);
+    if (s == PY.integer || s == PY.float_ || s == PY.true_ || s == PY.false_ || s == PY.none)
+        return py_literal(ctx, fr->mod, n);
+    if (s == PY.string) {
+        py_val v = eval_string(ctx, fr, n);
+        if (!v.flags) v.lit = py_literal(ctx, fr->mod, n).lit;
+        return v;
+    }
+    if (s == PY.concatenated_string) return eval_string(ctx, fr, n);
     if (s == PY.parenthesized_expression)
         return py_named_child_count(n) == 1 ? py_eval(ctx, fr, py_named_child(n, 0)) : py_vk(PY_V_UNKNOWN);
     if (s == PY.binary_operator) return eval_binary(ctx, fr, n);
@@ -774,5 +1069,13 @@ py_val py_eval(py_ctx *ctx, py_frame *fr, TSNode n)
     ctx->edepth++;
     py_val v = eval_node(ctx, fr, n);
     ctx->edepth--;
+    /* a literal stays one through names, parentheses and choices between
+     * literals; anything else computes a new value, and an attribute, a
+     * subscript or a call's result may be changed elsewhere: not kept */
+    TSSymbol s = py_symbol(n);
+    if (s != PY.identifier && s != PY.integer && s != PY.true_ && s != PY.false_ && s != PY.string &&
+        s != PY.parenthesized_expression && s != PY.conditional_expression && s != PY.boolean_operator &&
+        s != PY.keyword_argument && s != PY.named_expression)
+        v = py_nolit(ctx, v);
     return v;
 }

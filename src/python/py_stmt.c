@@ -7,8 +7,13 @@
  * PY_EV_STORE.  Loops and ifs keep the counts the region facts need (a
  * capture in a loop, CG705; the replay loop's aftermath, CG505).  A guard on
  * "is a capture under way?" (py_region.c) decides which branch runs under
- * capture.  `with` items that open or change something are py_region.c's. */
+ * capture, and so do literals (`if per_row:` for a parameter left at its
+ * default False: py_const_truth).  The arms of an if are each walked from
+ * the bindings before it and joined after it.  `with` items that open or
+ * change something are py_region.c's. */
 #include "py_eval.h"
+#include "core/alloc.h"
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- stores ------------------------------------------------------------------------ */
@@ -141,6 +146,58 @@ static void store_target(py_ctx *ctx, py_frame *fr, TSNode t, py_val v, int aug)
     if (!aug && IS(t, attribute)) py_region_note_output(ctx, fr, t, &v);
 }
 
+/* ---- literals that code walked once may change ------------------------------------------
+ * A loop body and a try statement are walked once, in order: a name that a
+ * later iteration or an except clause rebinds is not the literal it held
+ * before (`flag = False; for ...: if flag: ...; flag = True`).  Such names
+ * lose their literal before the walk. */
+static int word_char(char c)
+{
+    return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z') || (unsigned char)c >= 0x80;
+}
+
+/* Does text t (len bytes) maybe bind name n (nl bytes): `n = `, `n += `,
+ * `n := `, `n, m = ` (or any `n,` / `n)`: a call's argument too, which is
+ * only caution), `for n`, `as n`, `del n`, `import n`, `def n`? */
+static int text_may_rebind(const char *t, size_t len, const char *n, size_t nl)
+{
+    for (const char *p = t, *end = t + len; p < end && (p = memmem(p, (size_t)(end - p), n, nl)) != NULL; p += nl) {
+        if ((p > t && (word_char(p[-1]) || p[-1] == '.')) || (p + nl < end && word_char(p[nl]))) continue;
+        const char *q = p + nl;
+        while (q < end && (*q == ' ' || *q == '\t')) q++;
+        if (q < end && (*q == ',' || *q == ')' || *q == ']')) return 1;
+        if (q < end && *q == '=' && !(q + 1 < end && q[1] == '=')) return 1;
+        if (q + 1 < end && q[1] == '=' && strchr("+-*/%&|^@:", *q)) return 1;
+        if (q + 2 < end && q[2] == '=' && ((q[0] == '*' && q[1] == '*') || (q[0] == '/' && q[1] == '/') ||
+                                           (q[0] == '<' && q[1] == '<') || (q[0] == '>' && q[1] == '>')))
+            return 1;
+        const char *b = p;
+        while (b > t && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '(' || b[-1] == '*')) b--;
+        static const char *const kw[] = { "for", "as", "del", "import", "def", "class", "global", "nonlocal", NULL };
+        for (int i = 0; kw[i]; i++) {
+            size_t kl = strlen(kw[i]);
+            if ((size_t)(b - t) >= kl && memcmp(b - kl, kw[i], kl) == 0 && (b - kl == t || !word_char(b[-(long)kl - 1])))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static void forget_rebound_lits(py_ctx *ctx, py_frame *fr, TSNode st)
+{
+    size_t len;
+    const char *t = NULL;
+    for (size_t i = 0; i < fr->env.cap; i++) {
+        if (!fr->env.keys[i]) continue;
+        py_val *v = fr->env.vals[i];
+        int lit = 0;
+        for (const py_val *a = v; a; a = a->alt) lit |= a->lit != NULL;
+        if (!lit) continue;
+        if (!t) t = py_text(fr->mod, st, &len);
+        if (text_may_rebind(t, len, fr->env.keys[i], fr->env.klen[i])) *v = py_nolit(ctx, *v);
+    }
+}
+
 /* `left = right`, `left += right`, `a = b = ... = right` (tree-sitter nests a
  * chain on the right: it is walked in a loop, a 10k-long chain being legal
  * Python) and `x: T` with no right-hand side. */
@@ -173,6 +230,13 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
                 }
         }
         if (!py_is_null(left)) store_target(ctx, fr, left, v, aug);
+        /* `n += 1`: n is no longer the literal it was */
+        if (aug && IS(py_unparen(left), identifier)) {
+            size_t nl;
+            const char *nt = py_text(fr->mod, py_unparen(left), &nl);
+            py_val *slot = cg_map_get(&fr->env, nt, nl);
+            if (slot) *slot = py_nolit(ctx, *slot);
+        }
         TSNode next = py_field(a, PY.f_right);
         if (aug || !IS(next, assignment)) break;
         a = next;
@@ -231,27 +295,6 @@ static int block_terminates(TSNode block)
     return 0;
 }
 
-/* The elif/else clauses of an if whose own condition had guard polarity g. */
-static void exec_if_alternatives(py_ctx *ctx, py_frame *fr, TSNode st, int g)
-{
-    uint32_t k = py_named_child_count(st);
-    for (uint32_t i = 0; i < k; i++) {
-        TSNode c = py_named_child(st, i);
-        if (IS(c, elif_clause)) {
-            TSNode ec = py_field(c, PY.f_condition);
-            int eg = ctx->active ? py_guard_polarity(ctx, fr, ec) : 0;
-            if (eg == -1) continue;
-            if (eg == 0) py_eval_cond(ctx, fr, ec);
-            TSNode b = py_field(c, PY.f_consequence);
-            if (!py_is_null(b)) py_exec_block(ctx, fr, b);
-            if (eg == 1) return;
-        } else if (IS(c, else_clause)) {
-            TSNode b = py_field(c, PY.f_body);
-            if (!py_is_null(b)) py_exec_block(ctx, fr, b);
-        }
-    }
-}
-
 /* Does block b (or a block nested in it) assign target text t (tl bytes)
  * (`t = ...`), or, with `memo`, store local t into a container (`memo[key] =
  * t`)? */
@@ -285,13 +328,64 @@ static int block_memoizes(py_frame *fr, TSNode b, const char *t, size_t tl, int 
     return block_stores(fr, b, t, tl, 1, depth);
 }
 
+/* The attribute a shape, dtype, device or layout test reads: `self.x.dim()
+ * == 1`, `self.x.ndim != 4`, `len(self.x.shape) == 2`, `self.x.dtype !=
+ * torch.int32`, `self.x.device != dev`, `not self.x.is_contiguous()`; in an
+ * `and`, either side.  A null node for anything else. */
+static TSNode normal_form_test(py_frame *fr, TSNode c)
+{
+    c = py_unparen(c);
+    if (IS(c, boolean_operator) && py_text_eq(fr->mod, py_field(c, PY.f_operator), "and")) {
+        TSNode l = normal_form_test(fr, py_field(c, PY.f_left));
+        return py_is_null(l) ? normal_form_test(fr, py_field(c, PY.f_right)) : l;
+    }
+    TSNode x = { 0 };
+    if (IS(c, not_operator)) {
+        TSNode a = py_unparen(py_field(c, PY.f_argument));
+        TSNode fn = IS(a, call) ? py_field(a, PY.f_function) : (TSNode){ 0 };
+        if (IS(fn, attribute) && py_text_eq(fr->mod, py_field(fn, PY.f_attribute), "is_contiguous"))
+            x = py_field(fn, PY.f_object);
+    } else if (IS(c, comparison_operator) && py_named_child_count(c) == 2) {
+        TSNode l = py_unparen(py_named_child(c, 0));
+        if (IS(l, call)) {
+            TSNode fn = py_field(l, PY.f_function);
+            if (IS(fn, attribute) && (py_text_eq(fr->mod, py_field(fn, PY.f_attribute), "dim") ||
+                                      py_text_eq(fr->mod, py_field(fn, PY.f_attribute), "ndimension")))
+                x = py_field(fn, PY.f_object);
+            else if (py_text_eq(fr->mod, fn, "len") && py_named_child_count(py_field(l, PY.f_arguments)) == 1) {
+                TSNode a = py_unparen(py_named_child(py_field(l, PY.f_arguments), 0));
+                if (IS(a, attribute) && py_text_eq(fr->mod, py_field(a, PY.f_attribute), "shape"))
+                    x = py_field(a, PY.f_object);
+            }
+        } else if (IS(l, attribute) && (py_text_eq(fr->mod, py_field(l, PY.f_attribute), "ndim") ||
+                                        py_text_eq(fr->mod, py_field(l, PY.f_attribute), "dtype") ||
+                                        py_text_eq(fr->mod, py_field(l, PY.f_attribute), "device"))) {
+            x = py_field(l, PY.f_object);
+        }
+    }
+    x = py_unparen(x);
+    if (!IS(x, attribute) || !IS(py_field(x, PY.f_object), identifier) || !fr->self_name) return (TSNode){ 0 };
+    size_t ol;
+    const char *ot = py_text(fr->mod, py_field(x, PY.f_object), &ol);
+    return ol == fr->self_len && memcmp(ot, fr->self_name, ol) == 0 ? x : (TSNode){ 0 };
+}
+
 /* `if self.x is None: self.x = ...` (or `if not self.ready: ... self.ready =
- * ...`): lazy set-up that the first call does.  A capture comes after a
+ * ...`): lazy set-up that the first call does.  So is a one-time
+ * normalisation of an attribute the branch replaces (`if self.lens.dim() ==
+ * 1: self.lens = self.lens.reshape(b, 1, 1, 1)`): the first call's result
+ * no longer passes the test.  A capture comes after a
  * warm-up run (CG701 asks for one; make_graphed_callables does its own), so
  * during capture the branch is not taken. */
 static int lazy_init(py_frame *fr, TSNode cond, TSNode cons)
 {
     cond = py_unparen(cond);
+    TSNode nf = normal_form_test(fr, cond);
+    if (!py_is_null(nf)) {
+        size_t nl;
+        const char *nt = py_text(fr->mod, nf, &nl);
+        if (block_assigns(fr, cons, nt, nl, 0)) return 1;
+    }
     TSNode x = { 0 };
     if (IS(cond, not_operator)) {
         x = py_unparen(py_field(cond, PY.f_argument));
@@ -336,35 +430,216 @@ static void narrow_end_unless_assigned(py_frame *fr, py_narrow *nw, TSNode b)
     nw->on = 0;
 }
 
+/* ---- if: every arm from the bindings before it, their bindings after it joined ---------
+ * `if c: x = A` / `else: x = B` leaves x as A or B (py_join), not whichever
+ * arm was walked last; an arm that ends in return/raise/continue/break gives
+ * nothing to what follows, and when every arm that can run ends so, neither
+ * does the if. */
+typedef struct env_snap {
+    size_t n;
+    py_val **slot;
+    py_val *val;
+} env_snap;
+
+static void snap_take(py_frame *fr, env_snap *s)
+{
+    size_t n = fr->env.count;
+    s->n = 0;
+    s->slot = cg_xmalloc((n + 1) * sizeof *s->slot);
+    s->val = cg_xmalloc((n + 1) * sizeof *s->val);
+    for (size_t i = 0; i < fr->env.cap && s->n < n; i++) {
+        if (!fr->env.keys[i]) continue;
+        s->slot[s->n] = fr->env.vals[i];
+        s->val[s->n] = *s->slot[s->n];
+        s->n++;
+    }
+}
+
+static void snap_restore(const env_snap *s)
+{
+    for (size_t i = 0; i < s->n; i++) *s->slot[i] = s->val[i];
+}
+
+static void snap_free(env_snap *s)
+{
+    free(s->slot);
+    free(s->val);
+    s->slot = NULL;
+    s->val = NULL;
+    s->n = 0;
+}
+
+/* Can statement st bind a name (an assignment, a loop or `with ... as`
+ * target, an import, a def)?  A cheap look at its text: most ifs bind
+ * nothing, and those need no join. */
+static int may_bind(py_module *m, TSNode st)
+{
+    size_t len;
+    const char *t = py_text(m, st, &len);
+    for (size_t i = 0; i < len; i++) {
+        char c = t[i];
+        if (c == '=') {
+            char p = i ? t[i - 1] : 0, n = i + 1 < len ? t[i + 1] : 0;
+            if (n != '=' && p != '=' && p != '!' && p != '<' && p != '>') return 1;
+        } else if ((c == 'f' || c == 'a' || c == 'i' || c == 'd' || c == 'c') && (i == 0 || t[i - 1] == ' ' || t[i - 1] == '\n')) {
+            if ((len - i > 4 && memcmp(t + i, "for ", 4) == 0) || (len - i > 3 && memcmp(t + i, "as ", 3) == 0) ||
+                (len - i > 7 && memcmp(t + i, "import ", 7) == 0) || (len - i > 4 && memcmp(t + i, "def ", 4) == 0) ||
+                (len - i > 6 && memcmp(t + i, "class ", 6) == 0))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The frame's final bindings: for each slot the join of what each arm that
+ * falls through left in it (arms[i], i < n, with ends[i] == 0). */
+static void join_arms(py_ctx *ctx, const env_snap *arms, const int *ends, int n)
+{
+    int last = -1;
+    for (int i = 0; i < n; i++)
+        if (!ends[i]) last = i;
+    if (last < 0) return;
+    /* the env only grows from arm to arm: the last snapshot has every slot;
+     * a table from slot to its index in the widest one */
+    size_t wide = 0;
+    for (int i = 0; i < n; i++)
+        if (arms[i].n > arms[wide].n) wide = (size_t)i;
+    const env_snap *w = &arms[wide];
+    size_t cap = 16;
+    while (cap < 2 * w->n) cap *= 2;
+    long *idx = cg_xmalloc(cap * sizeof *idx);
+    for (size_t i = 0; i < cap; i++) idx[i] = -1;
+    for (size_t i = 0; i < w->n; i++) {
+        size_t h = ((uintptr_t)w->slot[i] >> 4) & (cap - 1);
+        while (idx[h] >= 0) h = (h + 1) & (cap - 1);
+        idx[h] = (long)i;
+    }
+    py_val *out = cg_xmalloc((w->n + 1) * sizeof *out);
+    unsigned char *set = cg_xcalloc(w->n + 1, 1);
+    for (int a = 0; a < n; a++) {
+        if (ends[a]) continue;
+        for (size_t j = 0; j < arms[a].n; j++) {
+            size_t h = ((uintptr_t)arms[a].slot[j] >> 4) & (cap - 1);
+            while (idx[h] >= 0 && w->slot[idx[h]] != arms[a].slot[j]) h = (h + 1) & (cap - 1);
+            if (idx[h] < 0) continue;
+            size_t k = (size_t)idx[h];
+            const py_val *v = &arms[a].val[j];
+            if (!set[k]) out[k] = *v;
+            else if (memcmp(&out[k], v, sizeof *v) != 0) out[k] = py_join(ctx, out[k], *v);
+            set[k] = 1;
+        }
+    }
+    for (size_t k = 0; k < w->n; k++)
+        if (set[k]) *w->slot[k] = out[k];
+    free(out);
+    free(set);
+    free(idx);
+}
+
+/* One arm of an if: its block (null for the fall-through when there is no
+ * else), the condition it tests (null for else), and whether it is known to
+ * run (+1) or not (-1) whenever the if is reached under capture. */
+typedef struct if_arm {
+    TSNode block, cond;
+    int decided, alternative;
+} if_arm;
+
+/* What a condition of an elif is known to be under capture. */
+static int arm_decision(py_ctx *ctx, py_frame *fr, TSNode c)
+{
+    if (!ctx->active) return 0;
+    int d = py_guard_polarity(ctx, fr, c);
+    if (!d) d = none_test(ctx, fr, c);
+    if (!d) d = py_const_truth(ctx, fr, c);
+    return d;
+}
+
 static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
 {
     TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
     int g = ctx->active ? py_guard_polarity(ctx, fr, cond) : 0;
     if (ctx->active && g == 0 && lazy_init(fr, cond, cons)) g = -1;
-    int nt = ctx->active && g == 0 ? none_test(ctx, fr, cond) : 0;
-    if (nt == 1) {
-        /* the branch taken: its alternatives are not */
-        if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
-        return;
+    if (ctx->active && g == 0) g = none_test(ctx, fr, cond);
+    if (ctx->active && g == 0) g = py_const_truth(ctx, fr, cond);
+    /* the arms that may run, in order: up to one known to run */
+    if_arm stack_arms[8], *arms = stack_arms;
+    int narms = 0, cap = 8, has_else = 0, sure = 0;
+    uint32_t k = py_named_child_count(st);
+    for (uint32_t i = 0; i <= k && !sure; i++) {
+        if_arm a = { .decided = 0, .alternative = i > 0 };
+        TSNode c = i == 0 ? st : py_named_child(st, i - 1);
+        if (i == 0) {
+            a.block = cons;
+            a.cond = cond;
+            a.decided = g;
+        } else if (IS(c, elif_clause)) {
+            a.cond = py_field(c, PY.f_condition);
+            a.block = py_field(c, PY.f_consequence);
+            a.decided = arm_decision(ctx, fr, a.cond);
+        } else if (IS(c, else_clause)) {
+            a.block = py_field(c, PY.f_body);
+            a.decided = 1;
+            has_else = 1;
+        } else {
+            continue;
+        }
+        if (a.decided == -1) continue;
+        if (a.decided == 1) sure = 1;
+        if (narms == cap) {
+            if_arm *more = cg_xmalloc((size_t)cap * 2 * sizeof *more);
+            memcpy(more, arms, (size_t)narms * sizeof *more);
+            if (arms != stack_arms) free(arms);
+            arms = more;
+            cap *= 2;
+        }
+        arms[narms++] = a;
     }
-    if (nt == -1) g = -1;
-    if (g == 1) {
-        /* runs only while capturing */
-        if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
-        if (block_terminates(cons)) *terminated = 1;   /* the rest never runs under capture */
-        return;
+    int fall = !sure && !has_else;   /* no arm ran: the code after the if */
+    int paths = narms + fall;
+    int join = paths > 1 && may_bind(fr->mod, st);
+    env_snap before = { 0 }, *after = NULL;
+    int *ends = NULL;
+    if (join) {
+        snap_take(fr, &before);
+        after = cg_xcalloc((size_t)paths, sizeof *after);
+        ends = cg_xcalloc((size_t)paths, sizeof *ends);
     }
-    py_narrow nw;
-    if (g == 0) {
-        py_eval_cond(ctx, fr, cond);
-        py_narrow_begin(ctx, fr, cond, 1, &nw);
-        if (!py_is_null(cons)) py_exec_block(ctx, fr, cons);
-        narrow_end_unless_assigned(fr, &nw, cons);
+    int all_end = 1;
+    for (int i = 0; i < paths; i++) {
+        if (join && i > 0) snap_restore(&before);
+        int end = 0;
+        /* isinstance narrowing: every condition before this arm was false, its own true */
+        py_narrow nws[8];
+        int nn = 0;
+        for (int j = 0; j < i && j < narms && nn < 7; j++)
+            if (!py_is_null(arms[j].cond) && arms[j].decided == 0) py_narrow_begin(ctx, fr, arms[j].cond, 0, &nws[nn++]);
+        if (i < narms) {
+            if_arm *a = &arms[i];
+            if (a->decided == 0 && !py_is_null(a->cond)) {
+                py_eval_cond(ctx, fr, a->cond);
+                py_narrow_begin(ctx, fr, a->cond, 1, &nws[nn++]);
+            }
+            if (!py_is_null(a->block)) end = py_exec_block(ctx, fr, a->block) || block_terminates(a->block);
+        }
+        /* a name the arm rebinds keeps what it was given (the fall-through: the whole if) */
+        TSNode scope = i < narms ? arms[i].block : st;
+        while (nn > 0) narrow_end_unless_assigned(fr, &nws[--nn], scope);
+        if (join) {
+            snap_take(fr, &after[i]);
+            ends[i] = end;
+        }
+        if (!end) all_end = 0;
     }
-    /* g == -1: the consequence never runs under capture; alternatives do */
-    py_narrow_begin(ctx, fr, cond, 0, &nw);
-    exec_if_alternatives(ctx, fr, st, g);
-    narrow_end_unless_assigned(fr, &nw, st);
+    if (join) {
+        if (all_end) snap_restore(&before);
+        else join_arms(ctx, after, ends, paths);
+        for (int i = 0; i < paths; i++) snap_free(&after[i]);
+        snap_free(&before);
+        free(after);
+        free(ends);
+    }
+    if (paths > 0 && all_end) *terminated = 1;   /* the rest never runs (under capture) */
+    if (arms != stack_arms) free(arms);
 }
 
 static void exec_if(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
@@ -383,6 +658,7 @@ static void exec_loop_body(py_ctx *ctx, py_frame *fr, TSNode loop, TSNode body)
     ctx->loops++;
     ctx->conds_in_loop = 0;
     if (!ctx->active) fr->warm = 1;   /* a loop before the capture: warm-up iterations */
+    forget_rebound_lits(ctx, fr, loop);
     if (!py_is_null(body)) py_exec_block(ctx, fr, body);
     ctx->loops--;
     ctx->loop_node = saved_loop;
@@ -425,9 +701,17 @@ static void exec_for(py_ctx *ctx, py_frame *fr, TSNode st)
         py_bind_target(ctx, fr, py_named_child(left, 0), py_vk(PY_V_NUMBER));
         py_bind_target(ctx, fr, py_named_child(left, 1), el);
     } else {
-        /* a number the loop binds changes every iteration (CG304) */
-        if (el.kind == PY_V_NUMBER && IS(left, identifier)) el.flags |= PY_VF_LOOPVAR;
+        /* a number the loop binds changes every iteration (CG304); a loop
+         * inside the capture is unrolled into the graph, each iteration's value
+         * captured with it */
+        if (el.kind == PY_V_NUMBER && IS(left, identifier) && !ctx->active) el.flags |= PY_VF_LOOPVAR;
         py_bind_target(ctx, fr, left, el);
+        if (el.kind == PY_V_NUMBER && IS(left, identifier) && ctx->active) {
+            size_t nl;
+            const char *nt = py_text(fr->mod, left, &nl);
+            py_val *slot = cg_map_get(&fr->env, nt, nl);
+            if (slot) slot->origin = PY_O_NONE;
+        }
     }
     int saved_pin = fr->pin_loader_loop;
     if (it.kind == PY_V_EXTOBJ && cg_eq(it.qual, "torch.utils.data.DataLoader") && (it.flags & PY_VF_PINNED))
@@ -444,9 +728,21 @@ static void exec_while(py_ctx *ctx, py_frame *fr, TSNode st)
     exec_loop_body(ctx, fr, st, py_field(st, PY.f_body));
 }
 
-/* try: every block (the body, except, else, finally clauses) */
+/* Does block b end by raising (`except ...: cleanup(); raise`)? */
+static int block_reraises(TSNode b)
+{
+    uint32_t k = py_named_child_count(b);
+    while (k > 0 && IS(py_named_child(b, k - 1), comment)) k--;
+    return k > 0 && IS(py_named_child(b, k - 1), raise_statement);
+}
+
+/* try: every block (the body, except, else, finally clauses).  In a capture,
+ * an except clause that raises again is not walked: it runs only when the
+ * captured code fails, and the exception ends the capture (no replay keeps
+ * or misses what it did). */
 static void exec_try(py_ctx *ctx, py_frame *fr, TSNode st)
 {
+    forget_rebound_lits(ctx, fr, st);
     uint32_t k = py_named_child_count(st);
     for (uint32_t i = 0; i < k; i++) {
         TSNode c = py_named_child(st, i);
@@ -455,8 +751,12 @@ static void exec_try(py_ctx *ctx, py_frame *fr, TSNode st)
             continue;
         }
         uint32_t kk = py_named_child_count(c);
-        for (uint32_t j = 0; j < kk; j++)
-            if (IS(py_named_child(c, j), block)) py_exec_block(ctx, fr, py_named_child(c, j));
+        for (uint32_t j = 0; j < kk; j++) {
+            TSNode b = py_named_child(c, j);
+            if (!IS(b, block)) continue;
+            if (ctx->active && IS(c, except_clause) && block_reraises(b)) continue;
+            py_exec_block(ctx, fr, b);
+        }
     }
 }
 
