@@ -627,7 +627,7 @@ static py_val param_value(py_ctx *ctx, py_func *f, TSNode type, TSNode def, cons
      * that literal, exactly (walked from its top, callers may pass anything) */
     if (called && !given && !py_is_null(def)) {
         py_val d = py_literal(ctx, f->mod, def);
-        if (d.lit) return d;
+        if (d.lit || d.kind == PY_V_NONE) return d;   /* `scaler=None` left alone is None, not its annotation */
     }
     py_val v = py_vk(PY_V_UNKNOWN);
     int has_def = !py_is_null(def), has_type = !py_is_null(type);

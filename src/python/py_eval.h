@@ -121,7 +121,8 @@ py_val py_eval_quiet(py_ctx *ctx, py_frame *fr, TSNode n);
  * literal); v without any literal's value, alternatives included; whether
  * condition c is true (+1) or false (-1) from literals alone (0: not
  * known).  Decided only for conditions of names and literals (`not`, `and`,
- * `or`, `==`, `!=`, `in` a literal tuple), which evaluate nothing else. */
+ * `or`, `==`, `!=`, `is None`, `is not None`, `in` a literal tuple), which
+ * evaluate nothing else. */
 py_val py_literal(py_ctx *ctx, py_module *m, TSNode n);
 py_val py_nolit(py_ctx *ctx, py_val v);
 int py_const_truth(py_ctx *ctx, py_frame *fr, TSNode c);

@@ -309,9 +309,12 @@ int py_const_truth(py_ctx *ctx, py_frame *fr, TSNode c)
         if (strcmp(op, "in") == 0) return const_in(ctx, fr, &a, py_named_child(c, 1));
         if (strcmp(op, "not in") == 0) return -const_in(ctx, fr, &a, py_named_child(c, 1));
         int eq = strcmp(op, "==") == 0, ne = strcmp(op, "!=") == 0;
-        if ((!eq && !ne) || !const_leaf(ctx, fr, py_named_child(c, 1), &b)) return 0;
+        /* `x is None`, `x is not None`: identity with None is equality with it */
+        int is = strcmp(op, "is") == 0, is_not = strcmp(op, "is not") == 0;
+        if ((!eq && !ne && !is && !is_not) || !const_leaf(ctx, fr, py_named_child(c, 1), &b)) return 0;
+        if ((is || is_not) && !IS(py_unparen(py_named_child(c, 1)), none)) return 0;
         int e = lit_eq(&a, &b);
-        return eq ? e : -e;
+        return eq || is ? e : -e;
     }
     if (IS(c, identifier) || IS(c, true_) || IS(c, false_) || IS(c, integer) || IS(c, string) || IS(c, none))
         return const_leaf(ctx, fr, c, &a) ? val_truth(&a) : 0;
