@@ -1204,7 +1204,7 @@ static py_val attribute_callee(py_ctx *ctx, py_frame *fr, TSNode fn, py_event *e
 {
     TSNode obj = py_field(fn, PY.f_object), attr = py_field(fn, PY.f_attribute);
     py_val recv = py_eval(ctx, fr, obj);
-    const char *mname = py_text_dup(fr->mod, attr);
+    const char *mname = py_ctx_text_dup(ctx, fr->mod, attr);
     py_val callee = py_vk(PY_V_UNKNOWN);
     int found = 0;
     for (const py_val *r = &recv; r; r = r->alt) {
@@ -1254,7 +1254,7 @@ static void eval_argument(py_ctx *ctx, py_frame *fr, TSNode a, int sizes, py_eve
         ctx->size_arg = sizes && (py_text_eq(fr->mod, kn, "size") || py_text_eq(fr->mod, kn, "end"));
         py_val v = py_eval(ctx, fr, kv);
         if (ev->nkw < PY_MAX_ARGS) {
-            ev->kwname[ev->nkw] = py_text_dup(fr->mod, kn);
+            ev->kwname[ev->nkw] = py_ctx_text_dup(ctx, fr->mod, kn);
             ev->kw[ev->nkw] = v;
             ev->kwn[ev->nkw] = kv;
             ev->nkw++;
