@@ -10,6 +10,11 @@
  *   py_val      the abstract value of an expression: tensor, number, ndarray,
  *               a project class instance, an external name ("torch.cuda.graph")...
  *
+ * A module's index (py_index.c) may outlive its run: `cglint server` keeps it
+ * for the next run over the same bytes (py_keep.c).  Whatever the evaluator
+ * writes into index objects is reset there; it allocates nothing in a
+ * module's arena.
+ *
  * The analysis itself is the evaluator (py_eval.h lists its files), the
  * rules are in py_checks.c (py_check.h). */
 #ifndef CG_PY_INT_H
@@ -314,7 +319,6 @@ void py_report_parse_error(py_project *p, py_module *m);
 typedef struct py_keep py_keep;
 py_keep *py_keep_new(void);
 void py_keep_free(py_keep *k);
-size_t py_keep_size(py_keep *k);
 /* The keep of the run's tree cache (py_parse.c), or NULL without one. */
 py_keep *py_cache_keep(cg_py_cache *c);
 /* m's source is loaded and it is about to be parsed and indexed: when the

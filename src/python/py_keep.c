@@ -78,15 +78,6 @@ void py_keep_free(py_keep *k)
     free(k);
 }
 
-size_t py_keep_size(py_keep *k)
-{
-    if (!k) return 0;
-    pthread_mutex_lock(&k->lock);
-    size_t n = k->n;
-    pthread_mutex_unlock(&k->lock);
-    return n;
-}
-
 /* The fields indexing fills (index_module and py_parse_module), moved from
  * `from` to `to`; `from` no longer has them.  The source only when `src`. */
 static void move_index(py_module *to, py_module *from, int src)
