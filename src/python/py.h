@@ -10,7 +10,9 @@
 #include "workflow/walk.h"
 
 /* Parsed trees kept between runs (`cglint server`), by path and content
- * digest; thread-safe.  A run with a cache parses only what changed. */
+ * digest, and each module's index (py_keep.c); thread-safe.  A run with a
+ * cache parses and indexes only what changed.  One run at a time uses a
+ * module's kept index (a second run indexes that module afresh). */
 typedef struct cg_py_cache cg_py_cache;
 cg_py_cache *cg_py_cache_new(void);
 void cg_py_cache_free(cg_py_cache *cache);

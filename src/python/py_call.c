@@ -1213,7 +1213,7 @@ static py_val attribute_callee(py_ctx *ctx, py_frame *fr, TSNode fn, py_event *e
 {
     TSNode obj = py_field(fn, PY.f_object), attr = py_field(fn, PY.f_attribute);
     py_val recv = py_eval(ctx, fr, obj);
-    const char *mname = py_text_dup(fr->mod, attr);
+    const char *mname = py_ctx_text_dup(ctx, fr->mod, attr);
     py_val callee = py_vk(PY_V_UNKNOWN);
     int found = 0;
     for (const py_val *r = &recv; r; r = r->alt) {
@@ -1263,7 +1263,7 @@ static void eval_argument(py_ctx *ctx, py_frame *fr, TSNode a, int sizes, py_eve
         ctx->size_arg = sizes && (py_text_eq(fr->mod, kn, "size") || py_text_eq(fr->mod, kn, "end"));
         py_val v = py_eval(ctx, fr, kv);
         if (ev->nkw < PY_MAX_ARGS) {
-            ev->kwname[ev->nkw] = py_text_dup(fr->mod, kn);
+            ev->kwname[ev->nkw] = py_ctx_text_dup(ctx, fr->mod, kn);
             ev->kw[ev->nkw] = v;
             ev->kwn[ev->nkw] = kv;
             ev->nkw++;
@@ -1315,10 +1315,37 @@ static void eval_arguments(py_ctx *ctx, py_frame *fr, TSNode args, py_event *ev)
     ctx->size_arg = outer_size;
 }
 
+/* The first byte at or after `at` that is not blank, a line end, a line
+ * continuation or a comment; 0 at the end of the text. */
+static char next_token_byte(const py_module *m, uint32_t at)
+{
+    const char *t = m->src.text;
+    for (size_t n = m->src.len; at < n;) {
+        char c = t[at];
+        if (c == '#') {
+            while (at < n && t[at] != '\n') at++;
+        } else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\\') {
+            at++;
+        } else {
+            return c;
+        }
+    }
+    return 0;
+}
+
 /* Where the call's result goes: straight to the GPU (torch.tensor(x).cuda(),
  * CG305) or into a print/log call that formats it anyway. */
 static void result_use(py_frame *fr, TSNode call, py_event *ev)
 {
+    /* Only an attribute (`call.x`: a `.` next) or an argument list (`, ` or
+     * `)` next) matters.  tree-sitter finds a node's parent by walking down
+     * from the root, a large share of evaluating the calls of a long file:
+     * the text says first whether it can be either, when the tree has no
+     * error (where error recovery may have grouped the nodes otherwise). */
+    if (fr->mod->tree && !py_has_error(ts_tree_root_node(fr->mod->tree))) {
+        char c = next_token_byte(fr->mod, py_end_byte(call));
+        if (c != '.' && c != ',' && c != ')') return;
+    }
     TSNode parent = py_parent(call);
     if (IS(parent, attribute)) {
         TSNode gp = py_parent(parent);

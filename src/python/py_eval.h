@@ -143,6 +143,15 @@ py_val py_element_of(py_ctx *ctx, const py_val *it, int keep_modlist);
 void py_scalar_math(py_ctx *ctx, py_frame *fr, TSNode num, const py_val *v);
 /* An event of kind k at node n of the frame's module, with value v. */
 void py_emit_at(py_ctx *ctx, py_frame *fr, py_event_kind k, TSNode n, py_val v);
+/* Node n's text (module m), terminated, in the analysis arena.  The evaluator
+ * never allocates in a module's arena: `cglint server` keeps a module's index
+ * (and its arena) from one analysis to the next (py_keep.c). */
+static inline char *py_ctx_text_dup(py_ctx *ctx, const py_module *m, TSNode n)
+{
+    size_t len;
+    const char *t = py_text(m, n, &len);
+    return cg_arena_strndup(ctx->arena, t, len);
+}
 
 /* ---- py_call.c -------------------------------------------------------------------- */
 /* What a call passes: positional values (after a spread `*xs` or `**kw`

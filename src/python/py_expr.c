@@ -953,7 +953,7 @@ static py_val eval_sequence(py_ctx *ctx, py_frame *fr, TSNode n, int kind)
         if (IS(c, pair)) {
             TSNode kn = py_field(c, PY.f_key);
             py_eval(ctx, fr, kn);
-            if (IS(kn, string)) key = py_text_dup(fr->mod, kn);
+            if (IS(kn, string)) key = py_ctx_text_dup(ctx, fr->mod, kn);
             c = py_field(c, PY.f_value);
         } else if (kind == PY_V_DICT) {
             exact = 0;   /* **other */

@@ -445,28 +445,60 @@ static void index_module(py_project *p, py_module *m)
     body->body = root;
     body->is_module_body = 1;
     m->body = body;
-    cg_map attr_counts;
-    cg_map_init(&attr_counts);
-    index_defs(m, root, NULL, &attr_counts, 0);
+    cg_map_init(&m->attr_counts);
+    index_defs(m, root, NULL, &m->attr_counts, 0);
     count_global_stmts(m, root);
     /* module-level `X.attr = v` (scripts configure models at top level) */
     attr_walk w = { .m = m };
     py_kids kids = py_kids_of(root);
     for (TSNode st; !py_is_null(st = py_kids_next(&kids));)
         if (!IS(st, function_definition) && !IS(st, class_definition) && !IS(st, decorated_definition))
-            walk_attr_assigns(&w, st, 1, &attr_counts);
+            walk_attr_assigns(&w, st, 1, &m->attr_counts);
     py_kids_free(&kids);
-    /* merge into the project's counts */
+    py_index_merge_counts(p, m);
+}
+
+void py_index_merge_counts(py_project *p, py_module *m)
+{
     pthread_mutex_lock(&p->report->lock);
-    for (size_t i = 0; i < attr_counts.cap; i++)
-        if (attr_counts.keys[i]) {
-            const char *k = attr_counts.keys[i];
-            size_t kl = attr_counts.klen[i];
+    for (size_t i = 0; i < m->attr_counts.cap; i++)
+        if (m->attr_counts.keys[i]) {
+            const char *k = m->attr_counts.keys[i];
+            size_t kl = m->attr_counts.klen[i];
             uintptr_t have = (uintptr_t)cg_map_get(&p->attr_assigns, k, kl);
-            cg_map_put(&p->attr_assigns, k, kl, (void *)(have + (uintptr_t)attr_counts.vals[i]));
+            cg_map_put(&p->attr_assigns, k, kl, (void *)(have + (uintptr_t)m->attr_counts.vals[i]));
         }
     pthread_mutex_unlock(&p->report->lock);
-    cg_map_free(&attr_counts);
+}
+
+void py_index_release(py_module *m)
+{
+    if (m->tree) ts_tree_delete(m->tree);
+    m->tree = NULL;
+    cg_source_free(&m->src);
+    if (m->state == 1) {
+        cg_map_free(&m->imports);
+        cg_map_free(&m->funcs);
+        cg_map_free(&m->global_assigns);
+        cg_map_free(&m->global_values);
+        cg_map_free(&m->attr_counts);
+        /* class and function maps live in the module arena's objects */
+        for (size_t k = 0; k < m->nall_funcs; k++)
+            if (m->all_funcs[k]->local_assigns_ready) cg_map_free(&m->all_funcs[k]->local_assigns);
+        /* every class: a nested or redefined one is not in m->classes */
+        for (py_class *c = m->all_classes; c; c = c->next_in_module) {
+            cg_map_free(&c->methods);
+            cg_map_free(&c->attrs);
+        }
+        cg_map_free(&m->classes);
+    }
+    if (m->body && m->body->local_assigns_ready) cg_map_free(&m->body->local_assigns);
+    m->body = NULL;
+    m->all_funcs = NULL;
+    m->nall_funcs = m->capall_funcs = 0;
+    m->all_classes = NULL;
+    cg_arena_free(m->arena);
+    m->arena = NULL;
 }
 
 int py_module_ensure(py_project *p, py_module *m)
@@ -479,8 +511,6 @@ int py_module_ensure(py_project *p, py_module *m)
     pthread_mutex_lock(&m->lock);
     if (m->state == 0) {
         m->state = -1;
-        /* CGLINT_TRACE_PARSE=1: which files a run parses, and why (for benchmarks) */
-        if (getenv("CGLINT_TRACE_PARSE")) fprintf(stderr, "cglint: parse %s%s\n", m->file->path, m->has_marker ? "" : " (reached)");
         if (!m->src.text) {
             char err[512];
             if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
@@ -488,6 +518,14 @@ int py_module_ensure(py_project *p, py_module *m)
                 goto done;
             }
         }
+        /* `cglint server`: the index of these bytes, kept from an earlier run */
+        if (py_keep_take(p, m)) {
+            m->state = 1;
+            if (m->has_marker) __atomic_add_fetch(&p->report->files_analysed, 1, __ATOMIC_RELAXED);
+            goto done;
+        }
+        /* CGLINT_TRACE_PARSE=1: which files a run parses, and why (for benchmarks) */
+        if (getenv("CGLINT_TRACE_PARSE")) fprintf(stderr, "cglint: parse %s%s\n", m->file->path, m->has_marker ? "" : " (reached)");
         if (!m->arena) m->arena = cg_arena_new();
         if (py_parse_module(p, m) == 0) {
             index_module(p, m);
@@ -607,15 +645,19 @@ py_sym py_resolve_name(py_project *p, py_module *m, const char *name, size_t len
 {
     py_sym s = py_resolve_member(p, m, name, len);
     if (s.kind == PY_SYM_NONE) {
-        static const char *const builtins[] = { "print", "repr", "str", "format", "open", "int",
-            "float", "bool", "len", "range", "isinstance", "list", "dict", "set", "tuple",
-            "enumerate", "zip", "min", "max", "sum", "abs", "round", "super", "input", "iter",
-            "next", "sorted", "reversed", "getattr", "setattr", "hasattr", "type", "id", "hash",
-            "any", "all", "map", "filter", "divmod", "pow", "vars", "callable", NULL };
+        /* static strings: nothing resolved allocates in m's arena (a kept index outlives the run) */
+#define B(x) "builtins." x
+        static const char *const builtins[] = { B("print"), B("repr"), B("str"), B("format"), B("open"),
+            B("int"), B("float"), B("bool"), B("len"), B("range"), B("isinstance"), B("list"), B("dict"),
+            B("set"), B("tuple"), B("enumerate"), B("zip"), B("min"), B("max"), B("sum"), B("abs"),
+            B("round"), B("super"), B("input"), B("iter"), B("next"), B("sorted"), B("reversed"),
+            B("getattr"), B("setattr"), B("hasattr"), B("type"), B("id"), B("hash"), B("any"), B("all"),
+            B("map"), B("filter"), B("divmod"), B("pow"), B("vars"), B("callable"), NULL };
+#undef B
         for (int i = 0; builtins[i]; i++)
-            if (strlen(builtins[i]) == len && memcmp(builtins[i], name, len) == 0) {
+            if (strlen(builtins[i] + 9) == len && memcmp(builtins[i] + 9, name, len) == 0) {
                 s.kind = PY_SYM_EXTERNAL;
-                s.qual = cg_arena_printf(m->arena, "builtins.%s", builtins[i]);
+                s.qual = builtins[i];
                 return s;
             }
     }
@@ -637,10 +679,10 @@ void py_class_resolve_bases(py_project *p, py_class *c)
         const char *dot = memchr(t, '.', len);
         py_sym s = py_resolve_name(p, c->mod, t, dot ? (size_t)(dot - t) : len);
         if (dot && s.kind == PY_SYM_EXTERNAL) {
-            char *q = cg_arena_printf(c->mod->arena, "%s%.*s", s.qual, (int)(len - (size_t)(dot - t)), dot);
+            char *q = cg_arena_printf(p->arena, "%s%.*s", s.qual, (int)(len - (size_t)(dot - t)), dot);
             s = py_resolve_dotted(p, q, c->mod, 0);
         } else if (dot && s.kind == PY_SYM_MODULE) {
-            char *q = cg_arena_printf(c->mod->arena, "%s%.*s", s.mod->name, (int)(len - (size_t)(dot - t)), dot);
+            char *q = cg_arena_printf(p->arena, "%s%.*s", s.mod->name, (int)(len - (size_t)(dot - t)), dot);
             s = py_resolve_dotted(p, q, c->mod, 0);
         }
         if (s.kind == PY_SYM_CLASS && s.cls != c && c->nbase < 4) {
@@ -702,6 +744,9 @@ static void count_assigns(py_func *f, TSNode n, int in_loop, int depth)
         size_t len;
         const char *t = py_text(f->mod, target, &len);
         uintptr_t c = (uintptr_t)cg_map_get(&f->local_assigns, t, len);
+        /* the key is the index's own (once per name and function): a kept
+         * index outlives the source text of the run that counted (py_keep.c) */
+        if (!c) t = cg_arena_strndup(f->mod->arena, t, len);
         /* an assignment in a loop, or an augmented one, happens more than once */
         c += (IS(n, augmented_assignment) || in_loop) ? 2 : 1;
         cg_map_put(&f->local_assigns, t, len, (void *)c);

@@ -10,6 +10,11 @@
  *   py_val      the abstract value of an expression: tensor, number, ndarray,
  *               a project class instance, an external name ("torch.cuda.graph")...
  *
+ * A module's index (py_index.c) may outlive its run: `cglint server` keeps it
+ * for the next run over the same bytes (py_keep.c).  Whatever the evaluator
+ * writes into index objects is reset there; it allocates nothing in a
+ * module's arena.
+ *
  * The analysis itself is the evaluator (py_eval.h lists its files), the
  * rules are in py_checks.c (py_check.h). */
 #ifndef CG_PY_INT_H
@@ -221,6 +226,9 @@ struct py_module {
     uint64_t import_names[32]; /* (`name(`) and imports: where a function's call sites may be */
     py_module *next_same_name;
     py_module *reached_from;  /* cg_py_focus.reach: the capture file last told of */
+    cg_map attr_counts;     /* attr name -> (void*)count: this module's share of the project's
+                               attr_assigns (a kept index adds it again, py_keep.c) */
+    struct py_kept *kept;   /* the kept index this run borrowed (py_keep.c), or NULL */
 };
 
 typedef struct py_project {
@@ -250,7 +258,9 @@ int py_parse_module(py_project *p, py_module *m);
  * pointer into m->src, valid while the module's source is loaded. */
 const char *py_text(const py_module *m, TSNode n, size_t *len);
 int py_text_eq(const py_module *m, TSNode n, const char *s);
-/* Node n's text, terminated; it belongs to m->arena (freed with the module). */
+/* Node n's text, terminated; it belongs to m->arena (freed with the module's
+ * index).  For indexing only: the evaluator's copies go to its own arena
+ * (py_ctx_text_dup), as a kept index outlives the analysis (py_keep.c). */
 char *py_text_dup(py_module *m, TSNode n);
 cg_loc py_loc(const py_module *m, TSNode n);
 TSNode py_field(TSNode n, TSFieldId f);
@@ -303,6 +313,30 @@ typedef struct py_sym {
 py_sym py_resolve_name(py_project *p, py_module *m, const char *name, size_t len);
 py_sym py_resolve_member(py_project *p, py_module *m, const char *name, size_t len);
 py_sym py_resolve_dotted(py_project *p, const char *dotted, const py_module *near, int depth);
+
+/* Free what indexing made for m (maps, arena, tree, source); the module's
+ * struct itself stays.  A no-op on a module never indexed. */
+void py_index_release(py_module *m);
+/* Add m's attr_counts to the project's attr_assigns (thread-safe). */
+void py_index_merge_counts(py_project *p, py_module *m);
+/* m's parse error, if its tree has one: a notice (every run that uses the tree). */
+void py_report_parse_error(py_project *p, py_module *m);
+
+/* ---- py_keep.c: module indexes kept between runs (cglint server) ---------- */
+typedef struct py_keep py_keep;
+py_keep *py_keep_new(void);
+void py_keep_free(py_keep *k);
+/* The keep of the run's tree cache (py_parse.c), or NULL without one. */
+py_keep *py_cache_keep(cg_py_cache *c);
+/* m's source is loaded and it is about to be parsed and indexed: when the
+ * keep holds the index of the same bytes under the same module name, m
+ * borrows it instead (reset as a fresh index is, its share of the
+ * project's counts added, its parse error reported) and 1 is returned. */
+int py_keep_take(py_project *p, py_module *m);
+/* At the end of the run: m gives back the index it borrowed, or donates the
+ * one it built (replacing that of older bytes); either way m no longer
+ * owns it.  Thread-safe. */
+void py_keep_give(py_project *p, py_module *m);
 
 /* ---- py_analyze.c (and the evaluator behind it: py_eval.h) ---------------- */
 void py_analyze_project(py_project *p);

@@ -213,12 +213,16 @@ struct cg_py_cache {
     cg_map by_path;          /* path -> cache_entry* */
     cache_entry **all;
     size_t n, cap;
+    py_keep *keep;           /* the modules' indexes (py_keep.c) */
 };
+
+py_keep *py_cache_keep(cg_py_cache *c) { return c ? c->keep : NULL; }
 
 cg_py_cache *cg_py_cache_new(void)
 {
     cg_py_cache *c = calloc(1, sizeof *c);
     if (!c) return NULL;
+    c->keep = py_keep_new();
     pthread_mutex_init(&c->lock, NULL);
     cg_map_init(&c->by_path);
     return c;
@@ -227,6 +231,7 @@ cg_py_cache *cg_py_cache_new(void)
 void cg_py_cache_free(cg_py_cache *c)
 {
     if (!c) return;
+    py_keep_free(c->keep);
     for (size_t i = 0; i < c->n; i++) {
         ts_tree_delete(c->all[i]->tree);
         if (c->all[i]->raw) ts_tree_delete(c->all[i]->raw);
@@ -483,11 +488,9 @@ static TSTree *parse_source(py_project *p, py_module *m)
     return tree;
 }
 
-int py_parse_module(py_project *p, py_module *m)
+void py_report_parse_error(py_project *p, py_module *m)
 {
-    TSTree *tree = parse_source(p, m);
-    if (!tree) return -1;
-    TSNode root = ts_tree_root_node(tree);
+    TSNode root = ts_tree_root_node(m->tree);
     if (py_has_error(root)) {
         TSNode e;
         first_error(root, &e, 0);
@@ -501,7 +504,14 @@ int py_parse_module(py_project *p, py_module *m)
                          "cannot parse as Python 3 (%s); the rest of the file was analysed",
                          py_is_missing(e) ? "a token is missing here" : "syntax error here");
     }
+}
+
+int py_parse_module(py_project *p, py_module *m)
+{
+    TSTree *tree = parse_source(p, m);
+    if (!tree) return -1;
     m->tree = tree;
+    py_report_parse_error(p, m);
     return 0;
 }
 

@@ -353,34 +353,16 @@ static void project_init(py_project *p, cg_file *files, size_t n, const cg_py_op
 
 /* One module's trees, maps and arena: nothing in them is shared with
  * another module, so the modules are freed on all cores (tree-sitter's
- * ts_tree_delete of the parsed modules is a few per cent of a run). */
+ * ts_tree_delete of the parsed modules is a few per cent of a run).  With
+ * a tree cache (`cglint server`) the index goes to its keep instead. */
 static void free_module(void *arg, size_t i)
 {
     py_project *p = arg;
-    {
-        py_module *m = &p->mods[i];
-        if (m->tree) ts_tree_delete(m->tree);
-        if (m->ahead) ts_tree_delete(m->ahead);
-        cg_source_free(&m->src);
-        if (m->state == 1) {
-            cg_map_free(&m->imports);
-            cg_map_free(&m->funcs);
-            cg_map_free(&m->global_assigns);
-            cg_map_free(&m->global_values);
-            /* class and function maps live in the module arena's objects */
-            for (size_t k = 0; k < m->nall_funcs; k++)
-                if (m->all_funcs[k]->local_assigns_ready) cg_map_free(&m->all_funcs[k]->local_assigns);
-            /* every class: a nested or redefined one is not in m->classes */
-            for (py_class *c = m->all_classes; c; c = c->next_in_module) {
-                cg_map_free(&c->methods);
-                cg_map_free(&c->attrs);
-            }
-            cg_map_free(&m->classes);
-        }
-        if (m->body && m->body->local_assigns_ready) cg_map_free(&m->body->local_assigns);
-        cg_arena_free(m->arena);
-        pthread_mutex_destroy(&m->lock);
-    }
+    py_module *m = &p->mods[i];
+    py_keep_give(p, m);
+    if (m->ahead) ts_tree_delete(m->ahead);
+    py_index_release(m);
+    pthread_mutex_destroy(&m->lock);
 }
 
 static void project_free(py_project *p)

@@ -79,7 +79,9 @@ static int warmup_loop(py_module *m, TSNode n, uint32_t before, int small, int *
             if (py_named_child_count(args) == 1 && IS(py_named_child(args, 0), integer)) {
                 size_t len;
                 const char *t = py_text(m, py_named_child(args, 0), &len);
-                *iters = atoi(cg_arena_strndup(m->arena, t, len));
+                char num[32];
+                snprintf(num, sizeof num, "%.*s", (int)(len < sizeof num ? len : sizeof num - 1), t);
+                *iters = atoi(num);
                 if ((*iters < 11) == small) return 1;
             }
         }

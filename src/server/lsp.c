@@ -8,6 +8,7 @@
  *
  *   initialize          the workspace root; the project is walked and read
  *   initialized         the first analysis of the whole tree fills the tree cache
+ *                       (trees and module indexes)
  *   didOpen/didChange   the buffer (full or incremental sync) is analysed
  *   didSave             the file is read from disk again, then analysed
  *   didClose            the buffer is dropped, its diagnostics cleared

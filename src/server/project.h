@@ -4,8 +4,9 @@
  * Python files' bytes are read into memory, and a first analysis of the
  * whole tree parses every file a capture reaches into a tree cache.  A
  * buffer is then analysed against that context: the files are neither
- * walked nor read again, and only what changed is parsed (the buffer
- * itself; trees of unchanged files come from the cache).  A saved file's
+ * walked nor read again, and only what changed is parsed and indexed (the
+ * buffer itself; trees of unchanged files come from the cache, and so do
+ * their module indexes: python/py_keep.c).  A saved file's
  * entry is refreshed from disk.  Unsaved buffers stand for their files
  * through core/source.h's provider, for both front ends (libclang gets
  * them as unsaved files).
