@@ -64,7 +64,7 @@ extern py_grammar PY;
  * tree-sitter's accessors dereference the node: on a null TSNode (a missing
  * field, `x: int` with no right-hand side, an error-recovered tree) they crash.
  * The front end reads the tree only through these, which answer "nothing" for
- * a null node; tests/regress/run.sh fails on a raw ts_node_ call in src/python/*.c. */
+ * a null node; tests/regress/run.sh fails on a raw ts_node_ call in any .c file of src/python. */
 static inline int py_is_null(TSNode n) { return ts_node_is_null(n); }
 static inline TSSymbol py_symbol(TSNode n) { return ts_node_is_null(n) ? (TSSymbol)0 : ts_node_symbol(n); }
 static inline const char *py_type(TSNode n) { return ts_node_is_null(n) ? "" : ts_node_type(n); }

@@ -568,18 +568,22 @@ static int arm_decision(py_ctx *ctx, py_frame *fr, TSNode c)
     return d;
 }
 
-static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+/* The arms of an if that may run, in order, up to the first known to run
+ * (*sure); *arms is `stack` (8) or a malloc'ed array the caller frees. */
+typedef struct if_arms { if_arm *arms, stack[8]; int n, cap, has_else, sure; } if_arms;
+
+static void collect_arms(py_ctx *ctx, py_frame *fr, TSNode st, if_arms *out)
 {
     TSNode cond = py_field(st, PY.f_condition), cons = py_field(st, PY.f_consequence);
     int g = ctx->active ? py_guard_polarity(ctx, fr, cond) : 0;
     if (ctx->active && g == 0 && lazy_init(fr, cond, cons)) g = -1;
     if (ctx->active && g == 0) g = none_test(ctx, fr, cond);
     if (ctx->active && g == 0) g = py_const_truth(ctx, fr, cond);
-    /* the arms that may run, in order: up to one known to run */
-    if_arm stack_arms[8], *arms = stack_arms;
-    int narms = 0, cap = 8, has_else = 0, sure = 0;
+    out->arms = out->stack;
+    out->n = out->has_else = out->sure = 0;
+    out->cap = 8;
     uint32_t k = py_named_child_count(st);
-    for (uint32_t i = 0; i <= k && !sure; i++) {
+    for (uint32_t i = 0; i <= k && !out->sure; i++) {
         if_arm a = { .decided = 0, .alternative = i > 0 };
         TSNode c = i == 0 ? st : py_named_child(st, i - 1);
         if (i == 0) {
@@ -593,23 +597,53 @@ static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         } else if (IS(c, else_clause)) {
             a.block = py_field(c, PY.f_body);
             a.decided = 1;
-            has_else = 1;
+            out->has_else = 1;
         } else {
             continue;
         }
         if (a.decided == -1) continue;
-        if (a.decided == 1) sure = 1;
-        if (narms == cap) {
-            if_arm *more = cg_xmalloc((size_t)cap * 2 * sizeof *more);
-            memcpy(more, arms, (size_t)narms * sizeof *more);
-            if (arms != stack_arms) free(arms);
-            arms = more;
-            cap *= 2;
+        if (a.decided == 1) out->sure = 1;
+        if (out->n == out->cap) {
+            if_arm *more = cg_xmalloc((size_t)out->cap * 2 * sizeof *more);
+            memcpy(more, out->arms, (size_t)out->n * sizeof *more);
+            if (out->arms != out->stack) free(out->arms);
+            out->arms = more;
+            out->cap *= 2;
         }
-        arms[narms++] = a;
+        out->arms[out->n++] = a;
     }
-    int fall = !sure && !has_else;   /* no arm ran: the code after the if */
-    int paths = narms + fall;
+}
+
+/* Path i of an if (arm i, or the fall-through when i == n): every condition
+ * before it false, its own true.  Returns whether it ends the block. */
+static int run_path(py_ctx *ctx, py_frame *fr, TSNode st, const if_arms *ia, int i)
+{
+    int end = 0;
+    /* isinstance narrowing: every condition before this arm was false, its own true */
+    py_narrow nws[8];
+    int nn = 0;
+    for (int j = 0; j < i && j < ia->n && nn < 7; j++)
+        if (!py_is_null(ia->arms[j].cond) && ia->arms[j].decided == 0) py_narrow_begin(ctx, fr, ia->arms[j].cond, 0, &nws[nn++]);
+    if (i < ia->n) {
+        const if_arm *a = &ia->arms[i];
+        if (a->decided == 0 && !py_is_null(a->cond)) {
+            py_eval_cond(ctx, fr, a->cond);
+            py_narrow_begin(ctx, fr, a->cond, 1, &nws[nn++]);
+        }
+        if (!py_is_null(a->block)) end = py_exec_block(ctx, fr, a->block) || block_terminates(a->block);
+    }
+    /* a name the arm rebinds keeps what it was given (the fall-through: the whole if) */
+    TSNode scope = i < ia->n ? ia->arms[i].block : st;
+    while (nn > 0) narrow_end_unless_assigned(fr, &nws[--nn], scope);
+    return end;
+}
+
+static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
+{
+    if_arms ia;
+    collect_arms(ctx, fr, st, &ia);
+    int fall = !ia.sure && !ia.has_else;   /* no arm ran: the code after the if */
+    int paths = ia.n + fall;
     int join = paths > 1 && may_bind(fr->mod, st);
     env_snap before = { 0 }, *after = NULL;
     int *ends = NULL;
@@ -621,23 +655,7 @@ static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
     int all_end = 1;
     for (int i = 0; i < paths; i++) {
         if (join && i > 0) snap_restore(&before);
-        int end = 0;
-        /* isinstance narrowing: every condition before this arm was false, its own true */
-        py_narrow nws[8];
-        int nn = 0;
-        for (int j = 0; j < i && j < narms && nn < 7; j++)
-            if (!py_is_null(arms[j].cond) && arms[j].decided == 0) py_narrow_begin(ctx, fr, arms[j].cond, 0, &nws[nn++]);
-        if (i < narms) {
-            if_arm *a = &arms[i];
-            if (a->decided == 0 && !py_is_null(a->cond)) {
-                py_eval_cond(ctx, fr, a->cond);
-                py_narrow_begin(ctx, fr, a->cond, 1, &nws[nn++]);
-            }
-            if (!py_is_null(a->block)) end = py_exec_block(ctx, fr, a->block) || block_terminates(a->block);
-        }
-        /* a name the arm rebinds keeps what it was given (the fall-through: the whole if) */
-        TSNode scope = i < narms ? arms[i].block : st;
-        while (nn > 0) narrow_end_unless_assigned(fr, &nws[--nn], scope);
+        int end = run_path(ctx, fr, st, &ia, i);
         if (join) {
             snap_take(fr, &after[i]);
             ends[i] = end;
@@ -653,7 +671,7 @@ static void exec_if_inner(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
         free(ends);
     }
     if (paths > 0 && all_end) *terminated = 1;   /* the rest never runs (under capture) */
-    if (arms != stack_arms) free(arms);
+    if (ia.arms != ia.stack) free(ia.arms);
 }
 
 static void exec_if(py_ctx *ctx, py_frame *fr, TSNode st, int *terminated)
