@@ -128,13 +128,25 @@ _user_cache = {}
 _C_COMMAND = bool(getattr(sys, "argv", None)) and sys.argv[0] == "-c"
 
 
+_ABSPATHS = {}   # co_filename -> its resolved path, resolved once per process
+
+
 def _abspath(fn):
+    # realpath() is an lstat per path component: per capture (the region's
+    # site, its user frames) that was most of capture_begin's bookkeeping.
+    # A relative co_filename is relative to the directory the program
+    # started in, so its first resolution is also the right one.
+    p = _ABSPATHS.get(fn)
+    if p is not None:
+        return p
     if fn == "<string>":
         return fn
     try:
-        return os.path.realpath(fn)
+        p = os.path.realpath(fn)
     except Exception:
         return fn
+    _ABSPATHS[fn] = p
+    return p
 
 
 def _command_text():
