@@ -1390,7 +1390,8 @@ t_determinism_fixtures() {
                     cmp -s "$T/r.$first" "$T/r.$j.$run" ||
                         { echo "$what -f $fmt: --jobs ${first%.*} and --jobs $j (run $run) differ: $(diff "$T/r.$first" "$T/r.$j.$run" | head -4 | tr '\n' '|')"; return 1; }
                     cmp -s "$T/e.$first" "$T/e.$j.$run" ||
-                        { echo "$what -f $fmt: stderr differs between --jobs ${first%.*} and --jobs $j (run $run)"; return 1; }
+                        { echo "$what -f $fmt: stderr differs between --jobs ${first%.*} and --jobs $j (run $run):"
+                          diff "$T/e.$first" "$T/e.$j.$run" | head -40; return 1; }
                 done
             done
         done

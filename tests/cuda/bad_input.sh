@@ -225,7 +225,7 @@ printf '[{"directory": ".", "file": "good.cu", "arguments": ["nvcc", "@self.rsp"
 out=$(timeout 120 "$CGLINT" --cuda-mode shim --color never "$TMP/rsp" 2>"$TMP/err")
 rc=$?
 err=$(cat "$TMP/err")
-[ "$rc" -eq 2 ] || fail "self-including response files: exit $rc, expected 2"
+[ "$rc" -eq 2 ] || fail "self-including response files: exit $rc, expected 2:"$'\n'"$(tail -40 <<<"$err")"
 expect_errors "self-including response files" 2
 grep -q '^cglint: error: .*self.rsp: .*includes itself' <<<"$err" || fail "no error for self.rsp:"$'\n'"$err"
 grep -q '^cglint: error: .*a.rsp: .*includes itself' <<<"$err" || fail "no error for a.rsp -> b.rsp -> a.rsp:"$'\n'"$err"
