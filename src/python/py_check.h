@@ -347,6 +347,8 @@ const char *py_snip(const py_ctx *ctx, py_module *m, TSNode n);
 int py_ev_kw(const py_event *ev, const char *name);
 /* Does the value look like a tensor?  Known tensors (not on the CPU) only. */
 int py_is_gpu_tensor(const py_val *v);
+/* The first alternative of v of this kind (v itself or one of v->alt), or NULL. */
+const py_val *py_alt_of_kind(const py_val *v, int kind);
 /* py_call.c: the identity of a compiled callable (a py_func, a class, a
  * qualified name), NULL for values torch.compile did not make: CG706 */
 const void *py_compiled_identity(const py_val *v);

@@ -442,8 +442,7 @@ static void check_bookkeeping_store(const py_ctx *ctx, const py_event *ev)
         /* `state["step"] += 1 if not capturable else ones`: an element that may
          * be a GPU tensor is updated in place, which is captured: not known
          * to be host state, so no finding (unknown stays unknown) */
-        for (const py_val *a = &ev->val; ev->augmented && a; a = a->alt)
-            if (a->kind == PY_V_TENSOR) return;
+        if (ev->augmented && py_alt_of_kind(&ev->val, PY_V_TENSOR)) return;
         int host_value = ev->augmented || ev->val.kind == PY_V_NUMBER || ev->val.kind == PY_V_STR;
         if ((b->kind == PY_V_DICT || b->kind == PY_V_LIST || b->kind == PY_V_SET) && host_value)
             py_report(ctx, PY_AT(CG_R_CG303, ev->mod, ev->node),

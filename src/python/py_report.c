@@ -28,6 +28,13 @@ int py_ev_kw(const py_event *ev, const char *name)
 
 int py_is_gpu_tensor(const py_val *v) { return v->kind == PY_V_TENSOR && v->dev != PY_DEV_CPU; }
 
+const py_val *py_alt_of_kind(const py_val *v, int kind)
+{
+    for (; v; v = v->alt)
+        if (v->kind == kind) return v;
+    return NULL;
+}
+
 int py_region_is_compiled(const py_region *r) { return r && cg_eq(r->kind, "reduce-overhead"); }
 
 /* Under torch.compile(mode="reduce-overhead") a hazard is not a failed

@@ -221,26 +221,20 @@ static void exec_assignment(py_ctx *ctx, py_frame *fr, TSNode e)
         if (aug) {
             /* x += y reads x too */
             py_val old = py_eval(ctx, fr, left);
-            int old_tensor = 0;
             /* one of several values that is a tensor: `+=` on None would raise, so the tensor it is */
-            for (const py_val *o = &old; o; o = o->alt)
-                if (o->kind == PY_V_TENSOR) {
-                    py_scalar_math(ctx, fr, right, &v);
-                    v = *o;
-                    v.alt = NULL;
-                    old_tensor = 1;
-                    break;
-                }
-            /* `y = 0` then `y += w * x`: a number plus a tensor is a tensor,
-             * and the name now holds it (an accumulator seeded with 0) */
-            for (const py_val *r = &v; !old_tensor && r; r = r->alt)
-                if (r->kind == PY_V_TENSOR && IS(py_unparen(left), identifier)) {
-                    py_val t = *r;
-                    t.alt = NULL;
-                    v = t;
-                    to_tensor = 1;
-                    break;
-                }
+            const py_val *ot = py_alt_of_kind(&old, PY_V_TENSOR), *rt;
+            if (ot) {
+                py_scalar_math(ctx, fr, right, &v);
+                v = *ot;
+                v.alt = NULL;
+            } else if (IS(py_unparen(left), identifier) && (rt = py_alt_of_kind(&v, PY_V_TENSOR)) != NULL) {
+                /* `y = 0` then `y += w * x`: a number plus a tensor is a tensor,
+                 * and the name now holds it (an accumulator seeded with 0) */
+                py_val t = *rt;
+                t.alt = NULL;
+                v = t;
+                to_tensor = 1;
+            }
         }
         if (!py_is_null(left)) store_target(ctx, fr, left, v, aug);
         if (to_tensor) py_bind_target(ctx, fr, py_unparen(left), v);
