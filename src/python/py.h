@@ -30,9 +30,9 @@ typedef struct cg_py_focus {
     /* A file that is not reported: 1 to read it at once and look for
      * captures in it, 0 to leave it for calls to reach.  NULL: all at once. */
     int (*scan)(void *ctx, const char *path);
-    /* During the analysis: a walk that began in the capture file `from`
-     * used the module file `to` (called into it, resolved a name in it).
-     * Thread-unsafe calls are fine: the analysis is single-threaded. */
+    /* After the analysis of the capture file `from`: it used the module
+     * file `to` (called into it, resolved a name in it).  Called once per
+     * module used, one call at a time (under a lock). */
     void (*reach)(void *ctx, const char *from, const char *to);
     /* The names of a file `scan` left unread (so that its calls into the
      * buffer's functions are found, as a whole run finds them); NULL when

@@ -7,10 +7,15 @@
  * that no statement opens (decorators, framework managers) are walked from
  * the function they capture.  Events go to the rules only through py_emit().
  *
- * The evaluator is single-threaded (phase 2 of py_project.c); the analysis
- * context, its arena and every region are freed here when the run ends. */
+ * One py_ctx a capture file, on all cores (phase 2 of py_project.c); each
+ * context, its arena and its regions are freed when its analysis ends. */
 #include "py_eval.h"
+#include "core/alloc.h"
+#include "core/pool.h"
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 void py_emit(py_ctx *ctx, const py_event *ev)
@@ -103,33 +108,179 @@ static void scan_function(py_ctx *ctx, py_func *f)
 }
 
 
+/* ---- one analysis a capture file -----------------------------------------------------
+ * Each capture file is analysed by its own py_ctx: its memo, the module-level
+ * values it evaluated, the call sites it searched (and their parse budget),
+ * the functions on its call stack, the latches it decided, the modules it
+ * loaded and its findings.  What it reads from the project is the index
+ * (which does not depend on who built it) and the modules it loaded itself
+ * or that were loaded before any analysis began.  So the analyses run on all
+ * cores, and each finds what it would find run alone: the findings are
+ * merged in the order of the capture files, as one thread would add them. */
+static __thread py_ctx *current;
+
+void py_ctx_note_module(py_module *m)
+{
+    py_ctx *ctx = current;
+    if (!ctx) return;
+    size_t i = (size_t)(m - ctx->p->mods);
+    if (i >= ctx->p->nmods || ctx->seen[i]) return;
+    ctx->seen[i] = 1;
+    if (ctx->nseen == ctx->capseen) {
+        ctx->capseen = ctx->capseen ? ctx->capseen * 2 : 32;
+        ctx->seen_list = cg_xrealloc(ctx->seen_list, ctx->capseen * sizeof *ctx->seen_list);
+    }
+    ctx->seen_list[ctx->nseen++] = m;
+}
+
+int py_ctx_has(const py_ctx *ctx, const py_module *m)
+{
+    size_t i = (size_t)(m - ctx->p->mods);
+    return m->preloaded || (i < ctx->p->nmods && ctx->seen[i]);
+}
+
+size_t py_ctx_attr_assigns(const py_ctx *ctx, const char *name, size_t len)
+{
+    size_t n = (uintptr_t)cg_map_get(&ctx->p->attr_assigns, name, len);
+    for (size_t i = 0; i < ctx->nseen; i++) {
+        py_module *m = ctx->seen_list[i];
+        if (!m->preloaded && m->state == 1) n += (uintptr_t)cg_map_get(&m->attr_counts, name, len);
+    }
+    return n;
+}
+
+int py_busy(const py_ctx *ctx, const py_func *f)
+{
+    for (int i = ctx->nbusy; i-- > 0;)
+        if (ctx->busy[i] == f) return 1;
+    return 0;
+}
+
+void py_busy_push(py_ctx *ctx, py_func *f)
+{
+    if (ctx->nbusy == ctx->capbusy) {
+        ctx->capbusy = ctx->capbusy ? ctx->capbusy * 2 : 32;
+        ctx->busy = cg_xrealloc(ctx->busy, (size_t)ctx->capbusy * sizeof *ctx->busy);
+    }
+    ctx->busy[ctx->nbusy++] = f;
+}
+
+void py_busy_pop(py_ctx *ctx) { if (ctx->nbusy > 0) ctx->nbusy--; }
+
+int py_ctx_latch(py_ctx *ctx, const py_attr *a)
+{
+    char key[24];
+    int kl = snprintf(key, sizeof key, "%p", (const void *)a);
+    uintptr_t v = (uintptr_t)cg_map_get(&ctx->latches, key, (size_t)kl);
+    return v == 1 ? 1 : v == 2 ? -1 : 0;
+}
+
+void py_ctx_set_latch(py_ctx *ctx, const py_attr *a, int v)
+{
+    char key[24];
+    int kl = snprintf(key, sizeof key, "%p", (const void *)a);
+    cg_map_put(&ctx->latches, cg_arena_strndup(ctx->arena, key, (size_t)kl), (size_t)kl,
+               (void *)(uintptr_t)(v > 0 ? 1 : 2));
+}
+
+static void ctx_open(py_ctx *ctx, py_project *p, py_module *root, cg_report *out)
+{
+    memset(ctx, 0, sizeof *ctx);
+    ctx->p = p;
+    ctx->root = root;
+    ctx->arena = cg_arena_new();
+    ctx->path.limit = 24;
+    ctx->seen = cg_xcalloc(p->nmods ? p->nmods : 1, 1);
+    cg_map_init(&ctx->memo);
+    cg_map_init(&ctx->globals);
+    cg_map_init(&ctx->callers);
+    cg_map_init(&ctx->latches);
+    ctx->out = out;
+}
+
+static void ctx_close(py_ctx *ctx)
+{
+    for (int i = 0; i < ctx->nregions; i++) {
+        cg_map_free(&ctx->regions[i]->inputs);
+        cg_streams_free(&ctx->regions[i]->streams);
+    }
+    free(ctx->regions);
+    cg_map_free(&ctx->memo);
+    cg_map_free(&ctx->globals);
+    cg_map_free(&ctx->callers);
+    cg_map_free(&ctx->latches);
+    free(ctx->seen);
+    free(ctx->seen_list);
+    free(ctx->busy);
+    cg_arena_free(ctx->arena);
+}
+
+typedef struct analyses {
+    py_project *p;
+    py_module **roots;
+    size_t *order;         /* the roots, largest file first (the long analyses start first) */
+    cg_report *outs;       /* per root: its findings, until merged */
+} analyses;
+
+static void analyse_one(void *arg, size_t job)
+{
+    analyses *an = arg;
+    size_t i = an->order[job];
+    py_module *m = an->roots[i];
+    py_ctx ctx;
+    cg_report_init(&an->outs[i], an->p->report->rules);
+    ctx_open(&ctx, an->p, m, &an->outs[i]);
+    current = &ctx;
+    clock_t t0 = clock();
+    py_ctx_note_module(m);
+    scan_function(&ctx, m->body);
+    for (size_t k = 0; k < m->nall_funcs; k++)
+        if (func_mentions_capture(m->all_funcs[k])) scan_function(&ctx, m->all_funcs[k]);
+    py_region_scan_implicit(&ctx, m);
+    current = NULL;
+    /* CGLINT_TRACE_REACH=1: what each capture file's analysis loaded, and its time (tuning) */
+    if (getenv("CGLINT_TRACE_REACH"))
+        fprintf(stderr, "cglint: analysis of %s loaded %zu modules, %.1f ms\n", m->file->path, ctx.nseen,
+                (double)(clock() - t0) * 1e3 / CLOCKS_PER_SEC);
+    if (getenv("CGLINT_TRACE_REACH") && getenv("CGLINT_TRACE_REACH")[0] == '2')
+        for (size_t k = 0; k < ctx.nseen; k++) fprintf(stderr, "cglint:   %s\n", ctx.seen_list[k]->file->path);
+    /* `cglint server`: which modules each capture file's analysis used */
+    const cg_py_focus *fo = an->p->opts->focus;
+    if (fo && fo->reach) {
+        static pthread_mutex_t reach_lock = PTHREAD_MUTEX_INITIALIZER;
+        pthread_mutex_lock(&reach_lock);
+        for (size_t k = 0; k < ctx.nseen; k++) fo->reach(fo->ctx, m->file->path, ctx.seen_list[k]->file->path);
+        pthread_mutex_unlock(&reach_lock);
+    }
+    ctx_close(&ctx);
+}
+
+static int by_size(const void *a, const void *b, void *arg)
+{
+    py_module **roots = arg;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    size_t si = roots[i]->src.len, sj = roots[j]->src.len;
+    return si != sj ? (si < sj ? 1 : -1) : (i > j) - (i < j);
+}
+
 void py_analyze_project(py_project *p)
 {
-    py_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.p = p;
-    ctx.arena = cg_arena_new();
-    ctx.path.limit = 24;
-    cg_map_init(&ctx.memo);
-    cg_map_init(&ctx.globals);
-    cg_map_init(&ctx.callers);
-    for (size_t i = 0; i < p->nmods; i++) {
-        py_module *m = &p->mods[i];
-        if (!m->has_marker || m->state != 1) continue;
-        p->scan_root = m;
-        scan_function(&ctx, m->body);
-        for (size_t k = 0; k < m->nall_funcs; k++)
-            if (func_mentions_capture(m->all_funcs[k])) scan_function(&ctx, m->all_funcs[k]);
-        py_region_scan_implicit(&ctx, m);
+    analyses an = { .p = p };
+    size_t n = 0;
+    an.roots = cg_xcalloc(p->nmods ? p->nmods : 1, sizeof *an.roots);
+    for (size_t i = 0; i < p->nmods; i++)
+        if (p->mods[i].has_marker && p->mods[i].state == 1) an.roots[n++] = &p->mods[i];
+    an.outs = cg_xcalloc(n ? n : 1, sizeof *an.outs);
+    an.order = cg_xcalloc(n ? n : 1, sizeof *an.order);
+    for (size_t i = 0; i < n; i++) an.order[i] = i;
+    qsort_r(an.order, n, sizeof *an.order, by_size, an.roots);
+    cg_pool_for(n, p->opts->jobs, analyse_one, &an);
+    for (size_t i = 0; i < n; i++) {
+        cg_report *o = &an.outs[i];
+        for (size_t k = 0; k < o->nfindings; k++) cg_report_add(p->report, &o->findings[k]);
+        cg_report_free(o);
     }
-    p->scan_root = NULL;
-    for (int i = 0; i < ctx.nregions; i++) {
-        cg_map_free(&ctx.regions[i]->inputs);
-        cg_streams_free(&ctx.regions[i]->streams);
-    }
-    free(ctx.regions);
-    cg_map_free(&ctx.memo);
-    cg_map_free(&ctx.globals);
-    cg_map_free(&ctx.callers);
-    cg_arena_free(ctx.arena);
+    free(an.outs);
+    free(an.order);
+    free(an.roots);
 }

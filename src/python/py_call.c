@@ -444,7 +444,7 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
     for (size_t i = 0; i < c->methods.cap; i++) {
         if (!c->methods.keys[i]) continue;
         py_func *f = c->methods.vals[i];
-        if (!f || f->analyzing || py_is_null(f->body)) continue;
+        if (!f || py_busy(ctx, f) || py_is_null(f->body)) continue;
         /* a base's method that the class overrides never runs on it */
         py_func *owner = NULL;
         if (c != derived && f->name && py_class_lookup_method_owner(ctx->p, derived, f->name, &owner) && owner != f)
@@ -476,7 +476,7 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
         ctx->watch_attr_fn = f;
         ctx->watch_attr_val = &got;
         ctx->watch_attr_all = all;
-        f->analyzing = 1;
+        py_busy_push(ctx, f);
         /* calls it makes are followed one level (`a, b = make_pair()`), no deeper */
         int saved_depth = ctx->depth;
         if (ctx->depth < 4) ctx->depth = 4;
@@ -486,7 +486,7 @@ static py_val attr_from_methods(py_ctx *ctx, py_class *c, py_class *derived, con
         py_exec_block(ctx, &fr, f->body);
         py_frame_free(&fr);
         ctx->depth = saved_depth;
-        f->analyzing = 0;
+        py_busy_pop(ctx);
         ctx->watch_attr = sa;
         ctx->watch_attr_fn = sf;
         ctx->watch_attr_val = sv;
@@ -829,7 +829,7 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
      * warm-up's call: in a warmed capture it only returns what it kept */
     if (!quiet_call && ctx->region && ctx->region->warm && has_decorator(f, memo_decorator)) quiet_call = 1;
     int saved_quiet = ctx->quiet;
-    if (f->analyzing || ctx->depth >= PY_MAX_CALL_DEPTH || cg_callpath_full(&ctx->path))
+    if (py_busy(ctx, f) || ctx->depth >= PY_MAX_CALL_DEPTH || cg_callpath_full(&ctx->path))
         return py_vk(PY_V_UNKNOWN);
     if (py_module_ensure(ctx->p, f->mod) != 0) return py_vk(PY_V_UNKNOWN);
     /* torch.compile does not trace a function it is told to skip */
@@ -852,7 +852,7 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
     py_bind_params(ctx, &fr, f, self, args, params_are_tensors);
 
     cg_callpath_push(&ctx->path, f->qualname, py_loc(caller->mod, callnode));
-    f->analyzing = 1;
+    py_busy_push(ctx, f);
     ctx->depth++;
     if (quiet_call) ctx->quiet = 1;
     int saved_loops = ctx->loops, saved_conds = ctx->conds_in_loop, saved_phase = ctx->phase;
@@ -864,7 +864,7 @@ py_val py_call_function(py_ctx *ctx, py_frame *caller, TSNode callnode, py_func 
     ctx->after = saved_after;
     ctx->quiet = saved_quiet;
     ctx->depth--;
-    f->analyzing = 0;
+    py_busy_pop(ctx);
     cg_callpath_pop(&ctx->path);
     py_val ret = fr.has_ret ? fr.ret : py_vk(PY_V_NONE);
     py_frame_free(&fr);
@@ -958,7 +958,7 @@ static void note_watched(py_ctx *ctx, const py_event *ev, const py_val *callee, 
  * passes to f into *out.  Returns 1 when the call reaches f. */
 static int walk_caller(py_ctx *ctx, py_func *caller, TSNode node, py_func *f, py_args *out)
 {
-    if (caller->analyzing || ctx->depth >= PY_MAX_CALL_DEPTH || py_is_null(caller->body)) return 0;
+    if (py_busy(ctx, caller) || ctx->depth >= PY_MAX_CALL_DEPTH || py_is_null(caller->body)) return 0;
     walk_state w;
     walk_save(ctx, &w);
     walk_quiet(ctx);
@@ -970,13 +970,13 @@ static int walk_caller(py_ctx *ctx, py_func *caller, TSNode node, py_func *f, py
     ctx->watch_args = out;
     ctx->callers_depth++;
     ctx->depth++;
-    caller->analyzing = 1;
+    py_busy_push(ctx, caller);
     py_frame fr;
     py_frame_init(&fr, caller, caller->mod);
     py_bind_params(ctx, &fr, caller, NULL, NULL, 0);
     py_exec_block(ctx, &fr, caller->body);
     py_frame_free(&fr);
-    caller->analyzing = 0;
+    py_busy_pop(ctx);
     ctx->depth--;
     ctx->callers_depth--;
     ctx->in_watched = saved_in;
@@ -989,7 +989,7 @@ static int walk_caller(py_ctx *ctx, py_func *caller, TSNode node, py_func *f, py
  * part of a run's time on a large tree). */
 static void sites_in(py_ctx *ctx, py_func *f, const char *name, py_module *m, py_sites *s)
 {
-    if (m->state == 0) {
+    if (!py_ctx_has(ctx, m)) {
         if (ctx->callers_parses >= MAX_CALLER_PARSES) return;
         ctx->callers_parses++;
     }
@@ -1037,7 +1037,7 @@ static const py_sites *callers_of(py_ctx *ctx, py_func *f)
     /* parsed modules first: they cost nothing more */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; candidates <= MAX_CALLER_MODULES && i < candidates; i++)
-            if ((cand[i]->state != 0) == (pass == 0)) sites_in(ctx, f, name, cand[i], s);
+            if (py_ctx_has(ctx, cand[i]) == (pass == 0)) sites_in(ctx, f, name, cand[i], s);
     cg_map_put(&ctx->callers, k, (size_t)kl, s);
     return s;
 }
@@ -1071,7 +1071,7 @@ int py_callers_keep_result(py_ctx *ctx, py_func *f)
     if (!f->name || cg_starts(f->name, "__")) return 0;
     for (size_t i = 0, seen = 0; i < ctx->p->nmods && seen < 32; i++) {
         py_module *m = &ctx->p->mods[i];
-        if (m->state != 1 || !py_module_may_call(ctx->p, m, f->name)) continue;
+        if (!py_ctx_has(ctx, m) || m->state != 1 || !py_module_may_call(ctx->p, m, f->name)) continue;
         seen++;
         TSNode nodes[16];
         int k = py_module_call_nodes(m, f->name, nodes, 16);

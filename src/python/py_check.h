@@ -246,7 +246,20 @@ typedef struct py_ctx {
     py_val *watch_attr_val;
     struct py_attr_store **watch_attr_all; /* ...or every attribute it stores, into this list: one
                                    walk per method, not one per attribute read (py_call.c) */
+    /* One analysis is one capture file's (py_analyze.c): what it knows is its
+     * own, so that analyses run at once and each finds what it would alone. */
+    py_module *root;       /* the capture file */
+    unsigned char *seen;   /* per project module: this analysis loaded it (py_module_ensure) */
+    py_module **seen_list; /* those modules, in the order loaded */
+    size_t nseen, capseen;
+    struct py_func **busy; /* functions on the analysis's call stack (not followed again) */
+    int nbusy, capbusy;
+    cg_map latches;        /* "%p" of a py_attr -> (void*)1 set at construction, 2 not */
+    cg_report *out;        /* its findings, merged into the run's in capture-file order */
 } py_ctx;
+
+/* `X.<name> = ...` outside __init__ in the modules the analysis has loaded (CG304). */
+size_t py_ctx_attr_assigns(const py_ctx *ctx, const char *name, size_t len);
 
 /* ---- events ------------------------------------------------------------------ */
 typedef enum {

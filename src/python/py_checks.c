@@ -493,7 +493,7 @@ static void check_frozen_scalar(const py_ctx *ctx, const py_event *ev)
     size_t nl = strlen(v->oname);
     if (v->origin == PY_O_SELF_ATTR && v->ocls) {
         py_attr *a = py_class_attr(ctx->p, v->ocls, v->oname);
-        uintptr_t elsewhere = (uintptr_t)cg_map_get(&ctx->p->attr_assigns, v->oname, nl);
+        size_t elsewhere = py_ctx_attr_assigns(ctx, v->oname, nl);
         if ((a && a->assigns_outside_init > 0) || elsewhere > 0) { reassigned = 1; where = "outside __init__"; }
     } else if (v->origin == PY_O_GLOBAL && v->omod) {
         uintptr_t n = (uintptr_t)cg_map_get(&v->omod->global_assigns, v->oname, nl);

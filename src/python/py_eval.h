@@ -96,6 +96,17 @@ void py_emit(py_ctx *ctx, const py_event *ev);
 /* A new walk from the top of a function: outside any capture, no calls on
  * the path. */
 void py_walk_begin(py_ctx *ctx);
+/* Functions on the analysis's call stack are not followed again (recursion). */
+int py_busy(const py_ctx *ctx, const py_func *f);
+void py_busy_push(py_ctx *ctx, py_func *f);
+void py_busy_pop(py_ctx *ctx);
+/* Has this analysis loaded m (or was it loaded before the analyses began)?
+ * Budgets and "already parsed" shortcuts ask this, never m->state: what
+ * other analyses loaded must not change this one's findings. */
+int py_ctx_has(const py_ctx *ctx, const py_module *m);
+/* The latch of an attribute (py_region.c): 0 not decided, 1 yes, -1 no. */
+int py_ctx_latch(py_ctx *ctx, const py_attr *a);
+void py_ctx_set_latch(py_ctx *ctx, const py_attr *a, int v);
 
 /* ---- py_stmt.c -------------------------------------------------------------------- */
 /* Walk a block; returns 1 when it ends the function (return/raise) for

@@ -455,7 +455,6 @@ static void index_module(py_project *p, py_module *m)
         if (!IS(st, function_definition) && !IS(st, class_definition) && !IS(st, decorated_definition))
             walk_attr_assigns(&w, st, 1, &m->attr_counts);
     py_kids_free(&kids);
-    py_index_merge_counts(p, m);
 }
 
 void py_index_merge_counts(py_project *p, py_module *m)
@@ -503,11 +502,7 @@ void py_index_release(py_module *m)
 
 int py_module_ensure(py_project *p, py_module *m)
 {
-    const cg_py_focus *fo = p->opts->focus;
-    if (fo && fo->reach && p->scan_root && m->reached_from != p->scan_root) {
-        m->reached_from = p->scan_root;
-        fo->reach(fo->ctx, p->scan_root->file->path, m->file->path);
-    }
+    py_ctx_note_module(m);   /* the analysis on this thread, if any, uses m */
     pthread_mutex_lock(&m->lock);
     if (m->state == 0) {
         m->state = -1;
@@ -664,7 +659,21 @@ py_sym py_resolve_name(py_project *p, py_module *m, const char *name, size_t len
     return s;
 }
 
+/* Bases are resolved on first use, by whichever analysis gets there first
+ * (they depend on the index only): one at a time, a base's own bases under
+ * the same (recursive) lock. */
+static pthread_mutex_t bases_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+static void resolve_bases(py_project *p, py_class *c);
+
 void py_class_resolve_bases(py_project *p, py_class *c)
+{
+    pthread_mutex_lock(&bases_lock);
+    resolve_bases(p, c);
+    pthread_mutex_unlock(&bases_lock);
+}
+
+static void resolve_bases(py_project *p, py_class *c)
 {
     if (c->bases_resolved) return;
     c->bases_resolved = 1;
@@ -687,7 +696,7 @@ void py_class_resolve_bases(py_project *p, py_class *c)
         }
         if (s.kind == PY_SYM_CLASS && s.cls != c && c->nbase < 4) {
             c->base[c->nbase++] = s.cls;
-            py_class_resolve_bases(p, s.cls);
+            resolve_bases(p, s.cls);
             if (s.cls->is_nn_module) c->is_nn_module = 1;
         } else if (s.kind == PY_SYM_EXTERNAL && s.qual &&
                    (strcmp(s.qual, "torch.nn.Module") == 0 || strcmp(s.qual, "torch.nn.modules.module.Module") == 0 ||
@@ -756,12 +765,19 @@ static void count_assigns(py_func *f, TSNode n, int in_loop, int depth)
     py_kids_free(&k);
 }
 
+/* counted on first use, by whichever analysis gets there first */
+static pthread_mutex_t assigns_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int py_count_local_assigns(py_func *f, const char *name, size_t len)
 {
-    if (!f->local_assigns_ready) {
-        cg_map_init(&f->local_assigns);
-        if (!py_is_null(f->body)) count_assigns(f, f->body, 0, 1);
-        f->local_assigns_ready = 1;
+    if (!__atomic_load_n(&f->local_assigns_ready, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&assigns_lock);
+        if (!f->local_assigns_ready) {
+            cg_map_init(&f->local_assigns);
+            if (!py_is_null(f->body)) count_assigns(f, f->body, 0, 1);
+            __atomic_store_n(&f->local_assigns_ready, 1, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&assigns_lock);
     }
     return (int)(uintptr_t)cg_map_get(&f->local_assigns, name, len);
 }
@@ -849,6 +865,17 @@ static void bloom_add(uint64_t *words, unsigned nbits, const char *name, size_t 
     words[b >> 6] |= 1ull << (b & 63);
 }
 
+/* bloom_add into the project's mask of bits asked, from analyses running at once */
+static void bloom_ask(uint64_t *words, unsigned nbits, const char *name, size_t len)
+{
+    unsigned a, b;
+    bloom_bits(name, len, &a, &b);
+    a &= nbits - 1;
+    b &= nbits - 1;
+    __atomic_fetch_or(&words[a >> 6], 1ull << (a & 63), __ATOMIC_RELAXED);
+    __atomic_fetch_or(&words[b >> 6], 1ull << (b & 63), __ATOMIC_RELAXED);
+}
+
 static int bloom_has(const uint64_t *words, unsigned nbits, const char *name, size_t len)
 {
     unsigned a, b;
@@ -931,13 +958,13 @@ void cg_py_names_of(const char *t, size_t n, cg_py_names *out)
 int py_module_may_call(py_project *p, const py_module *m, const char *name)
 {
     size_t len = strlen(name);
-    bloom_add(p->asked, 4096, name, len);
+    bloom_ask(p->asked, 4096, name, len);
     return bloom_has(m->call_names, 4096, name, len);
 }
 
 int py_module_may_import(py_project *p, const py_module *m, const char *name, size_t len)
 {
-    bloom_add(p->asked + 64, 2048, name, len);
+    bloom_ask(p->asked + 64, 2048, name, len);
     return bloom_has(m->import_names, 2048, name, len);
 }
 

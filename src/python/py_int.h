@@ -143,10 +143,8 @@ struct py_func {
     TSNode node;            /* function_definition, or the module node */
     TSNode body;
     int is_module_body;
-    /* analysis memo (single-threaded phase) */
-    int analyzing;          /* on the current call stack */
-    int analyzed;           /* analysed in capture context at least once */
-    int scanned;            /* scanned for regions */
+    /* what an analysis is doing with the function (on its call stack) is the
+     * analysis's own (py_ctx.busy): analyses of capture files run at once */
     cg_map local_assigns;   /* name -> (void*)count of assignments in this body */
     int local_assigns_ready;
 };
@@ -163,7 +161,8 @@ typedef struct py_attr {
      * __init__, `= True` in one other method): PY_AB_* bits, in __init__ or
      * the class body, and elsewhere */
     uint8_t bools_init, bools_out;
-    int latch;              /* 0 not decided yet, 1 set by the object's construction, -1 no */
+    /* whether the object's construction sets it is decided by walking code:
+     * the analysis keeps that (py_ctx.latches), not the index */
     py_func *setter;        /* the one method storing outside __init__ (NULL: none or several) */
     int setters;
 } py_attr;
@@ -207,6 +206,8 @@ struct py_module {
     pthread_mutex_t lock;
     int state;              /* 0 not loaded, 1 parsed and indexed, -1 failed */
     int has_marker;         /* text mentions a capture API */
+    int preloaded;          /* indexed before the analyses began (a capture file, or imported
+                               by one): every analysis sees it as loaded */
     cg_source src;
     TSTree *tree;
     TSTree *ahead;          /* parsed ahead of need by py_project.c's lookahead thread, not yet
@@ -235,12 +236,12 @@ typedef struct py_project {
     py_module *mods;
     size_t nmods;
     cg_map by_name;         /* dotted name -> py_module (chain through next_same_name) */
-    cg_map attr_assigns;    /* attr name -> (void*)count of `X.attr = ...` outside __init__ */
+    cg_map attr_assigns;    /* attr name -> (void*)count of `X.attr = ...` outside __init__ in
+                               the preloaded modules (an analysis adds the modules it loads) */
     cg_report *report;
     const cg_py_opts *opts;
     cg_arena *arena;        /* project-lifetime allocations */
     struct py_cache_state *cache; /* the project index (py_cache.c), or NULL */
-    py_module *scan_root;   /* the capture file being walked (cg_py_focus.reach), or NULL */
     /* every bit of the modules' call_names (words 0-63) and import_names
      * (words 64-95) filters the analysis asked about
      * (py_module_may_call/_import): an unparsed module's filters matter
@@ -319,6 +320,8 @@ py_sym py_resolve_dotted(py_project *p, const char *dotted, const py_module *nea
 void py_index_release(py_module *m);
 /* Add m's attr_counts to the project's attr_assigns (thread-safe). */
 void py_index_merge_counts(py_project *p, py_module *m);
+/* The analysis running on this thread (py_analyze.c), if any, uses m. */
+void py_ctx_note_module(py_module *m);
 /* m's parse error, if its tree has one: a notice (every run that uses the tree). */
 void py_report_parse_error(py_project *p, py_module *m);
 

@@ -14,14 +14,14 @@
  *   - what indexing makes depends only on the module's bytes and its name,
  *     package and root: those are the key;
  *   - what the evaluator writes into index objects is reset when borrowed:
- *     each function's analyzing/analyzed/scanned, each class's lazily
- *     resolved bases (pointers into other modules, which may have changed or
- *     gone) and nn.Module bit, each attribute's latch (decided by walking
- *     other code);
+ *     each class's lazily resolved bases (pointers into other modules, which
+ *     may have changed or gone) and nn.Module bit (what an analysis learns
+ *     by walking code stays in its py_ctx);
  *   - the index's back pointers (function, class and attribute -> module)
  *     are pointed at the run's py_module;
- *   - what the index adds to the project (attr_assigns) is added again, and
- *     a parse error is reported again;
+ *   - what the index adds to the project (attr_assigns) is added as a fresh
+ *     index's is (py_project.c, or the analysis that loads it), and a parse
+ *     error is reported again;
  *   - functions' local assignment counts (built lazily from the function's
  *     own tree) are kept: their keys are the index's own strings;
  *   - the evaluator allocates nothing in a module's arena (py_eval.h's
@@ -127,7 +127,6 @@ static int same_place(const py_kept *e, const py_module *m)
 static void reset_func(py_func *f, py_module *m)
 {
     f->mod = m;
-    f->analyzing = f->analyzed = f->scanned = 0;
 }
 
 int py_keep_take(py_project *p, py_module *m)
@@ -163,11 +162,9 @@ int py_keep_take(py_project *p, py_module *m)
         for (size_t i = 0; i < c->attrs.cap; i++) {
             py_attr *a = c->attrs.keys[i] ? c->attrs.vals[i] : NULL;
             if (!a) continue;
-            a->latch = 0;
             if (a->type_mod) a->type_mod = m;   /* always this module's (index_class_body, note_self_store) */
         }
     }
-    py_index_merge_counts(p, m);
     py_report_parse_error(p, m);
     return 1;
 }

@@ -3,8 +3,9 @@
  * Phase 1, on all cores: read and validate every file and look for the names
  * of capture APIs in its bytes.  Files that mention one are parsed and
  * indexed at once; the rest are released, to be read again only if a capture
- * elsewhere calls into them.  Phase 2, on one thread: find the regions and
- * follow calls from them (py_analyze.c), parsing reached modules on demand.
+ * elsewhere calls into them.  Phase 2, on all cores, one analysis a capture
+ * file: find the regions and follow calls from them (py_analyze.c), parsing
+ * reached modules on demand.
  * Whole-tree time therefore stays near the cost of reading when captures are
  * rare, which they are. */
 #include "py_int.h"
@@ -101,8 +102,9 @@ static void load_one(void *arg, size_t i)
 
 /* ---- prefetch ------------------------------------------------------------------- */
 /* The project modules that capture files import are where their calls go: parse
- * them now, on all cores, rather than one by one when the single-threaded
- * analysis reaches them.  One level only: deeper modules stay on demand. */
+ * them now, on all cores, before the analyses start: every analysis then
+ * sees them loaded (py_ctx_has), whichever analysis would have reached them
+ * first.  One level only: deeper modules stay on demand. */
 typedef struct prefetch { py_project *p; py_module **mods; } prefetch;
 
 static void prefetch_one(void *arg, size_t i)
@@ -147,8 +149,8 @@ static double now_ms(void)
 }
 
 /* ---- lookahead ------------------------------------------------------------------ */
-/* While the analysis follows calls on one thread and parses the modules they
- * reach as it reaches them, a second thread parses ahead the modules that
+/* While the analyses follow calls and parse the modules they reach as they
+ * reach them, another thread parses ahead the modules that
  * the modules indexed so far import, newest first.  It only runs tree-sitter
  * (py_parse_text) into m->ahead, which nothing but py_parse_module reads:
  * a module is still indexed, and its parse errors reported, when and only
@@ -399,6 +401,12 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
     double t1 = times ? now_ms() : 0;
     prefetch_imports(&p, opts->jobs);
+    /* what every analysis sees loaded: the same whichever runs first */
+    for (size_t i = 0; i < p.nmods; i++)
+        if (p.mods[i].state == 1) {
+            p.mods[i].preloaded = 1;
+            py_index_merge_counts(&p, &p.mods[i]);
+        }
     double t2 = times ? now_ms() : 0;
     __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     lookahead la;

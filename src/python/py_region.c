@@ -520,15 +520,15 @@ done:
  * functions it passes it to (depth: how many calls down)? */
 static int hooks_param(py_ctx *ctx, py_func *f, const char *pname, size_t pl, int depth, const char **via)
 {
-    if (depth > 3 || f->analyzing || py_is_null(f->body) || py_module_ensure(ctx->p, f->mod) != 0) return 0;
+    if (depth > 3 || py_busy(ctx, f) || py_is_null(f->body) || py_module_ensure(ctx->p, f->mod) != 0) return 0;
     uint32_t b = py_start_byte(f->body), e = py_end_byte(f->body);
     if (text_hooks(f->mod->src.text + b, e - b, pname, pl)) {
         *via = f->qualname;
         return 1;
     }
-    f->analyzing = 1;
+    py_busy_push(ctx, f);
     int r = calls_hook(ctx, f, pname, pl, e, depth, via);
-    f->analyzing = 0;
+    py_busy_pop(ctx);
     return r;
 }
 
@@ -997,8 +997,12 @@ static int latch_polarity(py_ctx *ctx, py_frame *fr, TSNode c)
     if (!a || a->setters != 1 || !a->setter) return 0;
     int init = a->bools_init, out = a->bools_out;
     if (!((init == PY_AB_FALSE && out == PY_AB_TRUE) || (init == PY_AB_TRUE && out == PY_AB_FALSE))) return 0;
-    if (a->latch == 0) a->latch = setter_runs_at_construction(ctx, a->setter->cls ? a->setter->cls : cls, a) ? 1 : -1;
-    if (a->latch < 0) return 0;
+    int latch = py_ctx_latch(ctx, a);
+    if (latch == 0) {
+        latch = setter_runs_at_construction(ctx, a->setter->cls ? a->setter->cls : cls, a) ? 1 : -1;
+        py_ctx_set_latch(ctx, a, latch);
+    }
+    if (latch < 0) return 0;
     return out == PY_AB_TRUE ? 1 : -1;
 }
 

@@ -213,5 +213,5 @@ void py_report(const py_ctx *ctx, const py_finding *f, const char *fmt, ...)
         out.path = (cg_step *)ctx->path.step;
         out.npath = (size_t)ctx->path.n;
     }
-    cg_report_add(ctx->p->report, &out);
+    cg_report_add(ctx->out, &out);   /* the analysis's own, merged in order (py_analyze.c) */
 }
