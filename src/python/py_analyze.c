@@ -133,6 +133,22 @@ void py_ctx_note_module(py_module *m)
     ctx->seen_list[ctx->nseen++] = m;
 }
 
+void py_ctx_note_query(const py_module *m, char kind, const char *name, size_t len, int yes)
+{
+    py_ctx *ctx = current;
+    if (!ctx) return;
+    size_t i = (size_t)(m - ctx->p->mods);
+    if (yes && i < ctx->p->nmods) ctx->hit[i] = 1;
+    if (kind == 'c') py_bloom_mark(ctx->rec->asked, 4096, name, len);
+    else py_bloom_mark(ctx->rec->asked + 64, 2048, name, len);
+    char key[256];
+    if (len + 1 >= sizeof key) { ctx->rec->attr_queries |= 2; return; }   /* not kept: never answered by the index */
+    key[0] = kind;
+    memcpy(key + 1, name, len);
+    if (cg_map_get(&ctx->queries, key, len + 1)) return;
+    cg_map_put(&ctx->queries, cg_arena_strndup(ctx->arena, key, len + 1), len + 1, (void *)1);
+}
+
 int py_ctx_has(const py_ctx *ctx, const py_module *m)
 {
     size_t i = (size_t)(m - ctx->p->mods);
@@ -141,6 +157,7 @@ int py_ctx_has(const py_ctx *ctx, const py_module *m)
 
 size_t py_ctx_attr_assigns(const py_ctx *ctx, const char *name, size_t len)
 {
+    ctx->rec->attr_queries |= 1;
     size_t n = (uintptr_t)cg_map_get(&ctx->p->attr_assigns, name, len);
     for (size_t i = 0; i < ctx->nseen; i++) {
         py_module *m = ctx->seen_list[i];
@@ -183,7 +200,7 @@ void py_ctx_set_latch(py_ctx *ctx, const py_attr *a, int v)
                (void *)(uintptr_t)(v > 0 ? 1 : 2));
 }
 
-static void ctx_open(py_ctx *ctx, py_project *p, py_module *root, cg_report *out)
+static void ctx_open(py_ctx *ctx, py_project *p, py_module *root, py_analysis *rec)
 {
     memset(ctx, 0, sizeof *ctx);
     ctx->p = p;
@@ -195,7 +212,42 @@ static void ctx_open(py_ctx *ctx, py_project *p, py_module *root, cg_report *out
     cg_map_init(&ctx->globals);
     cg_map_init(&ctx->callers);
     cg_map_init(&ctx->latches);
-    ctx->out = out;
+    cg_map_init(&ctx->queries);
+    ctx->hit = cg_xcalloc(p->nmods ? p->nmods : 1, 1);
+    ctx->rec = rec;
+    ctx->out = &rec->out;
+}
+
+/* What the index keeps of the analysis, from its context. */
+static void ctx_record(py_ctx *ctx)
+{
+    py_analysis *a = ctx->rec;
+    py_project *p = ctx->p;
+    a->seen = cg_xcalloc(ctx->nseen ? ctx->nseen : 1, sizeof *a->seen);
+    for (size_t k = 0; k < ctx->nseen; k++) a->seen[k] = (size_t)(ctx->seen_list[k] - p->mods);
+    a->nseen = ctx->nseen;
+    size_t nh = 0;
+    for (size_t k = 0; k < p->nmods; k++) nh += ctx->hit[k];
+    a->hits = cg_xcalloc(nh ? nh : 1, sizeof *a->hits);
+    for (size_t k = 0; k < p->nmods; k++)
+        if (ctx->hit[k]) a->hits[a->nhits++] = k;
+    a->queries = cg_xcalloc(ctx->queries.count ? ctx->queries.count : 1, sizeof *a->queries);
+    for (size_t k = 0; k < ctx->queries.cap; k++)
+        if (ctx->queries.keys[k]) {
+            char *q = cg_xcalloc(1, ctx->queries.klen[k] + 1);
+            memcpy(q, ctx->queries.keys[k], ctx->queries.klen[k]);
+            a->queries[a->nqueries++] = q;
+        }
+}
+
+void py_analysis_free(py_analysis *a)
+{
+    free(a->seen);
+    free(a->hits);
+    for (size_t k = 0; k < a->nqueries; k++) free(a->queries[k]);
+    free(a->queries);
+    cg_report_free(&a->out);
+    memset(a, 0, sizeof *a);
 }
 
 static void ctx_close(py_ctx *ctx)
@@ -209,6 +261,8 @@ static void ctx_close(py_ctx *ctx)
     cg_map_free(&ctx->globals);
     cg_map_free(&ctx->callers);
     cg_map_free(&ctx->latches);
+    cg_map_free(&ctx->queries);
+    free(ctx->hit);
     free(ctx->seen);
     free(ctx->seen_list);
     free(ctx->busy);
@@ -217,26 +271,25 @@ static void ctx_close(py_ctx *ctx)
 
 typedef struct analyses {
     py_project *p;
-    py_module **roots;
-    size_t *order;         /* the roots, largest file first (the long analyses start first) */
-    cg_report *outs;       /* per root: its findings, until merged */
+    size_t *order;         /* the analyses to run, largest file first (long ones start first) */
 } analyses;
 
 static void analyse_one(void *arg, size_t job)
 {
     analyses *an = arg;
-    size_t i = an->order[job];
-    py_module *m = an->roots[i];
+    py_analysis *a = &an->p->an[an->order[job]];
+    py_module *m = &an->p->mods[a->root];
     py_ctx ctx;
-    cg_report_init(&an->outs[i], an->p->report->rules);
-    ctx_open(&ctx, an->p, m, &an->outs[i]);
+    ctx_open(&ctx, an->p, m, a);
     current = &ctx;
     clock_t t0 = clock();
-    py_ctx_note_module(m);
-    scan_function(&ctx, m->body);
-    for (size_t k = 0; k < m->nall_funcs; k++)
-        if (func_mentions_capture(m->all_funcs[k])) scan_function(&ctx, m->all_funcs[k]);
-    py_region_scan_implicit(&ctx, m);
+    /* a partial run (py_cache.c) parses the capture file here */
+    if (py_module_ensure(an->p, m) == 0) {
+        scan_function(&ctx, m->body);
+        for (size_t k = 0; k < m->nall_funcs; k++)
+            if (func_mentions_capture(m->all_funcs[k])) scan_function(&ctx, m->all_funcs[k]);
+        py_region_scan_implicit(&ctx, m);
+    }
     current = NULL;
     /* CGLINT_TRACE_REACH=1: what each capture file's analysis loaded, and its time (tuning) */
     if (getenv("CGLINT_TRACE_REACH"))
@@ -252,35 +305,41 @@ static void analyse_one(void *arg, size_t job)
         for (size_t k = 0; k < ctx.nseen; k++) fo->reach(fo->ctx, m->file->path, ctx.seen_list[k]->file->path);
         pthread_mutex_unlock(&reach_lock);
     }
+    ctx_record(&ctx);
     ctx_close(&ctx);
 }
 
 static int by_size(const void *a, const void *b, void *arg)
 {
-    py_module **roots = arg;
+    py_project *p = arg;
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    size_t si = roots[i]->src.len, sj = roots[j]->src.len;
+    const cg_file *fi = p->mods[p->an[i].root].file, *fj = p->mods[p->an[j].root].file;
+    size_t si = fi->have_st ? (size_t)fi->st.st_size : 0, sj = fj->have_st ? (size_t)fj->st.st_size : 0;
     return si != sj ? (si < sj ? 1 : -1) : (i > j) - (i < j);
 }
 
 void py_analyze_project(py_project *p)
 {
+    if (!p->an) {   /* every capture file (a partial run has its list from the index) */
+        p->an = cg_xcalloc(p->nmods ? p->nmods : 1, sizeof *p->an);
+        for (size_t i = 0; i < p->nmods; i++)
+            if (p->mods[i].has_marker && p->mods[i].state == 1) {
+                py_analysis *a = &p->an[p->nan++];
+                a->root = i;
+                a->run = 1;
+                cg_report_init(&a->out, p->report->rules);
+            }
+    }
     analyses an = { .p = p };
     size_t n = 0;
-    an.roots = cg_xcalloc(p->nmods ? p->nmods : 1, sizeof *an.roots);
-    for (size_t i = 0; i < p->nmods; i++)
-        if (p->mods[i].has_marker && p->mods[i].state == 1) an.roots[n++] = &p->mods[i];
-    an.outs = cg_xcalloc(n ? n : 1, sizeof *an.outs);
-    an.order = cg_xcalloc(n ? n : 1, sizeof *an.order);
-    for (size_t i = 0; i < n; i++) an.order[i] = i;
-    qsort_r(an.order, n, sizeof *an.order, by_size, an.roots);
+    an.order = cg_xcalloc(p->nan ? p->nan : 1, sizeof *an.order);
+    for (size_t i = 0; i < p->nan; i++)
+        if (p->an[i].run) an.order[n++] = i;
+    qsort_r(an.order, n, sizeof *an.order, by_size, p);
     cg_pool_for(n, p->opts->jobs, analyse_one, &an);
-    for (size_t i = 0; i < n; i++) {
-        cg_report *o = &an.outs[i];
-        for (size_t k = 0; k < o->nfindings; k++) cg_report_add(p->report, &o->findings[k]);
-        cg_report_free(o);
-    }
-    free(an.outs);
     free(an.order);
-    free(an.roots);
+    for (size_t i = 0; i < p->nan; i++) {
+        cg_report *o = &p->an[i].out;
+        for (size_t k = 0; k < o->nfindings; k++) cg_report_add(p->report, &o->findings[k]);
+    }
 }

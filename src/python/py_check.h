@@ -256,6 +256,9 @@ typedef struct py_ctx {
     int nbusy, capbusy;
     cg_map latches;        /* "%p" of a py_attr -> (void*)1 set at construction, 2 not */
     cg_report *out;        /* its findings, merged into the run's in capture-file order */
+    struct py_analysis *rec; /* what the project index keeps of the analysis (py_int.h) */
+    unsigned char *hit;    /* per project module: a Bloom query of this analysis answered yes */
+    cg_map queries;        /* the Bloom queries it asked: "c" or "i", then the name */
 } py_ctx;
 
 /* `X.<name> = ...` outside __init__ in the modules the analysis has loaded (CG304). */

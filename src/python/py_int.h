@@ -232,6 +232,22 @@ struct py_module {
     struct py_kept *kept;   /* the kept index this run borrowed (py_keep.c), or NULL */
 };
 
+/* One capture file's analysis (py_analyze.c), and what the project index
+ * keeps of it (py_cache.c): which modules it loaded and which Bloom queries
+ * it asked of the others, so that a later run re-runs it only when one of
+ * those changed, and its findings otherwise. */
+typedef struct py_analysis {
+    size_t root;            /* the capture file (module index) */
+    size_t *seen, nseen;    /* modules it loaded, in order (module indices) */
+    size_t *hits, nhits;    /* modules a Bloom query of its answered "maybe" (may_call/_import) */
+    char **queries;         /* the queries: "c" + name (may_call), "i" + name (may_import) */
+    size_t nqueries;
+    uint64_t asked[96];     /* their bits (as py_project.asked) */
+    int attr_queries;       /* it read the attribute counts (CG304): they sum the preloaded modules */
+    int run;                /* 1: analyse in this run; 0: kept from the index */
+    cg_report out;          /* its findings */
+} py_analysis;
+
 typedef struct py_project {
     py_module *mods;
     size_t nmods;
@@ -247,6 +263,12 @@ typedef struct py_project {
      * (py_module_may_call/_import): an unparsed module's filters matter
      * only through these */
     uint64_t asked[96];
+    /* the analyses, one a capture file, in module order: made by
+     * py_analyze_project, or by py_cache_begin when the index answers for
+     * some of them (a partial run: only those with run set are analysed) */
+    py_analysis *an;
+    size_t nan;
+    int partial;
 } py_project;
 
 /* ---- py_parse.c ------------------------------------------------------------ */
@@ -320,8 +342,14 @@ py_sym py_resolve_dotted(py_project *p, const char *dotted, const py_module *nea
 void py_index_release(py_module *m);
 /* Add m's attr_counts to the project's attr_assigns (thread-safe). */
 void py_index_merge_counts(py_project *p, py_module *m);
-/* The analysis running on this thread (py_analyze.c), if any, uses m. */
+/* The analysis running on this thread (py_analyze.c), if any, uses m;
+ * asked a Bloom query of m (kind 'c' may_call, 'i' may_import) and got `yes`. */
 void py_ctx_note_module(py_module *m);
+void py_ctx_note_query(const py_module *m, char kind, const char *name, size_t len, int yes);
+/* A Bloom filter's answer, and its bits marked in `asked` (py_index.c) */
+int py_bloom_has(const uint64_t *words, unsigned nbits, const char *name, size_t len);
+void py_bloom_mark(uint64_t *words, unsigned nbits, const char *name, size_t len);
+void py_analysis_free(py_analysis *a);
 /* m's parse error, if its tree has one: a notice (every run that uses the tree). */
 void py_report_parse_error(py_project *p, py_module *m);
 

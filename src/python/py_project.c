@@ -370,6 +370,8 @@ static void free_module(void *arg, size_t i)
 static void project_free(py_project *p)
 {
     cg_pool_for(p->nmods, p->opts->jobs, free_module, p);
+    for (size_t i = 0; i < p->nan; i++) py_analysis_free(&p->an[i]);
+    free(p->an);
     free(p->mods);
     cg_map_free(&p->by_name);
     cg_map_free(&p->attr_assigns);
@@ -397,16 +399,22 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
     /* CGLINT_PY_TIMES=1: wall milliseconds of each phase, for tuning */
     int times = getenv("CGLINT_PY_TIMES") != NULL;
     double t0 = times ? now_ms() : 0;
-    phase1 ph = { .p = &p, .level = 0 };
-    cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    /* a partial run (the project index answered for most capture files,
+     * py_cache.c) has what phase 1 and the prefetch would find */
+    if (!p.partial) {
+        phase1 ph = { .p = &p, .level = 0 };
+        cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
+    }
     double t1 = times ? now_ms() : 0;
-    prefetch_imports(&p, opts->jobs);
-    /* what every analysis sees loaded: the same whichever runs first */
-    for (size_t i = 0; i < p.nmods; i++)
-        if (p.mods[i].state == 1) {
-            p.mods[i].preloaded = 1;
-            py_index_merge_counts(&p, &p.mods[i]);
-        }
+    if (!p.partial) {
+        prefetch_imports(&p, opts->jobs);
+        /* what every analysis sees loaded: the same whichever runs first */
+        for (size_t i = 0; i < p.nmods; i++)
+            if (p.mods[i].state == 1) {
+                p.mods[i].preloaded = 1;
+                py_index_merge_counts(&p, &p.mods[i]);
+            }
+    }
     double t2 = times ? now_ms() : 0;
     __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     lookahead la;
