@@ -133,12 +133,10 @@ void py_ctx_note_module(py_module *m)
     ctx->seen_list[ctx->nseen++] = m;
 }
 
-void py_ctx_note_query(const py_module *m, char kind, const char *name, size_t len, int yes)
+void py_ctx_note_query(char kind, const char *name, size_t len)
 {
     py_ctx *ctx = current;
     if (!ctx) return;
-    size_t i = (size_t)(m - ctx->p->mods);
-    if (yes && i < ctx->p->nmods) ctx->hit[i] = 1;
     if (kind == 'c') py_bloom_mark(ctx->rec->asked, 4096, name, len);
     else py_bloom_mark(ctx->rec->asked + 64, 2048, name, len);
     char key[256];
@@ -213,7 +211,6 @@ static void ctx_open(py_ctx *ctx, py_project *p, py_module *root, py_analysis *r
     cg_map_init(&ctx->callers);
     cg_map_init(&ctx->latches);
     cg_map_init(&ctx->queries);
-    ctx->hit = cg_xcalloc(p->nmods ? p->nmods : 1, 1);
     ctx->rec = rec;
     ctx->out = &rec->out;
 }
@@ -226,11 +223,6 @@ static void ctx_record(py_ctx *ctx)
     a->seen = cg_xcalloc(ctx->nseen ? ctx->nseen : 1, sizeof *a->seen);
     for (size_t k = 0; k < ctx->nseen; k++) a->seen[k] = (size_t)(ctx->seen_list[k] - p->mods);
     a->nseen = ctx->nseen;
-    size_t nh = 0;
-    for (size_t k = 0; k < p->nmods; k++) nh += ctx->hit[k];
-    a->hits = cg_xcalloc(nh ? nh : 1, sizeof *a->hits);
-    for (size_t k = 0; k < p->nmods; k++)
-        if (ctx->hit[k]) a->hits[a->nhits++] = k;
     a->queries = cg_xcalloc(ctx->queries.count ? ctx->queries.count : 1, sizeof *a->queries);
     for (size_t k = 0; k < ctx->queries.cap; k++)
         if (ctx->queries.keys[k]) {
@@ -243,7 +235,6 @@ static void ctx_record(py_ctx *ctx)
 void py_analysis_free(py_analysis *a)
 {
     free(a->seen);
-    free(a->hits);
     for (size_t k = 0; k < a->nqueries; k++) free(a->queries[k]);
     free(a->queries);
     cg_report_free(&a->out);
@@ -262,7 +253,6 @@ static void ctx_close(py_ctx *ctx)
     cg_map_free(&ctx->callers);
     cg_map_free(&ctx->latches);
     cg_map_free(&ctx->queries);
-    free(ctx->hit);
     free(ctx->seen);
     free(ctx->seen_list);
     free(ctx->busy);

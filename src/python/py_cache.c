@@ -26,14 +26,15 @@
  * naming an edited model file), the entry still answers for the capture
  * files whose analyses did not depend on them.  Each capture file is
  * analysed alone (py_analyze.c), and the entry keeps per analysis the
- * modules it loaded, the modules a Bloom query of its answered "maybe" for,
- * its queries and its findings; per module its filters, whether it mentions
+ * modules it loaded, its Bloom queries (the callers search's) and its
+ * findings; per module its filters, whether it mentions
  * a capture API and was loaded before the analyses (preloaded: capture files
  * and their imports), the imports of capture files, and the attribute
  * counts of preloaded modules.  An analysis is run again when a changed
- * module is its capture file or one it loaded, when a Bloom query of its
- * answered or now answers "maybe" for a changed module, or when it read the
- * attribute counts and a changed preloaded module's counts changed.  A run
+ * module is its capture file or one it loaded, when a changed module answers
+ * one of its Bloom queries differently than before (a module it did not load
+ * mattered to it only through those answers), or when it read the attribute
+ * counts and a changed preloaded module's counts changed.  A run
  * falls back to a full one whenever the set of capture files or of
  * preloaded modules could change, a changed file cannot be read, or a
  * notice (a read or parse error) concerns a file involved: the findings are
@@ -286,8 +287,6 @@ static void put_extension(cg_buf *b, py_project *p, py_cache_state *s)
         cg_buf_u64(b, a->root);
         cg_buf_u64(b, a->nseen);
         for (size_t k = 0; k < a->nseen; k++) cg_buf_u64(b, a->seen[k]);
-        cg_buf_u64(b, a->nhits);
-        for (size_t k = 0; k < a->nhits; k++) cg_buf_u64(b, a->hits[k]);
         cg_buf_u64(b, a->nqueries);
         for (size_t k = 0; k < a->nqueries; k++) cg_buf_str(b, a->queries[k]);
         cg_buf_bytes(b, a->asked, sizeof a->asked);
@@ -394,7 +393,6 @@ static int read_extension(cg_rd *rd, py_project *p, py_cache_state *s, ext *e)
         a->root = (size_t)cg_rd_u64(rd);
         if (a->root >= n) rd->bad = 1;
         a->seen = rd_list(rd, n, &a->nseen);
-        a->hits = rd_list(rd, n, &a->nhits);
         uint64_t nq = cg_rd_u64(rd);
         if (rd->bad || nq > rd->n) { rd->bad = 1; break; }
         a->queries = cg_xcalloc(nq ? (size_t)nq : 1, sizeof *a->queries);
@@ -424,13 +422,15 @@ static int in_list(const size_t *v, size_t n, size_t x)
     return 0;
 }
 
-/* Does one of a's queries answer "maybe" for filters w? */
-static int queries_hit(const py_analysis *a, const uint64_t *w)
+/* Does one of a's queries get a different answer from filters w than from was? */
+static int answers_differ(const py_analysis *a, const uint64_t *was, const uint64_t *w)
 {
     for (size_t k = 0; k < a->nqueries; k++) {
         const char *q = a->queries[k];
         size_t l = strlen(q + 1);
-        if (q[0] == 'c' ? py_bloom_has(w, 4096, q + 1, l) : py_bloom_has(w + 64, 2048, q + 1, l)) return 1;
+        int before = q[0] == 'c' ? py_bloom_has(was, 4096, q + 1, l) : py_bloom_has(was + 64, 2048, q + 1, l);
+        int now = q[0] == 'c' ? py_bloom_has(w, 4096, q + 1, l) : py_bloom_has(w + 64, 2048, q + 1, l);
+        if (before != now) return 1;
     }
     return 0;
 }
@@ -529,10 +529,11 @@ static int partial_setup(py_project *p, py_cache_state *s, cg_rd *rd, const unsi
         for (size_t k = 0; k < an->nseen && !run; k++) run = s->hard[an->seen[k]] || s->changed[an->seen[k]];
         for (size_t i = 0; i < n && !run; i++) {
             if (!s->hard[i] && !s->changed[i]) continue;
+            /* a module it did not load mattered to it only through its answers */
             uint64_t w[96];
             memcpy(w, p->mods[i].call_names, 64 * sizeof *w);
             memcpy(w + 64, p->mods[i].import_names, 32 * sizeof *w);
-            run = in_list(an->hits, an->nhits, i) || queries_hit(an, w);
+            run = answers_differ(an, e.names[i], w);
         }
         an->run = run;
         nrun += run;
@@ -541,12 +542,15 @@ static int partial_setup(py_project *p, py_cache_state *s, cg_rd *rd, const unsi
         for (size_t k = 0; k < an->nseen; k++)
             if (s->notice_at[an->seen[k]]) { why = "a notice about a module a re-run analysis loads"; goto out; }
         for (size_t k = 0; k < an->nqueries; k++) free(an->queries[k]);
-        free(an->seen); free(an->hits); free(an->queries);
-        an->seen = an->hits = NULL;
+        free(an->seen);
+        free(an->queries);
+        an->seen = NULL;
         an->queries = NULL;
-        an->nseen = an->nhits = an->nqueries = 0;
+        an->nseen = an->nqueries = 0;
         memset(an->asked, 0, sizeof an->asked);
         an->attr_queries = 0;
+        cg_report_free(&an->out);   /* its findings are the new analysis's */
+        cg_report_init(&an->out, p->report->rules);
     }
     /* the run: kept notices and counts now, findings merged after the analyses */
     for (size_t k = 0; k < kept.nnotices; k++) {

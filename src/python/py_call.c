@@ -1071,7 +1071,10 @@ int py_callers_keep_result(py_ctx *ctx, py_func *f)
     if (!f->name || cg_starts(f->name, "__")) return 0;
     for (size_t i = 0, seen = 0; i < ctx->p->nmods && seen < 32; i++) {
         py_module *m = &ctx->p->mods[i];
-        if (!py_ctx_has(ctx, m) || m->state != 1 || !py_module_may_call(ctx->p, m, f->name)) continue;
+        /* (a partial run has not loaded the preloaded modules yet: py_cache.c) */
+        if (!py_ctx_has(ctx, m) || m->state < 0 || !py_module_may_call(ctx->p, m, f->name) ||
+            py_module_ensure(ctx->p, m) != 0)
+            continue;
         seen++;
         TSNode nodes[16];
         int k = py_module_call_nodes(m, f->name, nodes, 16);

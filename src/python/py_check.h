@@ -257,7 +257,6 @@ typedef struct py_ctx {
     cg_map latches;        /* "%p" of a py_attr -> (void*)1 set at construction, 2 not */
     cg_report *out;        /* its findings, merged into the run's in capture-file order */
     struct py_analysis *rec; /* what the project index keeps of the analysis (py_int.h) */
-    unsigned char *hit;    /* per project module: a Bloom query of this analysis answered yes */
     cg_map queries;        /* the Bloom queries it asked: "c" or "i", then the name */
 } py_ctx;
 

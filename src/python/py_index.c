@@ -959,17 +959,15 @@ int py_module_may_call(py_project *p, const py_module *m, const char *name)
 {
     size_t len = strlen(name);
     bloom_ask(p->asked, 4096, name, len);
-    int yes = bloom_has(m->call_names, 4096, name, len);
-    py_ctx_note_query(m, 'c', name, len, yes);
-    return yes;
+    py_ctx_note_query('c', name, len);
+    return bloom_has(m->call_names, 4096, name, len);
 }
 
 int py_module_may_import(py_project *p, const py_module *m, const char *name, size_t len)
 {
     bloom_ask(p->asked + 64, 2048, name, len);
-    int yes = bloom_has(m->import_names, 2048, name, len);
-    py_ctx_note_query(m, 'i', name, len, yes);
-    return yes;
+    py_ctx_note_query('i', name, len);
+    return bloom_has(m->import_names, 2048, name, len);
 }
 
 int py_bloom_has(const uint64_t *words, unsigned nbits, const char *name, size_t len)

@@ -234,12 +234,12 @@ struct py_module {
 
 /* One capture file's analysis (py_analyze.c), and what the project index
  * keeps of it (py_cache.c): which modules it loaded and which Bloom queries
- * it asked of the others, so that a later run re-runs it only when one of
- * those changed, and its findings otherwise. */
+ * it asked of the others, so that a later run re-runs it only when a module
+ * it loaded changed or a changed module answers one of its queries
+ * differently, and keeps its findings otherwise. */
 typedef struct py_analysis {
     size_t root;            /* the capture file (module index) */
     size_t *seen, nseen;    /* modules it loaded, in order (module indices) */
-    size_t *hits, nhits;    /* modules a Bloom query of its answered "maybe" (may_call/_import) */
     char **queries;         /* the queries: "c" + name (may_call), "i" + name (may_import) */
     size_t nqueries;
     uint64_t asked[96];     /* their bits (as py_project.asked) */
@@ -343,9 +343,9 @@ void py_index_release(py_module *m);
 /* Add m's attr_counts to the project's attr_assigns (thread-safe). */
 void py_index_merge_counts(py_project *p, py_module *m);
 /* The analysis running on this thread (py_analyze.c), if any, uses m;
- * asked a Bloom query of m (kind 'c' may_call, 'i' may_import) and got `yes`. */
+ * asked a Bloom query (kind 'c' may_call, 'i' may_import) of a module. */
 void py_ctx_note_module(py_module *m);
-void py_ctx_note_query(const py_module *m, char kind, const char *name, size_t len, int yes);
+void py_ctx_note_query(char kind, const char *name, size_t len);
 /* A Bloom filter's answer, and its bits marked in `asked` (py_index.c) */
 int py_bloom_has(const uint64_t *words, unsigned nbits, const char *name, size_t len);
 void py_bloom_mark(uint64_t *words, unsigned nbits, const char *name, size_t len);

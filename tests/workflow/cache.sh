@@ -151,7 +151,7 @@ cp core/util9.py "$TMP/util9.py"
 # a new caller of the function that captures (step, imported): its
 # arguments flow into the capture, so the analysis must run again
 printf 'from train.loop import step\n\n\ndef feeds(m, x):\n    return step(m, x)\n' >>core/util9.py
-same_as_cold "an unreached file that now calls a reached function: re-analysed" miss -f json .
+same_as_cold "an unreached file that now calls a reached function: its capture file re-analysed" partial -f json .
 cp "$TMP/util9.py" core/util9.py
 same_as_cold "that call removed again" any -f json .
 printf '# caf\xe9\n' >>core/util9.py
@@ -191,9 +191,46 @@ same_as_cold "named file no capture reaches, edited (what pre-commit runs): the 
 printf '\n# touched\n' >>core/util1.py
 same_as_cold "named file, the named file edited" any -f json core/util1.py
 sed -i 's/return x \* 1$/return x.item() * 1/' core/util1.py
-same_as_cold "named file, edited into a hazard" miss core/util1.py
+same_as_cold "named file, edited into a hazard" partial core/util1.py
 grep -q 'core/util1.py' "$TMP/warm" && ok "the named file's new hazard is reported" ||
     nok "the named file's new hazard is reported" "$(cat "$TMP/warm")"
+
+# ---- partial runs: only the capture files an edit can affect ------------------
+same_as_cold "partial: a fresh entry" any -f json .
+sed -i 's/return x \* 2$/return x.item() * 2/' core/util2.py 2>/dev/null
+cp core/util1.py "$TMP/util1b.py"
+sed -i 's/return x.item() \* 1$/return x * 1/' core/util1.py
+same_as_cold "partial: a module one capture file's analysis loaded, edited" partial -f json .
+grep -q 'python partial (1 of 3 ' "$TMP/warm.err" && ok "partial: only that capture file is analysed again" ||
+    nok "partial: only that capture file is analysed again" "$(cat "$TMP/warm.err")"
+grep -q '"path": "core/util1.py"' "$TMP/warm" && nok "partial: the removed hazard is gone" "$(grep -c util1 "$TMP/warm")" ||
+    ok "partial: the removed hazard is gone"
+same_as_cold "partial: then nothing changed: a hit" hit -f json .
+cp "$TMP/util1b.py" core/util1.py
+same_as_cold "partial: the hazard back" partial -f json .
+grep -q '"path": "core/util1.py"' "$TMP/warm" && ok "partial: its finding is back" || nok "partial: its finding is back" "$(head -20 "$TMP/warm")"
+printf '
+with torch.cuda.graph(torch.cuda.CUDAGraph()):
+    late = torch.ones(1).item()
+' >>models/graphed.py
+same_as_cold "partial: a capture file edited (a new capture in it)" partial -f json .
+grep -q '"line": 13' "$TMP/warm" && ok "partial: the new capture's finding" || nok "partial: the new capture's finding" "$(grep -n line "$TMP/warm" | head)"
+printf 'from core import util12
+' >>models/graphed.py
+same_as_cold "a capture file's imports changed: a full run" miss -f json .
+grep -q 'imports of a capture file changed' "$TMP/warm.err" && ok "the reason is said (CGLINT_TRACE_CACHE)" ||
+    nok "the reason is said (CGLINT_TRACE_CACHE)" "$(cat "$TMP/warm.err")"
+printf '
+# named
+' >>core/util2.py
+same_as_cold "partial: a named file a capture reaches (pre-commit)" partial core/util2.py
+printf 'def broken(:
+' >>core/util2.py
+same_as_cold "partial: a reached file that stops parsing" any -f json .
+grep -q 'util2.py' "$TMP/warm" && ok "partial: its parse error is reported" || nok "partial: its parse error is reported" "$(cat "$TMP/warm" | head)"
+sed -i '$d' core/util2.py
+same_as_cold "partial: and parses again" any -f json .
+jobs_agree "partial: -j1 and -j4 agree on the edited project" -f json .
 
 # ---- corrupt entries are ignored and rebuilt ----------------------------------
 same_as_cold "before corrupting" any -f json .
