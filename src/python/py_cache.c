@@ -416,12 +416,6 @@ static int counts_equal(const cg_map *a, const cg_map *b)
     return 1;
 }
 
-static int in_list(const size_t *v, size_t n, size_t x)
-{
-    for (size_t i = 0; i < n; i++) if (v[i] == x) return 1;
-    return 0;
-}
-
 /* Does one of a's queries get a different answer from filters w than from was? */
 static int answers_differ(const py_analysis *a, const uint64_t *was, const uint64_t *w)
 {
@@ -437,80 +431,88 @@ static int answers_differ(const py_analysis *a, const uint64_t *was, const uint6
 
 static const char *why;   /* CGLINT_TRACE_CACHE: why a partial run was not possible (one run at a time) */
 
-/* Set the project up to analyse only the capture files a change can affect.
- * Returns 0 (p->an and p->partial set, the kept findings and notices in the
- * report), or -1: a full run is needed (nothing changed in p->report). */
-static int partial_setup(py_project *p, py_cache_state *s, cg_rd *rd, const unsigned char *dirs,
-                         const unsigned char *kind)
+/* The changed modules, read: what they say must keep the capture files. */
+static int read_changed(py_project *p, py_cache_state *s, const ext *e)
 {
-    size_t n = p->nmods;
-    ext e = { 0 };
-    cg_report kept;
-    cg_report_init(&kept, NULL);
-    int ok = 0;
-    why = "no extension";
-    if (cg_cache_decode_report(rd, &kept) != 0 || read_extension(rd, p, s, &e) != 0) goto out;
-    /* the changed modules: read them; what they say must keep the capture files */
     why = "a changed file";
-    for (size_t i = 0; i < n; i++) {
-        if (!s->hard[i] && !s->changed[i]) continue;
-        py_module *m = &p->mods[i];
-        if (s->hard[i]) {
-            char err[256];
-            if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) goto out;
-            cg_py_names_of(m->src.text, m->src.len, &s->now_names[i]);
-            s->now_dirs[i] = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
-            if (!!cg_py_mentions_capture(m->src.text, m->src.len) != !!(e.flags[i] & MF_MARKER)) {
-                why = "a file began or stopped mentioning a capture API";
-                goto out;
-            }
-        }
-    }
-    /* the project as the full run saw it: filters, markers, preloaded modules */
-    for (size_t i = 0; i < n; i++) {
-        py_module *m = &p->mods[i];
-        int changed = s->hard[i] || s->changed[i];
-        memcpy(m->call_names, changed ? s->now_names[i].call : e.names[i], sizeof m->call_names);
-        memcpy(m->import_names, changed ? s->now_names[i].import : e.names[i] + 64, sizeof m->import_names);
-        m->has_marker = (e.flags[i] & MF_MARKER) != 0;
-        m->preloaded = (e.flags[i] & MF_PRELOADED) != 0;
-        m->file->directives = changed ? s->now_dirs[i] : dirs[i];
-    }
-    /* a notice about a changed file: a full run says what it says now */
-    s->notice_at = cg_xcalloc(n ? n : 1, 1);
-    for (size_t k = 0; k < kept.nnotices; k++) {
-        const char *path = kept.notices[k].path;
-        if (!path) continue;
-        for (size_t i = 0; i < n; i++)
-            if (strcmp(p->mods[i].file->path, path) == 0) {
-                s->notice_at[i] = 1;
-                if (s->hard[i] || s->changed[i]) { why = "a notice about a changed file"; goto out; }
-            }
-    }
-    /* changed capture files and preloaded modules: indexed now; the set of
-     * preloaded modules must be the same */
-    why = "the imports of a capture file changed";
-    int counts_changed = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < p->nmods; i++) {
         if (!s->hard[i]) continue;
         py_module *m = &p->mods[i];
-        int target = 0;
-        for (size_t j = 0; j < n && !target; j++) target = s->targets[j] && in_list(s->targets[j], s->ntargets[j], i);
-        if (!m->has_marker && !m->preloaded && !target) continue;
+        char err[256];
+        if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) return -1;
+        cg_py_names_of(m->src.text, m->src.len, &s->now_names[i]);
+        s->now_dirs[i] = cg_suppress_maybe(m->src.text, m->src.len) ? 2 : 1;
+        if (!!cg_py_mentions_capture(m->src.text, m->src.len) != !!(e->flags[i] & MF_MARKER)) {
+            why = "a file began or stopped mentioning a capture API";
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The project as the full run saw it: filters, markers, preloaded modules, directives. */
+static void apply_extension(py_project *p, py_cache_state *s, const ext *e, const unsigned char *dirs)
+{
+    for (size_t i = 0; i < p->nmods; i++) {
+        py_module *m = &p->mods[i];
+        int changed = s->hard[i] || s->changed[i];
+        memcpy(m->call_names, changed ? s->now_names[i].call : e->names[i], sizeof m->call_names);
+        memcpy(m->import_names, changed ? s->now_names[i].import : e->names[i] + 64, sizeof m->import_names);
+        m->has_marker = (e->flags[i] & MF_MARKER) != 0;
+        m->preloaded = (e->flags[i] & MF_PRELOADED) != 0;
+        m->file->directives = changed ? s->now_dirs[i] : dirs[i];
+    }
+}
+
+/* The modules notices name; a notice about a changed file: a full run says what it says now. */
+static int mark_notices(py_project *p, py_cache_state *s, const cg_report *kept)
+{
+    s->notice_at = cg_xcalloc(p->nmods ? p->nmods : 1, 1);
+    for (size_t k = 0; k < kept->nnotices; k++) {
+        const char *path = kept->notices[k].path;
+        for (size_t i = 0; path && i < p->nmods; i++) {
+            if (strcmp(p->mods[i].file->path, path) != 0) continue;
+            s->notice_at[i] = 1;
+            if (s->hard[i] || s->changed[i]) { why = "a notice about a changed file"; return -1; }
+        }
+    }
+    return 0;
+}
+
+/* Changed capture files and preloaded modules (and imports of capture files):
+ * indexed now; the preloaded modules must be the same.  *counts_changed: a
+ * changed preloaded module's attribute counts changed. */
+static int check_preloaded(py_project *p, py_cache_state *s, int *counts_changed)
+{
+    why = "the imports of a capture file changed";
+    unsigned char *target = cg_xcalloc(p->nmods ? p->nmods : 1, 1);
+    for (size_t j = 0; j < p->nmods; j++)
+        for (size_t k = 0; s->targets[j] && k < s->ntargets[j]; k++) target[s->targets[j][k]] = 1;
+    int rc = 0;
+    for (size_t i = 0; i < p->nmods && rc == 0; i++) {
+        py_module *m = &p->mods[i];
+        if (!s->hard[i] || (!m->has_marker && !m->preloaded && !target[i])) continue;
         int loaded = py_module_ensure(p, m) == 0;
-        if (loaded != (m->preloaded != 0)) goto out;
-        if (m->has_marker) {
+        if (loaded != (m->preloaded != 0)) rc = -1;
+        if (rc == 0 && m->has_marker) {
             size_t nt;
             size_t *t = import_targets(p, m, &nt);
             int same = nt == s->ntargets[i];
             for (size_t k = 0; same && k < nt; k++) same = t[k] == s->targets[i][k];
             free(t);
-            if (!same) goto out;
+            if (!same) rc = -1;
         }
-        if (m->preloaded && !(s->had_counts[i] && counts_equal(&m->attr_counts, &s->counts[i]))) counts_changed = 1;
+        if (rc == 0 && m->preloaded && !(s->had_counts[i] && counts_equal(&m->attr_counts, &s->counts[i])))
+            *counts_changed = 1;
     }
-    /* the attribute counts the analyses see: the preloaded modules' */
-    for (size_t i = 0; i < n; i++) {
+    free(target);
+    return rc;
+}
+
+/* The attribute counts the analyses see: the preloaded modules'. */
+static void base_counts(py_project *p, py_cache_state *s)
+{
+    for (size_t i = 0; i < p->nmods; i++) {
         py_module *m = &p->mods[i];
         if (!m->preloaded) continue;
         if (s->hard[i]) { py_index_merge_counts(p, m); continue; }
@@ -521,26 +523,37 @@ static int partial_setup(py_project *p, py_cache_state *s, cg_rd *rd, const unsi
                 cg_map_put(&p->attr_assigns, c->keys[k], c->klen[k], (void *)(have + (uintptr_t)c->vals[k]));
             }
     }
-    /* which analyses a change can reach */
-    size_t nrun = 0;
-    for (size_t a = 0; a < e.nan; a++) {
-        py_analysis *an = &e.an[a];
-        int run = s->hard[an->root] || (an->attr_queries & 2) || ((an->attr_queries & 1) && counts_changed);
-        for (size_t k = 0; k < an->nseen && !run; k++) run = s->hard[an->seen[k]] || s->changed[an->seen[k]];
-        for (size_t i = 0; i < n && !run; i++) {
-            if (!s->hard[i] && !s->changed[i]) continue;
-            /* a module it did not load mattered to it only through its answers */
-            uint64_t w[96];
-            memcpy(w, p->mods[i].call_names, 64 * sizeof *w);
-            memcpy(w + 64, p->mods[i].import_names, 32 * sizeof *w);
-            run = answers_differ(an, e.names[i], w);
-        }
-        an->run = run;
-        nrun += run;
-        if (!run) continue;
+}
+
+/* Can a change reach analysis an? */
+static int must_run(py_project *p, py_cache_state *s, const ext *e, const py_analysis *an, int counts_changed)
+{
+    if (s->hard[an->root] || (an->attr_queries & 2) || ((an->attr_queries & 1) && counts_changed)) return 1;
+    for (size_t k = 0; k < an->nseen; k++)
+        if (s->hard[an->seen[k]] || s->changed[an->seen[k]]) return 1;
+    for (size_t i = 0; i < p->nmods; i++) {
+        if (!s->hard[i] && !s->changed[i]) continue;
+        /* a module it did not load mattered to it only through its answers */
+        uint64_t w[96];
+        memcpy(w, p->mods[i].call_names, 64 * sizeof *w);
+        memcpy(w + 64, p->mods[i].import_names, 32 * sizeof *w);
+        if (answers_differ(an, e->names[i], w)) return 1;
+    }
+    return 0;
+}
+
+/* The analyses to run again, their records emptied; -1 when one loads a module a notice names. */
+static int choose_runs(py_project *p, py_cache_state *s, ext *e, int counts_changed)
+{
+    s->nrun = 0;
+    for (size_t a = 0; a < e->nan; a++) {
+        py_analysis *an = &e->an[a];
+        an->run = must_run(p, s, e, an, counts_changed);
+        if (!an->run) continue;
+        s->nrun++;
         /* a notice about a module it loaded may not be said again, or may be said twice */
         for (size_t k = 0; k < an->nseen; k++)
-            if (s->notice_at[an->seen[k]]) { why = "a notice about a module a re-run analysis loads"; goto out; }
+            if (s->notice_at[an->seen[k]]) { why = "a notice about a module a re-run analysis loads"; return -1; }
         for (size_t k = 0; k < an->nqueries; k++) free(an->queries[k]);
         free(an->seen);
         free(an->queries);
@@ -552,24 +565,78 @@ static int partial_setup(py_project *p, py_cache_state *s, cg_rd *rd, const unsi
         cg_report_free(&an->out);   /* its findings are the new analysis's */
         cg_report_init(&an->out, p->report->rules);
     }
-    /* the run: kept notices and counts now, findings merged after the analyses */
-    for (size_t k = 0; k < kept.nnotices; k++) {
-        const cg_notice *nt = &kept.notices[k];
-        cg_report_notice(p->report, nt->level, nt->path, nt->line, nt->col, "%s", nt->message ? nt->message : "");
+    return 0;
+}
+
+/* Set the project up to analyse only the capture files a change can affect.
+ * Returns 0 (p->an and p->partial set, the kept notices in the report, the
+ * kept findings in p->an), or -1: a full run is needed (py_cache_begin
+ * undoes what this did). */
+static int partial_setup(py_project *p, py_cache_state *s, cg_rd *rd, const unsigned char *dirs)
+{
+    ext e = { 0 };
+    cg_report kept;
+    cg_report_init(&kept, NULL);
+    int counts_changed = 0, ok = 0;
+    why = "no extension";
+    if (cg_cache_decode_report(rd, &kept) == 0 && read_extension(rd, p, s, &e) == 0 && read_changed(p, s, &e) == 0) {
+        apply_extension(p, s, &e, dirs);
+        ok = mark_notices(p, s, &kept) == 0 && check_preloaded(p, s, &counts_changed) == 0;
+        if (ok) base_counts(p, s);
+        ok = ok && choose_runs(p, s, &e, counts_changed) == 0;
     }
-    p->report->files_seen += kept.files_seen;
-    s->partial_analysed = kept.files_analysed;   /* the count (py_cache_end): the full run's */
-    p->an = e.an;
-    p->nan = e.nan;
-    e.an = NULL;
-    p->partial = 1;
-    s->nrun = nrun;
-    (void)kind;
-    ok = 1;
-out:
-    ext_free(&e, n);
+    if (ok) {
+        /* the run: kept notices and counts now, findings merged after the analyses */
+        for (size_t k = 0; k < kept.nnotices; k++) {
+            const cg_notice *nt = &kept.notices[k];
+            cg_report_notice(p->report, nt->level, nt->path, nt->line, nt->col, "%s", nt->message ? nt->message : "");
+        }
+        p->report->files_seen += kept.files_seen;
+        s->partial_analysed = kept.files_analysed;   /* the count (py_cache_end): the full run's */
+        p->an = e.an;
+        p->nan = e.nan;
+        e.an = NULL;
+        p->partial = 1;
+    }
+    ext_free(&e, p->nmods);
     cg_report_free(&kept);
     return ok ? 0 : -1;
+}
+
+/* After a partial attempt that failed: the project as phase 1 expects it. */
+static void undo_partial(py_project *p, py_cache_state *s)
+{
+    for (size_t i = 0; i < p->nmods; i++) {
+        py_module *m = &p->mods[i];
+        if (m->state != 0) py_index_release(m), m->state = 0;
+        cg_source_free(&m->src);
+        m->has_marker = m->preloaded = 0;
+    }
+    cg_map_free(&p->attr_assigns);
+    cg_map_init(&p->attr_assigns);
+    /* and what it said of them (a parse error) is said by the full run */
+    pthread_mutex_lock(&p->report->lock);
+    for (size_t i = s->n0; i < p->report->nnotices; i++) {
+        free(p->report->notices[i].path);
+        free(p->report->notices[i].message);
+    }
+    if (p->report->nnotices > s->n0) p->report->nnotices = s->n0;
+    pthread_mutex_unlock(&p->report->lock);
+    p->report->files_analysed = s->analysed0;
+}
+
+static void trace_said(py_project *p, py_cache_state *s, int hit, int partial, size_t nchanged)
+{
+    if (!getenv("CGLINT_TRACE_CACHE")) return;
+    if (hit && nchanged)
+        fprintf(stderr, "cglint: cache: python hit (%zu file%s changed, none that the analysis reads)\n", nchanged,
+                nchanged == 1 ? "" : "s");
+    else if (partial)
+        fprintf(stderr, "cglint: cache: python partial (%zu of %zu capture files analysed again)\n", s->nrun, p->nan);
+    else if (s->nhard && !s->mismatch)
+        fprintf(stderr, "cglint: cache: python miss (%s)\n", why ? why : "?");
+    else
+        fprintf(stderr, "cglint: cache: python %s\n", hit ? "hit" : "miss");
 }
 
 int py_cache_begin(py_project *p)
@@ -636,7 +703,7 @@ int py_cache_begin(py_project *p)
                 }
                 if (nchanged) rewrite(p, s, want_digest, dirs, want_summary, blob, len, report_at, ext_at);
                 hit = 1;
-            } else if (!s->mismatch && ext_at && partial_setup(p, s, &rd, dirs, kind) == 0) {
+            } else if (!s->mismatch && ext_at && partial_setup(p, s, &rd, dirs) == 0) {
                 partial = 1;
             }
         }
@@ -650,40 +717,12 @@ int py_cache_begin(py_project *p)
     s->want_kind = NULL;
     s->asked = NULL;
     /* CGLINT_TRACE_CACHE=1: whether the memo answered (for tests) */
-    if (getenv("CGLINT_TRACE_CACHE")) {
-        if (hit && nchanged)
-            fprintf(stderr, "cglint: cache: python hit (%zu file%s changed, none that the analysis reads)\n", nchanged,
-                    nchanged == 1 ? "" : "s");
-        else if (partial)
-            fprintf(stderr, "cglint: cache: python partial (%zu of %zu capture files analysed again)\n", s->nrun,
-                    p->nan);
-        else if (s->nhard && !s->mismatch)
-            fprintf(stderr, "cglint: cache: python miss (%s)\n", why ? why : "?");
-        else
-            fprintf(stderr, "cglint: cache: python %s\n", hit ? "hit" : "miss");
-    }
+    trace_said(p, s, hit, partial, nchanged);
     if (hit) {
         state_free(s, p->nmods);
         p->cache = NULL;
     } else if (!partial) {
-        /* a full run: the modules read for the partial attempt are read again by phase 1 */
-        for (size_t i = 0; i < p->nmods; i++) {
-            py_module *m = &p->mods[i];
-            if (m->state != 0) py_index_release(m), m->state = 0;
-            cg_source_free(&m->src);
-            m->has_marker = m->preloaded = 0;
-        }
-        cg_map_free(&p->attr_assigns);
-        cg_map_init(&p->attr_assigns);
-        /* and what it said of them (a parse error) is said by the full run */
-        pthread_mutex_lock(&p->report->lock);
-        for (size_t i = s->n0; i < p->report->nnotices; i++) {
-            free(p->report->notices[i].path);
-            free(p->report->notices[i].message);
-        }
-        if (p->report->nnotices > s->n0) p->report->nnotices = s->n0;
-        pthread_mutex_unlock(&p->report->lock);
-        p->report->files_analysed = s->analysed0;
+        undo_partial(p, s);   /* the modules read for the attempt are read again by phase 1 */
     }
     return hit;
 }
