@@ -9,19 +9,25 @@
 # after it.  bench/runtime_overhead.sh measures everything else (and this with
 # 3-5 runs, where run-to-run spread was larger than the effect).
 #
-# Usage: bench/launch_overhead.sh [--cglint PATH] [--pairs N] [--launches N]
+# Usage: bench/launch_overhead.sh [--cglint PATH] [--pairs N] [--launches N] [--pin CPU]
+# --pin CPU runs the program (not cglint) on that CPU in both variants
+# (taskset): without it, where the scheduler put the launching thread moved
+# single runs by 20%.  Environment variables reach the CUPTI library
+# (CGLINT_CUPTI_DURING=calls, CGLINT_CUPTI_ALL=1: bench/runtime_overhead.sh).
 # Needs a GPU and nvcc.
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CGLINT=$REPO/build/cglint
 PAIRS=20
 LAUNCHES=50000
+PIN=
 while [ $# -gt 0 ]; do
     case "$1" in
     --cglint) CGLINT=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); shift 2 ;;
     --pairs) PAIRS=$2; shift 2 ;;
     --launches) LAUNCHES=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --pin) PIN=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "launch_overhead.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -32,14 +38,16 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/cglint-launch.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 "$NVCC" -O2 -o "$TMP/launch_loop" "$REPO/bench/launch_loop.cu"
 echo '{"schema_version": 1, "tool": {"name": "cglint", "version": "bench"}, "findings": []}' >"$TMP/none.json"
-"$TMP/launch_loop" 1000 >/dev/null   # the first CUDA context of the machine is slower
+PROG=("$TMP/launch_loop")
+[ -n "$PIN" ] && PROG=(taskset -c "$PIN" "$TMP/launch_loop")
+"${PROG[@]}" 1000 >/dev/null   # the first CUDA context of the machine is slower
 : >"$TMP/rows"
 for i in $(seq "$PAIRS"); do
     # alternate which goes first: drift (clocks, temperature) falls on both
     if [ $((i % 2)) = 1 ]; then order="plain cglint"; else order="cglint plain"; fi
     for v in $order; do
-        if [ "$v" = plain ]; then line=$("$TMP/launch_loop" "$LAUNCHES" | tail -1)
-        else line=$("$CGLINT" run -q --findings "$TMP/none.json" -f json -o "$TMP/c.json" -- "$TMP/launch_loop" "$LAUNCHES" | tail -1); fi
+        if [ "$v" = plain ]; then line=$("${PROG[@]}" "$LAUNCHES" | tail -1)
+        else line=$("$CGLINT" run -q --findings "$TMP/none.json" -f json -o "$TMP/c.json" -- "${PROG[@]}" "$LAUNCHES" | tail -1); fi
         echo "$i $v $line" >>"$TMP/rows"
     done
     python3 - "$TMP/rows" "$i" <<'EOF'

@@ -67,6 +67,9 @@ static _Thread_local int capturing_here;
 static int debug;
 static struct { int dom; unsigned cbid; } debug_seen[256];
 static int ndebug;
+/* CGLINT_CUPTI_DEBUG: callbacks outside captures, per call (said on stderr at exit) */
+static struct { int dom; unsigned cbid; long n; } debug_outside[64];
+static int ndebug_outside;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static int out_fd = -1;
 static pid_t out_pid;
@@ -497,6 +500,8 @@ static void all_calls(int on)
 {
     if (always_all) return;
     atomic_fetch_add(&switch_gen, 1);
+    /* (unsubscribing and subscribing again here instead made eager launches
+     * after the capture slower still: +29% against +7-12%, BENCHMARKS E3) */
     if (during_calls) {
         for (size_t i = 0; i < n_during[0]; i++)
             cuptiEnableCallback((uint32_t)on, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, during_ids[0][i]);
@@ -911,6 +916,14 @@ static void CUPTIAPI callback(void *userdata, CUpti_CallbackDomain dom, CUpti_Ca
     if (dom == CUPTI_CB_DOMAIN_RUNTIME_API && runtime_depth > 0) runtime_depth--;
     in_callback = 1;
     int code = d->functionReturnValue ? *(const int *)d->functionReturnValue : 0;
+    if (debug && atomic_load(&active_captures) <= 0) {
+        pthread_mutex_lock(&mu);
+        int k = 0;
+        while (k < ndebug_outside && !(debug_outside[k].dom == (int)dom && debug_outside[k].cbid == cbid)) k++;
+        if (k == ndebug_outside && k < 64) { debug_outside[k].dom = (int)dom; debug_outside[k].cbid = cbid; ndebug_outside++; }
+        if (k < 64) debug_outside[k].n++;
+        pthread_mutex_unlock(&mu);
+    }
     if (debug && atomic_load(&active_captures) > 0) {
         pthread_mutex_lock(&mu);
         int seen = 0;
@@ -957,6 +970,11 @@ static void at_exit(void)
         }
         B_LIT(&d, "]}");
         emit(&d);
+        for (int i = 0; i < ndebug_outside; i++) {
+            const char *nm = NULL;
+            cuptiGetCallbackName((CUpti_CallbackDomain)debug_outside[i].dom, debug_outside[i].cbid, &nm);
+            fprintf(stderr, "cglint-cupti: outside captures: %s x%ld\n", nm ? nm : "?", debug_outside[i].n);
+        }
     }
     char mem[256];
     buf b = {mem, 0, sizeof mem};
