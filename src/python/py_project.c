@@ -24,6 +24,11 @@
 /* Does the text mention a capture API?  Generous enough that a miss is
  * unlikely (a false hit costs one parse, a miss loses findings), specific
  * enough that "cuda" and "computational graph" in one file are not a hit. */
+static int ident_char(unsigned char c)
+{
+    return c == '_' || (unsigned)((c | 32) - 'a') < 26u || (unsigned)(c - '0') < 10u;
+}
+
 int cg_py_mentions_capture(const char *t, size_t n)
 {
     if (memmem(t, n, "capture_begin", 13) || memmem(t, n, "reduce-overhead", 15)) return 1;
@@ -36,8 +41,10 @@ int cg_py_mentions_capture(const char *t, size_t n)
     for (const char *p = t, *end = t + n; (p = memmem(p, (size_t)(end - p), "raph", 4)) != NULL; p++) {
         for (size_t i = 0; i < sizeof apis / sizeof *apis; i++) {
             size_t l = strlen(apis[i].s);
-            if ((size_t)(p - t) >= apis[i].at && (size_t)(end - (p - apis[i].at)) >= l &&
-                memcmp(p - apis[i].at, apis[i].s, l) == 0)
+            const char *s = p - apis[i].at;
+            /* a whole name: `CUDAGraph(`, not `CUDAGraphBatchDimensionBuilder` (Megatron-LM) */
+            if ((size_t)(p - t) >= apis[i].at && (size_t)(end - s) >= l && memcmp(s, apis[i].s, l) == 0 &&
+                (s + l == end || !ident_char((unsigned char)s[l])))
                 return 1;
         }
         /* `import torch.cuda as tc; tc.graph(g)`, `from torch.cuda import graph` */

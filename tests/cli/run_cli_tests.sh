@@ -1370,6 +1370,24 @@ t_determinism() {
     cmp -s "$T/s1" "$T/s4" || { echo "-j1 and -j4 SARIF differ"; return 1; }
 }
 
+# The prefilter (which files are parsed at once as capture files): a name that
+# only begins like a capture API (Megatron-LM's CUDAGraphBatchDimensionBuilder)
+# is not one; the API itself, spelt any of the ways below, is.
+t_prefilter_whole_names() {
+    mkdir -p p
+    printf 'from dims import CUDAGraphBatchDimensionBuilder\n\ndef f(x):\n    return CUDAGraphBatchDimensionBuilder.match(x)\n' >p/builder.py
+    printf 'import torch\ng = torch.cuda.CUDAGraph()\n' >p/api1.py
+    printf 'import torch\nfrom torch.cuda.graphs import make_graphed_callables\n' >p/api2.py
+    printf 'import torch\nwith torch.cuda.graph(g):\n    pass\n' >p/api3.py
+    printf 'import torch\ntorch._inductor.config.triton.cudagraphs = True\n' >p/api4.py
+    CGLINT_TRACE_PARSE=1 "$CGLINT" --no-cache --isolated --exit-zero p >"$T/out" 2>"$T/err"
+    local f
+    for f in api1 api2 api3 api4; do
+        grep -q "parse p/$f.py\$" "$T/err" || { echo "p/$f.py not parsed as a capture file: $(show "$T/err")"; return 1; }
+    done
+    if grep -q "parse p/builder.py" "$T/err"; then echo "p/builder.py parsed: $(show "$T/err")"; return 1; fi
+}
+check prefilter.whole-names t_prefilter_whole_names
 check determinism.j1-j4-identical t_determinism
 
 # The issue's item 6: byte-identical JSON and SARIF (and the messages on
