@@ -351,7 +351,7 @@ static void py_run(const cg_analyze_opts *o, cg_cache *cache, cg_file *files, si
                    cg_report *report)
 {
     cg_py_opts po = { .jobs = o->jobs, .max_file_size = o->max_file_size, .cache = o->py_cache,
-                      .focus = o->py_focus, .index = cache };
+                      .focus = o->py_focus, .index = cache, .exit_after = o->exit_after };
     if (floor) cg_py_floor(files, n, &po, floor, report);
     else cg_py_analyze(files, n, &po, report);
 }

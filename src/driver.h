@@ -46,6 +46,8 @@ typedef struct cg_analyze_opts {
     const char *std;                 /* --std / std */
     /* the project index (workflow/cache.h) */
     int no_cache;           /* --no-cache: a cold run that writes nothing */
+    int exit_after;         /* the process ends after this run: front ends may leave what
+                               they parsed to the OS, as compilers do (the command line) */
     const char *cache_dir;  /* --cache-dir / cache-dir; NULL: .cglint_cache in the project root */
     /* A file list made by cg_analyze_files (`cglint server` keeps its
      * project's): analysed instead of walking `paths`, each entry's

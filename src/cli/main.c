@@ -575,6 +575,7 @@ int main(int argc, char **argv)
         .cuda_parse_all = parse_all,
         .include_dirs = incs, .ninclude_dirs = nincs, .defines = defs, .ndefines = ndefs, .std = std,
         .no_cache = no_cache, .cache_dir = cache_dir,
+        .exit_after = 1,
     };
     progress pr;
     int pr_on = progress_start(&pr, &report, quiet || show);

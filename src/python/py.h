@@ -51,6 +51,8 @@ typedef struct cg_py_opts {
     cg_py_cache *cache;     /* NULL: parse everything afresh */
     const cg_py_focus *focus; /* NULL: the whole project, every capture */
     struct cg_cache *index; /* the project index (workflow/cache.h), or NULL: a cold run */
+    int exit_after;         /* the process ends after this run (the command line): the
+                               parsed project is left to the OS instead of freed */
 } cg_py_opts;
 
 /* Check that the linked grammar is usable by the tree-sitter runtime.

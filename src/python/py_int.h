@@ -371,4 +371,7 @@ void py_keep_give(py_project *p, py_module *m);
 
 /* ---- py_analyze.c (and the evaluator behind it: py_eval.h) ---------------- */
 void py_analyze_project(py_project *p);
+/* Projects of runs whose process ends after them (cg_py_opts.exit_after):
+ * not freed, and reachable from here. */
+extern py_project *py_left_to_the_os[8];
 #endif
