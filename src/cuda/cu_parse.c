@@ -952,9 +952,14 @@ static void diagnose(cu_project *p, cu_file *f, CXTranslationUnit tu)
         }
         if (lost == 2) goto next;
         if (in_system) {
+            /* after a lost CUDA library header (PyTorch's generated
+             * c10/macros/cmake_macros.h) the system headers' errors are its
+             * consequences: the missing header is the one note */
+            if (lost) goto next;
             CXString fn = clang_getFileName(file);
-            const char *buf = cg_arena_printf(f->arena, "%s:%u:%u: %s", clang_getCString(fn), line, col,
-                                              msg ? msg : "");
+            /* the file being parsed too: what the header saw depends on what it included first */
+            const char *buf = cg_arena_printf(f->arena, "%s:%u:%u: %s, parsing %s", clang_getCString(fn), line, col,
+                                              msg ? msg : "", f->path);
             clang_disposeString(fn);
             note_sys(p, buf);
             goto next;

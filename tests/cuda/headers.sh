@@ -112,6 +112,29 @@ grep -q '^cglint: note: CUDA library headers not found.*: nccl_net_v9.h' <<<"$er
     fail "missing library header: not a note:"$'\n'"$err"
 grep -q 'cannot be parsed\|^cglint: error' <<<"$err" && fail "missing project header: reported as an error:"$'\n'"$err"
 
+# ---- a lost library header: the system headers' errors that follow are not
+# the headers' fault (mcPytorch: c10/macros/cmake_macros.h is generated; 1,056
+# errors in libstdc++'s hashtable.h were reported as "the system headers gave
+# errors"); without the lost header the same errors are still one warning
+mkdir -p "$TMP/syslost"
+: >"$TMP/syslost/.git"
+sysuser='#include <unordered_set>
+struct Key { int k; bool operator==(const Key &o) const { return k == o.k; } };
+struct Hash { int operator()(const Key &k) { return k.k; } };   /* not const: libstdc++ asserts */
+std::unordered_set<Key, Hash> keys;
+int add() { keys.insert(Key{1}); return (int)keys.size(); }'
+{ echo '#include <c10/macros/cmake_macros.h>'; printf '%s\n' "$sysuser" "$capture"; } >"$TMP/syslost/user.cu"
+run "$TMP/syslost" .
+check
+grep -q 'system headers gave' <<<"$err" && fail "lost library header: its consequences in system headers reported:"$'\n'"$err"
+grep -q '^cglint: note: CUDA library headers not found.*c10/macros/cmake_macros.h' <<<"$err" ||
+    fail "lost library header: not a note:"$'\n'"$err"
+sed -i 1d "$TMP/syslost/user.cu"
+run "$TMP/syslost" .
+check
+grep -q '^cglint: warning: .*system headers gave [0-9]* error.*, parsing user.cu)' <<<"$err" ||
+    fail "errors in system headers (no header lost): no warning naming the file parsed:"$'\n'"$err"
+
 # ---- a call clang could not declare is followed by name into the tree -------
 # (the header that declares drain is missing; a source of the tree defines it)
 mkdir -p "$TMP/byname/src"
