@@ -94,7 +94,7 @@ static cg_digest summary_of(const uint64_t *call, const uint64_t *import, const 
 static void digest_key(py_project *p, py_cache_state *s)
 {
     cg_keyhash k;
-    cg_keyhash_init(&k, "py-memo-5");
+    cg_keyhash_init(&k, "py-memo-6");
     cg_keyhash_digest(&k, cg_cache_identity());
     cg_keyhash_u64(&k, p->opts->max_file_size);
     cg_keyhash_u64(&k, p->nmods);

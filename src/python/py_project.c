@@ -29,7 +29,7 @@ static int ident_char(unsigned char c)
     return c == '_' || (unsigned)((c | 32) - 'a') < 26u || (unsigned)(c - '0') < 10u;
 }
 
-int cg_py_mentions_capture(const char *t, size_t n)
+static int names_capture_api(const char *t, size_t n)
 {
     if (memmem(t, n, "capture_begin", 13) || memmem(t, n, "reduce-overhead", 15)) return 1;
     /* the other names all spell "raph": one pass over its occurrences (a
@@ -53,6 +53,63 @@ int cg_py_mentions_capture(const char *t, size_t n)
             torch_graph = 1;
     }
     return torch_graph && memmem(t, n, "torch.cuda", 10) != NULL;
+}
+
+/* The text with its comments and its docstring-like strings (a triple-quoted
+ * string that begins its line, as docstrings and help texts do) blanked,
+ * newlines kept.  Other strings stay: `mode="reduce-overhead"` is code. */
+static char *blank_prose(const char *t, size_t n)
+{
+    char *o = cg_xmalloc(n ? n : 1);
+    memcpy(o, t, n);
+    size_t i = 0, first = SIZE_MAX;   /* the line's first byte that is not blank */
+    while (i < n) {
+        char c = t[i];
+        if (c == '\n') {
+            first = SIZE_MAX;
+            i++;
+        } else if (c == '#') {
+            while (i < n && t[i] != '\n') o[i++] = ' ';
+        } else if (c == '"' || c == '\'') {
+            int triple = i + 2 < n && t[i + 1] == c && t[i + 2] == c;
+            size_t j = i + (triple ? 3 : 1);
+            while (j < n) {
+                if (t[j] == '\\') { j += 2; continue; }
+                if (!triple && t[j] == '\n') break;
+                if (t[j] == c && (!triple || (j + 2 < n && t[j + 1] == c && t[j + 2] == c))) {
+                    j += triple ? 3 : 1;
+                    break;
+                }
+                j++;
+            }
+            if (j > n) j = n;
+            /* begins its line: nothing before it but at most two prefix letters (r, b, u, f) */
+            size_t from = first == SIZE_MAX ? i : first;
+            int lead = i - from <= 2;
+            for (size_t k = from; lead && k < i; k++) lead = strchr("rRbBuUfF", t[k]) != NULL;
+            if (triple && lead)
+                for (size_t k = i; k < j; k++)
+                    if (t[k] != '\n') o[k] = ' ';
+            if (first == SIZE_MAX) first = i;
+            i = j;
+        } else {
+            if (first == SIZE_MAX && c != ' ' && c != '\t' && c != '\r' && c != '\f') first = i;
+            i++;
+        }
+    }
+    return o;
+}
+
+int cg_py_mentions_capture(const char *t, size_t n)
+{
+    if (!names_capture_api(t, n)) return 0;
+    /* a name in a docstring or a comment ("TE make_graphed_callables()
+     * creates per-layer graphs", Megatron-LM's transformer_config.py, 166 KB)
+     * is not a capture: the file need not be parsed as one */
+    char *code = blank_prose(t, n);
+    int hit = names_capture_api(code, n);
+    free(code);
+    return hit;
 }
 
 typedef struct phase1 { py_project *p; int level; size_t done; } phase1;
@@ -148,12 +205,14 @@ static void prefetch_imports(py_project *p, int jobs)
     free(list);
 }
 
-static double now_ms(void)
+static double ms_of(clockid_t c)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(c, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
+static double now_ms(void) { return ms_of(CLOCK_MONOTONIC); }
+static double cpu_ms(void) { return ms_of(CLOCK_PROCESS_CPUTIME_ID); }
 
 /* ---- lookahead ------------------------------------------------------------------ */
 /* While the analyses follow calls and parse the modules they reach as they
@@ -405,16 +464,16 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
         project_free(&p);
         return;
     }
-    /* CGLINT_PY_TIMES=1: wall milliseconds of each phase, for tuning */
+    /* CGLINT_PY_TIMES=1: wall and CPU milliseconds of each phase, for tuning */
     int times = getenv("CGLINT_PY_TIMES") != NULL;
-    double t0 = times ? now_ms() : 0;
+    double t0 = times ? now_ms() : 0, c0 = times ? cpu_ms() : 0;
     /* a partial run (the project index answered for most capture files,
      * py_cache.c) has what phase 1 and the prefetch would find */
     if (!p.partial) {
         phase1 ph = { .p = &p, .level = 0 };
         cg_pool_for(p.nmods, opts->jobs, load_one, &ph);
     }
-    double t1 = times ? now_ms() : 0;
+    double t1 = times ? now_ms() : 0, c1 = times ? cpu_ms() : 0;
     if (!p.partial) {
         prefetch_imports(&p, opts->jobs);
         /* what every analysis sees loaded: the same whichever runs first */
@@ -424,15 +483,16 @@ void cg_py_analyze(cg_file *files, size_t n, const cg_py_opts *opts, cg_report *
                 py_index_merge_counts(&p, &p.mods[i]);
             }
     }
-    double t2 = times ? now_ms() : 0;
+    double t2 = times ? now_ms() : 0, c2 = times ? cpu_ms() : 0;
     __atomic_store_n(&report->progress_phase, 2, __ATOMIC_RELAXED);
     lookahead la;
     lookahead_start(&la, &p, opts->jobs);
     py_analyze_project(&p);
     lookahead_stop(&la);
     if (times)
-        fprintf(stderr, "cglint: python phases: read+prefilter+parse marked %.1f ms, prefetch imports %.1f ms, "
-                "analysis %.1f ms\n", t1 - t0, t2 - t1, now_ms() - t2);
+        fprintf(stderr, "cglint: python phases (wall/CPU ms): read+prefilter+parse marked %.1f/%.1f, "
+                "prefetch imports %.1f/%.1f, analysis %.1f/%.1f\n", t1 - t0, c1 - c0, t2 - t1, c2 - c1,
+                now_ms() - t2, cpu_ms() - c2);
     py_cache_end(&p);
     if (opts->exit_after) {
         /* freeing every tree and index was 15% of a cold Megatron-LM run

@@ -262,8 +262,22 @@ size_t cg_suppress_scan(const char *text, size_t len, const char *comment, cg_di
 
 int cg_suppress_maybe(const char *text, size_t len)
 {
-    return memmem(text, len, "cglint:", 7) || memmem(text, len, "noqa", 4) || memmem(text, len, "NOQA", 4) ||
-           memmem(text, len, "NOLINT", 6);
+    /* only the '#' comments are read (one byte in 550 of Megatron-LM is a
+     * '#'): four searches of every byte were 2% of a cold run */
+    const char *end = text + len;
+    for (const char *p = text; (p = memchr(p, '#', (size_t)(end - p))) != NULL;) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e) e = end;
+        for (const char *q = p + 1; q < e; q++) {
+            size_t left = (size_t)(e - q);
+            if ((*q == 'c' && left >= 7 && memcmp(q, "cglint:", 7) == 0) ||
+                ((*q == 'n' || *q == 'N') && left >= 4 && strncasecmp(q, "noqa", 4) == 0) ||
+                (*q == 'N' && left >= 6 && memcmp(q, "NOLINT", 6) == 0))
+                return 1;
+        }
+        p = e;
+    }
+    return 0;
 }
 
 /* ---- applying ---------------------------------------------------------------------- */

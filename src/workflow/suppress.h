@@ -59,8 +59,9 @@ typedef struct cg_directive {
  * malloc'ed array (free it) and returns the count. */
 size_t cg_suppress_scan(const char *text, size_t len, const char *comment, cg_directive **out);
 
-/* Does the text possibly hold a directive?  A cheap byte scan front ends run
- * while the file is in memory (sets cg_file.directives). */
+/* Does the text possibly hold a directive in a '#' comment (Python)?  A cheap
+ * byte scan the front end runs while the file is in memory (sets
+ * cg_file.directives); a string holding '#' only costs a look. */
 int cg_suppress_maybe(const char *text, size_t len);
 
 /* Drop suppressed findings from the report and add CG001 findings.  files[i]

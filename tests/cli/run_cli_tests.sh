@@ -1388,6 +1388,27 @@ t_prefilter_whole_names() {
     if grep -q "parse p/builder.py" "$T/err"; then echo "p/builder.py parsed: $(show "$T/err")"; return 1; fi
 }
 check prefilter.whole-names t_prefilter_whole_names
+
+# A capture API named only in prose (a docstring, a help text that begins its
+# line, a comment: Megatron-LM's transformer_config.py) makes no capture file;
+# in code, or in a string that is code (`mode="reduce-overhead"`), it does.
+t_prefilter_prose() {
+    mkdir -p q
+    printf 'def f(x):\n    """Wrap x for torch.cuda.make_graphed_callables() later."""\n    return x  # see CUDAGraph\n' >q/doc.py
+    printf 'HELP = (\n    r"""capture_begin() is called by\n    the runner"""\n)\n# torch.cuda.graph(g) is used elsewhere\n' >q/help.py
+    printf 'import torch\nm = torch.compile(model, mode="reduce-overhead")\n' >q/mode.py
+    printf 'import torch\ns = "#"; g = torch.cuda.CUDAGraph()  # the # in the string starts no comment\n' >q/hash.py
+    printf 'x = """\nnot a docstring"""; import torch\ng = torch.cuda.CUDAGraph()\n' >q/after.py
+    CGLINT_TRACE_PARSE=1 "$CGLINT" --no-cache --isolated --exit-zero q >"$T/out" 2>"$T/err"
+    local f
+    for f in mode hash after; do
+        grep -q "parse q/$f.py\$" "$T/err" || { echo "q/$f.py not parsed as a capture file: $(show "$T/err")"; return 1; }
+    done
+    for f in doc help; do
+        if grep -q "parse q/$f.py" "$T/err"; then echo "q/$f.py parsed (its API names are prose): $(show "$T/err")"; return 1; fi
+    done
+}
+check prefilter.prose t_prefilter_prose
 check determinism.j1-j4-identical t_determinism
 
 # The issue's item 6: byte-identical JSON and SARIF (and the messages on
