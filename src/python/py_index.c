@@ -184,6 +184,22 @@ static void note_self_store(attr_walk *w, TSNode n, uint32_t nt, int depth, cons
     }
 }
 
+/* An expression: no assignment statement below it (a walrus stores no
+ * attribute, a lambda's body is an expression), so the walk stops there;
+ * most of a function's nodes are in expressions. */
+static int below_no_store(TSNode n)
+{
+    TSSymbol s = py_symbol(n);
+    return s == PY.call || s == PY.attribute || s == PY.identifier || s == PY.subscript ||
+           s == PY.argument_list || s == PY.binary_operator || s == PY.comparison_operator ||
+           s == PY.boolean_operator || s == PY.not_operator || s == PY.unary_operator ||
+           s == PY.conditional_expression || s == PY.parenthesized_expression || s == PY.string ||
+           s == PY.concatenated_string || s == PY.integer || s == PY.float_ || s == PY.list ||
+           s == PY.dictionary || s == PY.set || s == PY.tuple || s == PY.list_comprehension ||
+           s == PY.dictionary_comprehension || s == PY.set_comprehension || s == PY.generator_expression ||
+           s == PY.lambda || s == PY.await_ || s == PY.named_expression || s == PY.expression_list;
+}
+
 /* One node of walk_attr_assigns (the cursor k stands on it), and below it. */
 static void walk_attr_node(attr_walk *w, py_cursor *k, int depth, cg_map *project_counts)
 {
@@ -217,7 +233,7 @@ static void walk_attr_node(attr_walk *w, py_cursor *k, int depth, cg_map *projec
         }
     }
     w->path[depth] = n;
-    if (!py_cursor_first_child(k)) return;
+    if (below_no_store(n) || !py_cursor_first_child(k)) return;
     do {
         if (py_is_named(py_cursor_node(k))) walk_attr_node(w, k, depth + 1, project_counts);
     } while (py_cursor_next_sibling(k));
