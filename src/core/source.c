@@ -240,7 +240,8 @@ static int adopt(cg_source *out, const char *path, char *buf, size_t len, unsign
     out->len = len - skip;
     out->path = cg_xstrdup(path);
     out->encoding = decoded_from ? cg_xstrdup(decoded_from) : NULL;
-    if (!out->path || (decoded_from && !out->encoding) || normalise_cr(out) < 0 || index_lines(out) < 0) {
+    if (!out->path || (decoded_from && !out->encoding) || normalise_cr(out) < 0 ||
+        (!(flags & CG_SRC_NO_LINES) && index_lines(out) < 0)) {
         cg_source_free(out);
         snprintf(err, errlen, "out of memory");
         return CG_SRC_EREAD;
@@ -315,6 +316,11 @@ int cg_source_load_ex(cg_source *out, const char *path, size_t max_size, unsigne
         return code;
     }
     return adopt(out, path, buf, len, flags, err, errlen);
+}
+
+int cg_source_index_lines(cg_source *self)
+{
+    return self->line_start ? 0 : index_lines(self);
 }
 
 void cg_source_free(cg_source *self)

@@ -51,6 +51,8 @@ enum {
     CG_SRC_LENIENT_UTF8 = 1 << 1, /* invalid UTF-8 is not an error: each such byte
                                      becomes '?' in `text` (offsets unchanged); for
                                      languages whose parser reads the file itself */
+    CG_SRC_NO_LINES = 1 << 2,     /* no line index yet (nlines 0): a file read only to
+                                     be scanned; cg_source_index_lines adds it */
 };
 /* cg_source_load with CG_SRC_* flags. */
 int cg_source_load_ex(cg_source *out, const char *path, size_t max_size, unsigned flags,
@@ -72,6 +74,9 @@ int cg_source_has_provider(void);
 int cg_source_from_buffer(cg_source *out, const char *path, const char *buf,
                           size_t len, char *err, size_t errlen);
 void cg_source_free(cg_source *self);
+/* The line index of a source loaded with CG_SRC_NO_LINES (a no-op when it
+ * has one).  Returns -1 when out of memory. */
+int cg_source_index_lines(cg_source *self);
 
 /* Line `line` (1-based) without its line terminator; *len gets its length.
  * Returns "" for a line out of range. */

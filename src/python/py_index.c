@@ -528,6 +528,9 @@ int py_module_ensure(py_project *p, py_module *m)
                 cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
                 goto done;
             }
+        } else if (cg_source_index_lines(&m->src) != 0) {   /* read by phase 1 without one */
+            cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "out of memory");
+            goto done;
         }
         /* `cglint server`: the index of these bytes, kept from an earlier run */
         if (py_keep_take(p, m)) {

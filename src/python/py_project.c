@@ -136,7 +136,9 @@ static void load_one(void *arg, size_t i)
     }
     if (ph->level == 0) py_cache_before_read(p, i);
     char err[512];
-    if (cg_source_load(&m->src, m->file->path, p->opts->max_file_size, err, sizeof err) != CG_SRC_OK) {
+    /* most files are only scanned here: their line index is made if they are parsed */
+    if (cg_source_load_ex(&m->src, m->file->path, p->opts->max_file_size, ph->level == 0 ? CG_SRC_NO_LINES : 0, err,
+                          sizeof err) != CG_SRC_OK) {
         cg_report_notice(p->report, CG_ERROR, m->file->path, 0, 0, "%s", err);
         m->state = -1;
         return;
