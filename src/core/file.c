@@ -65,8 +65,7 @@ int cg_file_open(const char *path, struct stat *st_out, char *err, size_t errlen
         errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
         return -1;
     }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    /* (O_NONBLOCK stays: it changes nothing for a regular file's reads) */
     if (st_out) *st_out = st;
     return fd;
 }

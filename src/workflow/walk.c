@@ -193,19 +193,14 @@ int cg_walk_default_excluded(const char *name)
     return 0;
 }
 
-/* Directories a project never wants linted: VCS, caches, virtualenvs, builds. */
-static int skip_dir(const walker *w, const char *dirpath, const char *name)
+/* Directories a project never wants linted by their name: VCS, caches,
+ * virtualenvs, builds.  (By their content: walk_dir.) */
+static int skip_dir(const walker *w, const char *name)
 {
     if (name[0] == '.') return 1;   /* .git .venv .tox .mypy_cache ... */
     if (!w->opts || !w->opts->skip) {
         if (cg_walk_default_excluded(name)) return 1;
     }
-    /* a virtualenv under any name, or a CMake build tree */
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/pyvenv.cfg", dirpath);
-    if (access(probe, F_OK) == 0) return 1;
-    snprintf(probe, sizeof probe, "%s/CMakeCache.txt", dirpath);
-    if (access(probe, F_OK) == 0) return 1;
     return 0;
 }
 
@@ -238,6 +233,8 @@ static int seen_dir(walker *w, const struct stat *st)
     return 0;
 }
 
+/* Walk dir (depth 0: a directory named on the command line, walked whatever
+ * it holds). */
 static void walk_dir(walker *w, const char *dir, int depth)
 {
     DIR *d = opendir(dir);
@@ -259,6 +256,17 @@ static void walk_dir(walker *w, const char *dir, int depth)
         names[n++].name = cg_xstrdup(e->d_name);
     }
     closedir(d);
+    /* a virtualenv under any name, or a CMake build tree: seen in the listing
+     * (two access() calls per directory before) */
+    for (size_t i = 0; depth > 0 && i < n; i++)
+        if (strcmp(names[i].name, "pyvenv.cfg") == 0 || strcmp(names[i].name, "CMakeCache.txt") == 0) {
+            for (size_t k = 0; k < n; k++) free(names[k].name);
+            free(names);
+            /* not walked: unmark it (the caller marked it last), so that a link
+             * to it is skipped for the same reason, not said to be a loop */
+            w->nseen--;
+            return;
+        }
     if (n > 1) qsort(names, n, sizeof *names, cmp_name);
     for (size_t i = 0; i < n; i++) {
         char path[4096];
@@ -289,7 +297,7 @@ static void walk_dir(walker *w, const char *dir, int depth)
                                  stat_errno == ELOOP ? "symbolic link loop" :
                                  "broken symbolic link (its target does not exist)");
         } else if (S_ISDIR(st.st_mode)) {
-            if (!skip_dir(w, path, names[i].name) && !path_skipped(w, path, 1, 0)) {
+            if (!skip_dir(w, names[i].name) && !path_skipped(w, path, 1, 0)) {
                 if (seen_dir(w, &st)) {
                     if (is_link)
                         cg_report_notice(w->report, CG_WARN, path, 0, 0,
