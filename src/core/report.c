@@ -272,6 +272,7 @@ void cg_report_free_run(cg_report *self)
     for (size_t i = 0; i < ri->nregions; i++) {
         free((char *)ri->regions[i].site.path);
         free(ri->regions[i].kind);
+        free(ri->regions[i].eager_step);
         free(ri->regions[i].ranks);
     }
     free(ri->regions);

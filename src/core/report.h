@@ -97,6 +97,9 @@ typedef struct cg_region_stat {
     unsigned long replays;
     long nodes;               /* graph nodes of the last good capture; -1 unknown */
     double mean_replay_ms;    /* GPU time per replay (sampled); < 0 unknown */
+    double eager_step_ms;     /* GPU time of the same step run outside captures; < 0 unknown */
+    unsigned long eager_calls;/* the calls it is the median of (over processes) */
+    char *eager_step;         /* what was timed: "Model.forward", "a + b"; NULL unknown */
     struct cg_rank_stat { int rank; unsigned long captures, failed, replays; } *ranks;
     size_t nranks;            /* per distributed rank (torchrun RANK...), when the run had ranks */
 } cg_region_stat;

@@ -110,6 +110,29 @@ static void html_region_chart(FILE *out, const cg_region_stat *g, unsigned long 
     fputs("</svg>", out);
 }
 
+/* The replay against the same step run eagerly: two bars on one scale. */
+static void html_replay_vs_eager(FILE *out, const cg_region_stat *g)
+{
+    const int W = 160, BH = 10;
+    double maxv = g->eager_step_ms > g->mean_replay_ms ? g->eager_step_ms : g->mean_replay_ms;
+    const struct { const char *label; double v; const char *color; } bars[] = {
+        { "replay", g->mean_replay_ms, "#2e7d32" },
+        { "eager", g->eager_step_ms, "#ef6c00" },
+    };
+    fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"replay against eager\">\n", W + 130,
+            2 * (BH + 6));
+    for (int i = 0; i < 2; i++) {
+        double w = maxv > 0 ? (double)W * bars[i].v / maxv : 0;
+        if (w < 2) w = 2;
+        int y = i * (BH + 6);
+        fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"11\" fill=\"#424242\">%s</text>"
+                     "<rect x=\"50\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
+                     "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#212121\">%.3f ms</text>\n",
+                y + BH - 1, bars[i].label, y, w, BH, bars[i].color, 54 + w, y + BH - 1, bars[i].v);
+    }
+    fputs("</svg>", out);
+}
+
 static void html_run(FILE *out, const cg_report *r)
 {
     const cg_run_info *ri = r->run;
@@ -140,7 +163,7 @@ static void html_run(FILE *out, const cg_report *r)
         if (g->replays > maxv) maxv = g->replays;
     }
     fputs("<table>\n<tr><th>Region</th><th>Kind</th><th class=\"num\">Graph nodes</th>"
-          "<th class=\"num\">Mean replay</th><th>Captures and replays</th></tr>\n", out);
+          "<th class=\"num\">Mean replay</th><th>The step run eagerly</th><th>Captures and replays</th></tr>\n", out);
     for (size_t i = 0; i < ri->nregions; i++) {
         const cg_region_stat *g = &ri->regions[i];
         fputs("<tr><td><code>", out);
@@ -153,6 +176,21 @@ static void html_run(FILE *out, const cg_report *r)
         fputs("</td><td class=\"num\">", out);
         if (g->mean_replay_ms >= 0) fprintf(out, "%.3f ms", g->mean_replay_ms);
         else fputs("<span class=\"muted\">not sampled</span>", out);
+        fputs("</td><td>", out);
+        if (g->eager_step_ms >= 0) {
+            fputs("<code>", out);
+            h(out, g->eager_step ? g->eager_step : "?");
+            fprintf(out, "</code>: %.3f ms (median of %lu call%s)", g->eager_step_ms, g->eager_calls,
+                    g->eager_calls == 1 ? "" : "s");
+            if (g->mean_replay_ms > 0)
+                fprintf(out, "; replays <b>%.1f&times;</b> faster", g->eager_step_ms / g->mean_replay_ms);
+            if (g->mean_replay_ms >= 0) {
+                fputs("<br>", out);
+                html_replay_vs_eager(out, g);
+            }
+        } else {
+            fputs("<span class=\"muted\">not run outside captures, or not timed</span>", out);
+        }
         fputs("</td><td>", out);
         html_region_chart(out, g, maxv);
         fputs("</td></tr>\n", out);

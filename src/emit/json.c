@@ -138,6 +138,9 @@ static json_t *json_run(const cg_report *r)
         json_object_set_new(x, "replays", json_integer((json_int_t)g->replays));
         json_object_set_new(x, "graph_nodes", g->nodes >= 0 ? json_integer(g->nodes) : json_null());
         json_object_set_new(x, "mean_replay_ms", g->mean_replay_ms >= 0 ? json_real(round(g->mean_replay_ms * 1e4) / 1e4) : json_null());
+        json_object_set_new(x, "eager_step_ms", g->eager_step_ms >= 0 ? json_real(round(g->eager_step_ms * 1e4) / 1e4) : json_null());
+        json_object_set_new(x, "eager_step", json_opt_str(g->eager_step));
+        json_object_set_new(x, "eager_calls", json_integer((json_int_t)g->eager_calls));
         json_t *ranks = json_array();
         for (size_t k = 0; k < g->nranks; k++) {
             json_t *rk = json_object();

@@ -458,6 +458,10 @@ static json_t *sarif_run_properties(const sarif_ctx *c, const cg_report *r)
         json_object_set_new(x, "graphNodes", g->nodes >= 0 ? json_integer(g->nodes) : json_null());
         json_object_set_new(x, "meanReplayMs",
                             g->mean_replay_ms >= 0 ? json_real(round(g->mean_replay_ms * 1e4) / 1e4) : json_null());
+        json_object_set_new(x, "eagerStepMs",
+                            g->eager_step_ms >= 0 ? json_real(round(g->eager_step_ms * 1e4) / 1e4) : json_null());
+        json_object_set_new(x, "eagerStep", sarif_opt(g->eager_step));
+        json_object_set_new(x, "eagerCalls", json_integer((json_int_t)g->eager_calls));
         json_array_append_new(regions, x);
     }
     json_object_set_new(o, "regions", regions);

@@ -444,6 +444,12 @@ static void text_run(FILE *out, const cg_report *r)
             fprintf(out, ", %lu replay%s", g->replays, g->replays == 1 ? "" : "s");
             if (g->nodes >= 0) fprintf(out, ", %ld graph node%s", g->nodes, g->nodes == 1 ? "" : "s");
             if (g->mean_replay_ms >= 0) fprintf(out, ", mean replay %.3f ms", g->mean_replay_ms);
+            if (g->eager_step_ms >= 0) {
+                fputs(", the step run eagerly (", out);
+                cg_emit_escaped(out, g->eager_step ? g->eager_step : "?");
+                fprintf(out, ") %.3f ms", g->eager_step_ms);
+                if (g->mean_replay_ms > 0) fprintf(out, ": replays %.1fx faster", g->eager_step_ms / g->mean_replay_ms);
+            }
             for (size_t k = 0; k < g->nranks; k++)
             {
                 fprintf(out, "%s rank %d: %lu capture%s", k ? ";" : "; by rank:", g->ranks[k].rank,

@@ -167,6 +167,9 @@ typedef struct {
     unsigned long replays, entries, samples, recaptures;
     int same_graph;
     double mean;
+    double eager_ms;         /* the step's eager GPU time; < 0 none */
+    unsigned long eager_calls;
+    char *eager_fns;
 } pid_region;
 typedef struct { int pid; size_t region; long long t0, t1; } py_capture;
 typedef struct { int pid; long long t1; long nodes; } cupti_capture;
@@ -331,7 +334,7 @@ static void python_event(reader *rd, int pid, json_t *o)
         const char *path = jstr(o, "path"), *kind = jstr(o, "kind");
         if (!path || !kind) return;
         size_t idx = region_index(ev, path, (uint32_t)jint(o, "line"), kind);
-        pid_region p = {.pid = pid, .rid = jint(o, "rid"), .idx = idx};
+        pid_region p = {.pid = pid, .rid = jint(o, "rid"), .idx = idx, .eager_ms = -1};
         PUSH(rd->pr, rd->npr, p);
     } else if (strcmp(k, "capture") == 0) {
         int r = region_of(rd, pid, o);
@@ -356,6 +359,23 @@ static void python_event(reader *rd, int pid, json_t *o)
             if (json_is_number(m) && s >= p->samples) { p->samples = s; p->mean = json_number_value(m); }
         } else if (n > p->entries) {
             p->entries = n;
+        }
+    } else if (strcmp(k, "eager") == 0) {
+        pid_region *p = pid_region_get(rd, pid, jint(o, "rid"));
+        json_t *ms = json_object_get(o, "ms"), *fns = json_object_get(o, "fns");
+        if (!p || !json_is_number(ms) || json_number_value(ms) < 0 || jint(o, "calls") <= 0) return;
+        p->eager_ms = json_number_value(ms);
+        p->eager_calls = (unsigned long)jint(o, "calls");
+        free(p->eager_fns);
+        p->eager_fns = NULL;
+        size_t i;
+        json_t *f;
+        json_array_foreach(fns, i, f) {
+            if (!json_is_string(f) || i >= 8) continue;
+            char *cat = p->eager_fns ? xasprintf("%s + %s", p->eager_fns, json_string_value(f))
+                                     : strdup(json_string_value(f));
+            free(p->eager_fns);
+            p->eager_fns = cat;
         }
     } else if (strcmp(k, "recapture") == 0) {
         pid_region *p = pid_region_get(rd, pid, jint(o, "rid"));
@@ -701,6 +721,11 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
             r->ms_sum += rd.pr[i].mean * (double)rd.pr[i].samples;
             r->samples += rd.pr[i].samples;
         }
+        if (rd.pr[i].eager_ms >= 0) {
+            r->eager_sum += rd.pr[i].eager_ms * (double)rd.pr[i].eager_calls;
+            r->eager_calls += rd.pr[i].eager_calls;
+            if (!r->eager_fns && rd.pr[i].eager_fns) r->eager_fns = strdup(rd.pr[i].eager_fns);
+        }
     }
     /* graph nodes that CUPTI counted, into the Python capture they ended */
     for (size_t i = 0; i < rd.ncc; i++)
@@ -731,6 +756,7 @@ int cg_events_load(const char *dir, cg_events *ev, char *err, size_t errlen)
     }
     free(files);
     free(names);
+    for (size_t i = 0; i < rd.npr; i++) free(rd.pr[i].eager_fns);
     free(rd.pr); free(rd.pc); free(rd.cc); free(rd.ncap); free(rd.nhit); free(rd.py_pids); free(rd.all_pids);
     free(rd.pyhit);
     return 0;
@@ -742,6 +768,7 @@ void cg_events_free(cg_events *ev)
         free(ev->regions[i].path);
         free(ev->regions[i].kind);
         free(ev->regions[i].ranks);
+        free(ev->regions[i].eager_fns);
     }
     for (size_t i = 0; i < ev->nprocs; i++) free(ev->procs[i].command);
     free(ev->procs);

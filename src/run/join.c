@@ -809,6 +809,9 @@ void cg_join(cg_report *r, cg_events *ev)
             s->replays = g->replays;
             s->nodes = g->nodes;
             s->mean_replay_ms = g->samples ? g->ms_sum / (double)g->samples : -1;
+            s->eager_step_ms = g->eager_calls ? g->eager_sum / (double)g->eager_calls : -1;
+            s->eager_calls = g->eager_calls;
+            s->eager_step = g->eager_fns ? strdup(g->eager_fns) : NULL;
             if (g->nranks) {
                 s->ranks = calloc(g->nranks, sizeof *s->ranks);
                 memcpy(s->ranks, g->ranks, g->nranks * sizeof *s->ranks);

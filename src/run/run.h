@@ -69,6 +69,9 @@ typedef struct cg_ev_region {
     long nodes;
     double ms_sum;       /* mean_ms * samples, summed over processes */
     unsigned long samples;
+    double eager_sum;    /* the step's eager GPU time (`eager` events) * calls, over processes */
+    unsigned long eager_calls;
+    char *eager_fns;     /* the step's functions, "a + b" (the first process's) */
     struct cg_rank_stat *ranks; size_t nranks;   /* per rank, sorted by rank */
 } cg_ev_region;
 

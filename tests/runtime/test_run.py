@@ -126,6 +126,49 @@ class RunTests(unittest.TestCase):
         # a rendered page, not a blank one: a blank 1200x1500 PNG compresses to a few KB
         self.assertGreater(len(data), 20000)
 
+    # ---- the step run eagerly beside its replays (issue 15 item 11) -------------
+    def eager_run(self, program):
+        empty = os.path.join(self.tmp, "none.json")
+        with open(empty, "w") as f:   # no static findings: runs where cglint has no analyzers too
+            json.dump({"schema_version": 1, "tool": {"name": "cglint"}, "findings": []}, f)
+        rc, so, se, doc = self.run_json(program, extra=["--findings", empty], static=[])
+        self.assertEqual(rc, 0, se)
+        self.assertEqual(so, "done\n")
+        return doc["run"]["regions"][0]
+
+    def test_eager_step_beside_replays(self):
+        """The warm-up's calls of what the capture's body calls are timed with
+        CUDA events (the fake torch's say 0.25 ms each): the first call of each
+        is left out, the medians of step and loss are summed.  sys.monitoring
+        (Python 3.12) is what sees those calls: older Pythons report none."""
+        reg = self.eager_run("eager_step.py")
+        self.assertEqual((reg["captures"], reg["replays"], reg["mean_replay_ms"]), (1, 5, 0.25))
+        if sys.version_info < (3, 12):
+            self.assertEqual((reg["eager_step_ms"], reg["eager_step"], reg["eager_calls"]), (None, None, 0))
+            print("\nPython %d.%d has no sys.monitoring: the eager step time is not measured; "
+                  "this test's positive half needs Python 3.12" % sys.version_info[:2])
+            return
+        self.assertEqual((reg["eager_step"], reg["eager_calls"], reg["eager_step_ms"]), ("step + loss", 2, 0.5))
+        out = os.path.join(self.tmp, "report.txt")
+        rc, so, se = self.run_cglint(["--findings", os.path.join(self.tmp, "none.json"), "-o", out, "--",
+                                      sys.executable, "eager_step.py"])
+        with open(out, encoding="utf-8") as f:
+            self.assertIn("mean replay 0.250 ms, the step run eagerly (step + loss) 0.500 ms: replays 2.0x faster",
+                          f.read())
+
+    def test_no_eager_step_without_one(self):
+        """A capture of inline code calls no function: no step, no eager time;
+        nor when the step never ran outside a capture (clean.py has no warm-up),
+        nor when the capture's body does work of its own besides calling the
+        step (eager_body.py: the step's time is not the replay's work)."""
+        for program in ("eager_inline.py", "clean.py", "eager_body.py"):
+            empty = os.path.join(self.tmp, "none.json")
+            with open(empty, "w") as f:
+                json.dump({"schema_version": 1, "tool": {"name": "cglint"}, "findings": []}, f)
+            rc, so, se, doc = self.run_json(program, extra=["--findings", empty], static=[])
+            reg = doc["run"]["regions"][0]
+            self.assertEqual((reg["eager_step_ms"], reg["eager_step"], reg["eager_calls"]), (None, None, 0), program)
+
     # ---- verdicts -------------------------------------------------------------
     def test_item_confirmed_with_root_error(self):
         rc, so, se, doc = self.run_json("item.py")

@@ -283,8 +283,10 @@ static void build_run_report(cg_report *r)
     ri->torch = strdup("2.11.0+cu130");
     ri->nregions = 2;
     ri->regions = calloc(2, sizeof *ri->regions);
-    ri->regions[0] = (cg_region_stat){{strdup("train.py"), 30, 5, 30, 5}, strdup("torch.cuda.graph"), 1, 0, 40, 12, 0.0213, NULL, 0};
-    ri->regions[1] = (cg_region_stat){{strdup("serve.py"), 8, 1, 8, 1}, strdup("make_graphed_callables"), 2, 1, 0, -1, -1, NULL, 0};
+    ri->regions[0] = (cg_region_stat){{strdup("train.py"), 30, 5, 30, 5}, strdup("torch.cuda.graph"), 1, 0, 40, 12, 0.0213,
+                                      0.0931, 7, strdup("Model.forward"), NULL, 0};
+    ri->regions[1] = (cg_region_stat){{strdup("serve.py"), 8, 1, 8, 1}, strdup("make_graphed_callables"), 2, 1, 0, -1, -1,
+                                      -1, 0, NULL, NULL, 0};
     ri->regions[0].ranks = calloc(2, sizeof *ri->regions[0].ranks);   /* torchrun ranks */
     ri->regions[0].ranks[0] = (struct cg_rank_stat){0, 1, 0, 40};
     ri->regions[0].ranks[1] = (struct cg_rank_stat){1, 0, 0, 0};
@@ -771,7 +773,11 @@ static void test_run_html_golden(void **state)
     }
     size_t svgs = 0;
     for (const char *p = s; (p = strstr(p, "<svg ")); p++) svgs++;
-    assert_int_equal(svgs, fx->run.run->nregions + 1);   /* a chart per region and the verdict bar */
+    /* a chart per region, the verdict bar, and replay against eager where the step ran both ways */
+    assert_int_equal(svgs, fx->run.run->nregions + 2);
+    assert_non_null(strstr(s, "<code>Model.forward</code>: 0.093 ms (median of 7 calls); replays <b>4.4&times;</b> faster"));
+    assert_non_null(strstr(s, "aria-label=\"replay against eager\""));
+    assert_non_null(strstr(s, "not run outside captures, or not timed"));
     free(s);
 }
 
@@ -814,7 +820,8 @@ static void test_run_text_golden(void **state)
     assert_non_null(strstr(s, "  = verdict: static only: the rule has no runtime signal\n"));
     assert_non_null(strstr(s, "Program: python train.py --steps 40 exited with status 1 (2 processes observed; "
                               "NVIDIA H100 80GB HBM3, PyTorch 2.11.0+cu130, CUDA 13.0).\n"));
-    assert_non_null(strstr(s, "  train.py:30 (torch.cuda.graph): 1 capture, 40 replays, 12 graph nodes, mean replay 0.021 ms; "
+    assert_non_null(strstr(s, "  train.py:30 (torch.cuda.graph): 1 capture, 40 replays, 12 graph nodes, mean replay 0.021 ms, "
+                              "the step run eagerly (Model.forward) 0.093 ms: replays 4.4x faster; "
                               "by rank: rank 0: 1 capture, 40 replays; rank 1: 0 captures, 0 replays.\n"));
     assert_non_null(strstr(s, "  serve.py:8 (make_graphed_callables): 2 captures (1 failed), 0 replays.\n"));
     assert_non_null(strstr(s, "Verdicts: 2 confirmed, 1 not reproduced, 1 not exercised, 1 static only, 1 found at run time.\n"));
@@ -836,9 +843,10 @@ static void test_run_json_golden(void **state)
                                       "torch", "regions", "verdicts", NULL};
     check_keys(json_object_get(doc, "run"), run, "aiOiSSSSao");
     static const char *const region[] = {"path", "line", "kind", "captures", "failed_captures", "replays",
-                                         "graph_nodes", "mean_replay_ms", "ranks", NULL};
+                                         "graph_nodes", "mean_replay_ms", "eager_step_ms", "eager_step",
+                                         "eager_calls", "ranks", NULL};
     json_t *r0 = path_get(doc, "run.regions.0");
-    assert_int_equal(json_object_size(r0), 9);
+    assert_int_equal(json_object_size(r0), 12);
     assert_int_equal(json_integer_value(path_get(doc, "run.regions.0.ranks.0.replays")), 40);
     assert_int_equal(json_array_size(path_get(doc, "run.regions.1.ranks")), 0);
     void *it = json_object_iter(r0);
@@ -847,6 +855,11 @@ static void test_run_json_golden(void **state)
     assert_int_equal(json_integer_value(path_get(doc, "run.regions.0.graph_nodes")), 12);
     assert_true(json_is_null(path_get(doc, "run.regions.1.graph_nodes")));
     assert_true(json_is_null(path_get(doc, "run.regions.1.mean_replay_ms")));
+    assert_true(json_real_value(path_get(doc, "run.regions.0.eager_step_ms")) == 0.0931);
+    assert_string_equal(path_str(doc, "run.regions.0.eager_step"), "Model.forward");
+    assert_int_equal(json_integer_value(path_get(doc, "run.regions.0.eager_calls")), 7);
+    assert_true(json_is_null(path_get(doc, "run.regions.1.eager_step_ms")));
+    assert_true(json_is_null(path_get(doc, "run.regions.1.eager_step")));
     assert_true(json_is_null(path_get(doc, "run.signal")));
     assert_int_equal(json_integer_value(path_get(doc, "run.verdicts.confirmed")), 2);
     size_t i;

@@ -19,6 +19,9 @@ the clock the CUPTI library uses too; paths absolute):
   replays   rid, n replays so far (written at powers of two and at exit),
             samples, mean_ms (sampled GPU time per replay)
   entries   rid, n: times the capture site was entered
+  eager     rid, ms, calls, fns: the GPU time of the region's step run
+            outside captures (the functions its body calls, each the median
+            of its timed calls; Python >= 3.12), written at exit
   recapture rid, n, recaptures: a graph captured again (the same graph
             object, or the same code on inputs of the same shapes) after an
             earlier one of them was replayed (CG705)
@@ -454,7 +457,7 @@ def _chain_text(head, parts):
 class _Region:
     """A capture site: the user's line where captures begin."""
     __slots__ = ("rid", "path", "line", "kind", "captures", "replays", "samples", "pending", "entries",
-                 "sigs", "recaptures")
+                 "sigs", "recaptures", "steps", "step_only")
 
     def __init__(self, rid, path, line, kind):
         self.rid, self.path, self.line, self.kind = rid, path, line, kind
@@ -465,6 +468,8 @@ class _Region:
         self.pending = []        # (start event, end event)
         self.sigs = {}           # capture signature -> [_Graph] captured with it
         self.recaptures = 0
+        self.steps = {}          # code objects the capture's own body calls (its step) -> None, in order
+        self.step_only = None    # every good capture's body did its work in those functions only (None: none yet)
 
 
 class _Graph:
@@ -489,7 +494,8 @@ class _Graph:
 
 class _Capture:
     __slots__ = ("region", "graph", "info", "t0", "lines", "frame_code", "frame_globals", "module_level", "begin_ids",
-                 "visited", "tid", "mode", "tracer", "with_code", "shapes", "nops", "ops", "cfg", "scalar_seen", "compiled")
+                 "visited", "tid", "mode", "tracer", "with_code", "shapes", "nops", "ops", "cfg", "scalar_seen", "compiled",
+                 "codes", "body_work", "engine_checked")
 
     def __init__(self, region, graph, info):
         self.region = region
@@ -512,6 +518,9 @@ class _Capture:
         self.cfg = ()            # capture_begin's arguments, by kind (a pool given, the error mode)
         self.scalar_seen = set()
         self.compiled = region.kind == "torch.compile"
+        self.codes = set()       # user code objects that ran lines in it (each checked once for _note_step)
+        self.body_work = None    # see _note_body_op; None: no dispatch mode to tell
+        self.engine_checked = 0
 
 
 class _State:
@@ -656,6 +665,10 @@ def _on_capture_line(frame, path, line):
     if not st or not st.active:
         return
     cap = st.active[-1]
+    code = frame.f_code
+    if code not in cap.codes:
+        cap.codes.add(code)
+        _note_step(cap, code, frame)
     key = (path, line)
     cap.lines[key] = cap.lines.get(key, 0) + 1
     if key in cap.visited:
@@ -822,6 +835,167 @@ _lines_on = [False]   # LINE events wanted: a capture is active
 _HOT_OUTSIDE = 256    # starts outside captures after which a user function is switched like the known ones
 
 
+# --------------------------------------------------------------------------
+# the step run eagerly (Python >= 3.12): the GPU time of what a capture runs,
+# when the program also runs it outside captures (its warm-up, usually), to
+# set beside the replay time.  A user function is timed (a CUDA event on the
+# current stream at its start and at its return) only while its PY_START is
+# still on (its first _HOT_OUTSIDE calls) and only when its caller, the
+# nearest user frame, names a capture API (the function that warms up and
+# captures, or make_graphed_callables' caller); what a capture's body calls
+# (its steps, _note_step) is known only at the capture, so the warm-up calls
+# before it are timed on that guess, and only the steps' times are reported.
+_EAGER_KEEP = 16          # timed calls kept per function: the latest
+_EAGER_MAX = 8192         # timed calls in all, for the life of the process
+_eager_pairs = {}         # code -> [calls timed, [(start event, end event)...]]
+_eager_open = {}          # (thread id, id(frame)) -> (code, start event)
+_eager_ret = set()        # codes with PY_RETURN switched on
+_eager_n = [0]
+_CAPTURE_NAMES = frozenset(("graph", "CUDAGraph", "capture_begin", "make_graphed_callables"))
+_holds_capture = {}       # code -> whether it names a capture API
+_CO_NOT_TIMED = 0x20 | 0x80 | 0x100 | 0x200   # generators and coroutines: a return is not their end
+
+
+def _torch():
+    st = _state
+    if st is None:
+        return None
+    return st.torch or sys.modules.get("torch")   # (st.torch is set at the first capture)
+
+
+def _caller_user_code(frame):
+    g = frame.f_back
+    while g is not None and not _is_user(g.f_code.co_filename):
+        g = g.f_back
+    return g.f_code if g is not None else None
+
+
+def _set_local(code):
+    """The local events code needs: LINE during a capture (a user function
+    seen in one), PY_RETURN while its calls are timed."""
+    mon = sys.monitoring
+    ev = (mon.events.LINE if _lines_on[0] and code in _user_codes else 0) | \
+         (mon.events.PY_RETURN if code in _eager_ret else 0)
+    try:
+        mon.set_local_events(_TOOL, code, ev)
+    except Exception:
+        pass
+
+
+def _eager_start(code, frame):
+    if _eager_n[0] >= _EAGER_MAX or code.co_flags & _CO_NOT_TIMED:
+        return
+    t = _torch()
+    if t is None:
+        return
+    c = _caller_user_code(frame)
+    if c is None:
+        return
+    h = _holds_capture.get(c)
+    if h is None:
+        h = _holds_capture[c] = not _CAPTURE_NAMES.isdisjoint(c.co_names)
+    if not h:
+        return
+    try:
+        if not t.cuda.is_initialized() or t.cuda.is_current_stream_capturing():
+            return
+        a = t.cuda.Event(enable_timing=True)
+        a.record()
+    except Exception:
+        return
+    _eager_n[0] += 1
+    if len(_eager_open) > 4096:   # starts whose frames raised (no PY_RETURN)
+        _eager_open.clear()
+    _eager_open[(threading.get_ident(), id(frame))] = (code, a)
+    if code not in _eager_ret:
+        _eager_ret.add(code)
+        _set_local(code)
+
+
+def _eager_return(code, frame):
+    ent = _eager_open.pop((threading.get_ident(), id(frame)), None)
+    if ent is None or ent[0] is not code:
+        return
+    try:
+        t = _torch()
+        if t.cuda.is_current_stream_capturing():
+            return
+        b = t.cuda.Event(enable_timing=True)
+        b.record()
+    except Exception:
+        return
+    kept = _eager_pairs.setdefault(code, [0, []])
+    kept[0] += 1
+    kept[1].append((ent[1], b))
+    if len(kept[1]) > _EAGER_KEEP:
+        del kept[1][0]
+
+
+def _eager_stop(code):
+    """code turned hot: no more PY_START, so no more timed calls of it."""
+    if code in _eager_ret:
+        _eager_ret.discard(code)
+        _set_local(code)
+
+
+def _note_step(cap, code, frame):
+    """A user function that runs in the capture, called by the capture's own
+    body (its nearest user caller is the frame holding the capture): part
+    of the step the graph replays."""
+    if cap.frame_code is None or code is cap.frame_code or cap.tid != threading.get_ident():
+        return
+    if _caller_user_code(frame) is cap.frame_code and len(cap.region.steps) < 16:
+        cap.region.steps.setdefault(code, None)
+
+
+def _note_body_op(cap, caller):
+    """An operator of the capture's own body (its innermost user frame is the
+    frame holding the capture), not of a function the body calls: then the
+    step is more than those functions, and their eager time is not the
+    step's (`out = model(x); out.sum().backward()`).  The autograd engine's
+    threads have no Python caller: the capturing thread's stack says who
+    asked for the backward (its first few operators are enough)."""
+    if cap.body_work or cap.frame_code is None:
+        return
+    if caller is None or cap.tid != threading.get_ident():
+        if cap.engine_checked >= 8:
+            return
+        cap.engine_checked += 1
+        caller = sys._current_frames().get(cap.tid)
+    uf = _user_frame(caller)
+    if uf is not None and uf.f_code is cap.frame_code:
+        cap.body_work = True
+
+
+def _eager_of(region):
+    """The eager GPU time of the region's step: the median of each step
+    function's timed calls (its first call left out when there are others:
+    set-up, autotuning), summed; None unless every step function was timed."""
+    if not region.steps or not region.step_only:
+        return None
+    total, calls, fns = 0.0, None, []
+    for code in region.steps:
+        kept = _eager_pairs.get(code)
+        if not kept:
+            return None
+        times = []
+        for a, b in kept[1]:
+            try:
+                b.synchronize()
+                times.append(a.elapsed_time(b))
+            except Exception:
+                pass
+        if len(times) > 1 and kept[0] == len(kept[1]):
+            times = times[1:]
+        if not times:
+            return None
+        times.sort()
+        total += times[len(times) // 2]
+        calls = len(times) if calls is None else min(calls, len(times))
+        fns.append(getattr(code, "co_qualname", code.co_name))
+    return {"ev": "eager", "rid": region.rid, "ms": total, "calls": calls, "fns": fns}
+
+
 def _start_lines(cap):
     """Record the lines of user code that run during the capture.
 
@@ -843,12 +1017,10 @@ def _start_lines(cap):
     its LINE events are switched at each capture like the known ones.
     Older Pythons: sys.settrace on this thread."""
     if sys.version_info >= (3, 12) and hasattr(sys, "monitoring"):
-        mon = sys.monitoring
         if _TOOL is None:
             _monitoring_setup()
         if _TOOL < 0:
             return
-        line_ev = mon.events.LINE
         # user code known from earlier captures (its PY_START is disabled),
         # and the frames already running (the one holding the `with`)
         f = sys._getframe(1)
@@ -858,10 +1030,7 @@ def _start_lines(cap):
             f = f.f_back
         _lines_on[0] = True
         for code in _user_codes:
-            try:
-                mon.set_local_events(_TOOL, code, line_ev)
-            except Exception:
-                pass
+            _set_local(code)
         cap.tracer = "monitoring"
         return
     _start_settrace(cap)
@@ -888,30 +1057,35 @@ def _monitoring_setup():
                 _TOOL = -1
                 return
             disable = mon.DISABLE
-            line_ev = mon.events.LINE
 
             def on_start(code, offset):
                 if not _is_user(code.co_filename):
                     return disable
                 if _lines_on[0]:
                     _user_codes.add(code)
-                    try:
-                        mon.set_local_events(_TOOL, code, line_ev)
-                    except Exception:
-                        pass
+                    _set_local(code)
+                    st = _state
+                    if st is not None and st.active:
+                        _note_step(st.active[-1], code, sys._getframe(1))
                     return disable
                 n = _outside_calls.get(code, 0) + 1
                 if n < _HOT_OUTSIDE:
                     _outside_calls[code] = n
+                    _eager_start(code, sys._getframe(1))
                     return None
                 _user_codes.add(code)
+                _eager_stop(code)
                 return disable
 
             def on_line(code, line):
                 _on_capture_line(sys._getframe(1), code.co_filename, line)
+
+            def on_return(code, offset, retval):
+                _eager_return(code, sys._getframe(1))
             mon.register_callback(_TOOL, mon.events.PY_START, on_start)
             mon.register_callback(_TOOL, mon.events.PY_RESUME, on_start)
             mon.register_callback(_TOOL, mon.events.LINE, on_line)
+            mon.register_callback(_TOOL, mon.events.PY_RETURN, on_return)
             mon.set_events(_TOOL, mon.events.PY_START | mon.events.PY_RESUME)
 
 
@@ -944,17 +1118,13 @@ def _start_settrace(cap):
 
 def _stop_lines(cap):
     if cap.tracer == "monitoring":
-        mon = sys.monitoring
         st = _state
         if st is not None and st.active:
             cap.tracer = None
             return      # another capture (another thread) still records lines
         _lines_on[0] = False
-        try:
-            for code in _user_codes:
-                mon.set_local_events(_TOOL, code, 0)
-        except Exception:
-            pass
+        for code in _user_codes:
+            _set_local(code)
     elif cap.tracer:
         sys.settrace(None)
         for f in cap.tracer[1]:
@@ -1108,8 +1278,10 @@ def _make_mode(st):
             try:
                 cap = st.active[-1] if st.active else None
                 name = getattr(func, "__name__", None) or str(func)
-                if cap is not None and cap.tid == threading.get_ident():
-                    scalars_and_shapes(cap, name, args, kwargs, caller)
+                if cap is not None:
+                    _note_body_op(cap, caller)
+                    if cap.tid == threading.get_ident():
+                        scalars_and_shapes(cap, name, args, kwargs, caller)
                 base = name.split(".")[0]
                 if base in ("_pin_memory", "pin_memory"):
                     if _made_by_user(caller):
@@ -1193,6 +1365,7 @@ def _capture_begin_wrapper(orig):
                     _start_lines(cap)
                 Mode = _make_mode(st)
                 if Mode is not None:
+                    cap.body_work = False
                     cap.mode = Mode()
                     cap.mode.__enter__()
             except Exception as e:
@@ -1270,6 +1443,9 @@ def _finish_capture(st, cap, ok, body, surface):
             _record_error(st, region, "end", surface, None, surface=surface)
         if ok:
             _note_capture(st, cap)
+            # (a capture without the dispatch mode cannot tell: as if it did work of its own)
+            only = cap.body_work is False
+            region.step_only = only if region.step_only is None else region.step_only and only
     except Exception as e:
         _warn("capture bookkeeping failed", e)
 
@@ -1905,6 +2081,9 @@ def _at_exit():
         for r in st.regions.values():
             if r.replays or r.pending:
                 _flush_region(st, r, final=True)
+            ev = _eager_of(r)
+            if ev is not None:
+                st.w.write(ev)
         _unreported_breaks(st)
         ev = {"ev": "exit", "t": _now(), "cuda_available": None, "cuda_initialized": None,
               "visible": os.environ.get("CUDA_VISIBLE_DEVICES")}
