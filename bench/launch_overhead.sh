@@ -68,7 +68,8 @@ for i, v, j in rows:
     pairs.setdefault(i, {})[v] = json.loads(j)
 pairs = [p for p in pairs.values() if len(p) == 2]
 random.seed(1)
-for key, what in (("launch_us", "eager launches"), ("launch_after_us", "eager launches after a capture")):
+for key, what in (("launch_us", "eager launches"), ("graph_us", "graph launches (replays)"),
+                  ("launch_after_us", "eager launches after a capture")):
     r = [p["cglint"][key] / p["plain"][key] for p in pairs]
     boots = sorted(statistics.median(random.choices(r, k=len(r))) for _ in range(2000))
     print("%s: median ratio %+.2f%% (95%% interval %+.2f%% .. %+.2f%%), %d pairs; plain median %.3f us" % (

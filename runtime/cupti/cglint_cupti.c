@@ -999,7 +999,16 @@ __attribute__((visibility("default"))) int InitializeInjection(void)
     (void)backtrace(warm, 4);
     Dl_info warm_info;
     (void)dladdr((void *)&InitializeInjection, &warm_info);
+    /* CGLINT_CUPTI_SUBSCRIBE (measuring what CUPTI itself costs, BENCHMARKS
+     * E4): "0" injected but not subscribed (the run sees nothing), "bare"
+     * subscribed with no callback enabled */
+    const char *how = getenv("CGLINT_CUPTI_SUBSCRIBE");
+    if (how && strcmp(how, "0") == 0) { in_callback = 0; return 1; }
     CUptiResult r = cuptiSubscribe(&subscriber, (CUpti_CallbackFunc)callback, NULL);
+    if (how && strcmp(how, "bare") == 0) {
+        in_callback = 0;
+        return 1;
+    }
     if (r == CUPTI_SUCCESS && always_all) {
         r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API);
         if (r == CUPTI_SUCCESS) r = cuptiEnableDomain(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
