@@ -86,51 +86,46 @@ static void html_verdict_bar(FILE *out, const cg_report *r)
     fputs("</svg>\n", out);
 }
 
-/* Per region: captures, failed captures and replays as bars on one scale
- * (a log scale when replays dwarf captures), and the mean replay time. */
-static void html_region_chart(FILE *out, const cg_region_stat *g, unsigned long maxv)
+/* Horizontal bars on one scale (maxv), each labelled and followed by its
+ * value (`decimals` places, then `unit`). */
+typedef struct html_bar { const char *label; double v; const char *color; } html_bar;
+
+static void html_bars(FILE *out, const char *aria, const html_bar *bars, int n, double maxv, int W, int BH,
+                      int decimals, const char *unit)
 {
-    const int W = 260, BH = 12;
-    const struct { const char *label; unsigned long v; const char *color; } bars[] = {
-        { "captures", g->captures, "#1565c0" },
-        { "failed", g->failed, "#c62828" },
-        { "replays", g->replays, "#2e7d32" },
-    };
-    fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" "
-                 "aria-label=\"captures and replays\">\n", W + 120, 3 * (BH + 6));
-    for (int i = 0; i < 3; i++) {
-        double w = maxv ? (double)W * (double)bars[i].v / (double)maxv : 0;
-        if (bars[i].v && w < 2) w = 2;
+    fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"%s\">\n", W + 120, n * (BH + 6), aria);
+    for (int i = 0; i < n; i++) {
+        double w = maxv > 0 ? (double)W * bars[i].v / maxv : 0;
+        if (bars[i].v > 0 && w < 2) w = 2;
         int y = i * (BH + 6);
         fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"11\" fill=\"#424242\">%s</text>"
                      "<rect x=\"60\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
-                     "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#212121\">%lu</text>\n",
-                y + BH - 1, bars[i].label, y, w, BH, bars[i].color, 64 + w, y + BH - 1, bars[i].v);
+                     "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#212121\">%.*f%s</text>\n",
+                y + BH - 1, bars[i].label, y, w, BH, bars[i].color, 64 + w, y + BH - 1, decimals, bars[i].v, unit);
     }
     fputs("</svg>", out);
+}
+
+/* Per region: captures, failed captures and replays as bars on one scale. */
+static void html_region_chart(FILE *out, const cg_region_stat *g, unsigned long maxv)
+{
+    const html_bar bars[] = {
+        { "captures", (double)g->captures, "#1565c0" },
+        { "failed", (double)g->failed, "#c62828" },
+        { "replays", (double)g->replays, "#2e7d32" },
+    };
+    html_bars(out, "captures and replays", bars, 3, (double)maxv, 260, 12, 0, "");
 }
 
 /* The replay against the same step run eagerly: two bars on one scale. */
 static void html_replay_vs_eager(FILE *out, const cg_region_stat *g)
 {
-    const int W = 160, BH = 10;
-    double maxv = g->eager_step_ms > g->mean_replay_ms ? g->eager_step_ms : g->mean_replay_ms;
-    const struct { const char *label; double v; const char *color; } bars[] = {
+    const html_bar bars[] = {
         { "replay", g->mean_replay_ms, "#2e7d32" },
         { "eager", g->eager_step_ms, "#ef6c00" },
     };
-    fprintf(out, "<svg width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"replay against eager\">\n", W + 130,
-            2 * (BH + 6));
-    for (int i = 0; i < 2; i++) {
-        double w = maxv > 0 ? (double)W * bars[i].v / maxv : 0;
-        if (w < 2) w = 2;
-        int y = i * (BH + 6);
-        fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"11\" fill=\"#424242\">%s</text>"
-                     "<rect x=\"50\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>"
-                     "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" fill=\"#212121\">%.3f ms</text>\n",
-                y + BH - 1, bars[i].label, y, w, BH, bars[i].color, 54 + w, y + BH - 1, bars[i].v);
-    }
-    fputs("</svg>", out);
+    html_bars(out, "replay against eager", bars, 2,
+              g->eager_step_ms > g->mean_replay_ms ? g->eager_step_ms : g->mean_replay_ms, 160, 10, 3, " ms");
 }
 
 static void html_run(FILE *out, const cg_report *r)
