@@ -887,7 +887,10 @@ def _eager_start(code, frame):
     if _eager_n[0] >= _EAGER_MAX or code.co_flags & _CO_NOT_TIMED:
         return
     t = _torch()
-    if t is None:
+    try:
+        if t is None or not t.cuda.is_initialized():   # (before the frame walk: most calls stop here)
+            return
+    except Exception:
         return
     c = _caller_user_code(frame)
     if c is None:
@@ -898,7 +901,7 @@ def _eager_start(code, frame):
     if not h:
         return
     try:
-        if not t.cuda.is_initialized() or t.cuda.is_current_stream_capturing():
+        if t.cuda.is_current_stream_capturing():
             return
         a = t.cuda.Event(enable_timing=True)
         a.record()
