@@ -55,6 +55,31 @@ static int names_capture_api(const char *t, size_t n)
     return torch_graph && memmem(t, n, "torch.cuda", 10) != NULL;
 }
 
+/* The end of the string literal whose quote is at t[i] (one past its
+ * closing quote; at the line's end for an unterminated short string). */
+static size_t string_end(const char *t, size_t n, size_t i, int *triple)
+{
+    char c = t[i];
+    *triple = i + 2 < n && t[i + 1] == c && t[i + 2] == c;
+    size_t j = i + (*triple ? 3 : 1);
+    while (j < n) {
+        if (t[j] == '\\') { j += 2; continue; }
+        if (!*triple && t[j] == '\n') break;
+        if (t[j] == c && (!*triple || (j + 2 < n && t[j + 1] == c && t[j + 2] == c))) return j + (*triple ? 3 : 1);
+        j++;
+    }
+    return j > n ? n : j;
+}
+
+/* Does t[from..i) hold nothing but at most two string prefix letters (r, b, u, f)? */
+static int only_prefix(const char *t, size_t from, size_t i)
+{
+    if (i - from > 2) return 0;
+    for (size_t k = from; k < i; k++)
+        if (!strchr("rRbBuUfF", t[k])) return 0;
+    return 1;
+}
+
 /* The text with its comments and its docstring-like strings (a triple-quoted
  * string that begins its line, as docstrings and help texts do) blanked,
  * newlines kept.  Other strings stay: `mode="reduce-overhead"` is code. */
@@ -71,23 +96,9 @@ static char *blank_prose(const char *t, size_t n)
         } else if (c == '#') {
             while (i < n && t[i] != '\n') o[i++] = ' ';
         } else if (c == '"' || c == '\'') {
-            int triple = i + 2 < n && t[i + 1] == c && t[i + 2] == c;
-            size_t j = i + (triple ? 3 : 1);
-            while (j < n) {
-                if (t[j] == '\\') { j += 2; continue; }
-                if (!triple && t[j] == '\n') break;
-                if (t[j] == c && (!triple || (j + 2 < n && t[j + 1] == c && t[j + 2] == c))) {
-                    j += triple ? 3 : 1;
-                    break;
-                }
-                j++;
-            }
-            if (j > n) j = n;
-            /* begins its line: nothing before it but at most two prefix letters (r, b, u, f) */
-            size_t from = first == SIZE_MAX ? i : first;
-            int lead = i - from <= 2;
-            for (size_t k = from; lead && k < i; k++) lead = strchr("rRbBuUfF", t[k]) != NULL;
-            if (triple && lead)
+            int triple;
+            size_t j = string_end(t, n, i, &triple);
+            if (triple && only_prefix(t, first == SIZE_MAX ? i : first, i))
                 for (size_t k = i; k < j; k++)
                     if (t[k] != '\n') o[k] = ' ';
             if (first == SIZE_MAX) first = i;
