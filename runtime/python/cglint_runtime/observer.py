@@ -858,8 +858,11 @@ _CO_NOT_TIMED = 0x20 | 0x80 | 0x100 | 0x200   # generators and coroutines: a ret
 
 
 def _torch():
+    """torch, when an eager call may be timed: never while a capture is
+    active anywhere in the process (an event recorded on the legacy stream
+    during another thread's global-mode capture would invalidate it)."""
     st = _state
-    if st is None:
+    if st is None or st.active:
         return None
     return st.torch or sys.modules.get("torch")   # (st.torch is set at the first capture)
 
@@ -922,7 +925,7 @@ def _eager_return(code, frame):
         return
     try:
         t = _torch()
-        if t.cuda.is_current_stream_capturing():
+        if t is None or t.cuda.is_current_stream_capturing():
             return
         b = t.cuda.Event(enable_timing=True)
         b.record()
