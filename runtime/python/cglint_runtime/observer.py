@@ -868,9 +868,7 @@ def _torch():
 
 
 def _caller_user_code(frame):
-    g = frame.f_back
-    while g is not None and not _is_user(g.f_code.co_filename):
-        g = g.f_back
+    g = _user_frame(frame.f_back)
     return g.f_code if g is not None else None
 
 
